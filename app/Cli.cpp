@@ -1,0 +1,247 @@
+// The headless verbs: `qflame info FILE`, `qflame top FILE`. They use the model only, so what the tests prove
+// for them holds for the window too.
+#include "Cli.h"
+
+#include "CallTreeBuilder.h"
+#include "FlatTable.h"
+#include "ProfileReader.h"
+#include "Units.h"
+
+#include <QDateTime>
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace qflame {
+
+namespace {
+
+struct Args {
+    std::vector<std::string> positional;
+    std::optional<std::string> sample, granularity, limit, maxSize;
+    bool tsv = false;
+};
+
+[[noreturn]] void usageError(const std::string &message)
+{
+    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
+    throw CliExit{1};
+}
+
+Args parseArgs(const std::vector<std::string> &argv, bool allowTsv)
+{
+    Args a;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        auto value = [&](std::optional<std::string> &slot) {
+            const size_t eq = s.find('=');
+            if (eq != std::string::npos) {
+                slot = s.substr(eq + 1);
+            } else {
+                if (i + 1 >= argv.size())
+                    usageError("option " + s + " needs a value");
+                slot = argv[++i];
+            }
+        };
+        auto is = [&](const char *name) { return s == name || s.rfind(std::string(name) + "=", 0) == 0; };
+        if (is("--sample"))
+            value(a.sample);
+        else if (is("--granularity"))
+            value(a.granularity);
+        else if (is("--limit"))
+            value(a.limit);
+        else if (is("--max-size"))
+            value(a.maxSize);
+        else if (allowTsv && s == "--tsv")
+            a.tsv = true;
+        else if (s.size() > 1 && s[0] == '-' && s != "-")
+            usageError("unknown option " + s);
+        else
+            a.positional.push_back(s);
+    }
+    return a;
+}
+
+std::optional<uint64_t> parseCount(const std::string &text)
+{
+    try {
+        size_t used = 0;
+        const unsigned long long v = std::stoull(text, &used);
+        if (used == text.size())
+            return v;
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+ReadOptions readOptions(const Args &a)
+{
+    ReadOptions o;
+    if (a.maxSize) {
+        auto mib = parseCount(*a.maxSize);
+        if (!mib || *mib == 0)
+            usageError("--max-size takes a size in MiB, not '" + *a.maxSize + "'");
+        o.maxDecompressedBytes = *mib << 20;
+    }
+    return o;
+}
+
+std::string escapeField(const std::string &s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string formatTime(int64_t nanos)
+{
+    if (nanos == 0)
+        return "-";
+    return QDateTime::fromMSecsSinceEpoch(nanos / 1000000, Qt::UTC)
+        .toString(Qt::ISODateWithMs)
+        .toStdString();
+}
+
+int runInfo(const std::vector<std::string> &argv)
+{
+    const Args a = parseArgs(argv, false);
+    if (a.positional.size() != 1)
+        usageError("info takes exactly one FILE");
+    auto p = readProfileFile(QString::fromStdString(a.positional[0]), readOptions(a));
+    std::cout << "File: " << p->sourceName << "\n";
+    std::cout << "Sample types:\n";
+    const int dflt = p->effectiveDefaultType();
+    for (size_t i = 0; i < p->sampleTypes.size(); ++i) {
+        std::cout << "  " << i << "  " << p->typeName(i) << "/" << p->unitName(i)
+                  << (int(i) == dflt ? "  [default]" : "") << "  total " << p->total(i) << " ("
+                  << formatValue(double(p->total(i)), p->unitName(i)) << ")\n";
+    }
+    std::cout << "Samples: " << p->sampleCount() << "\n";
+    std::cout << "Locations: " << p->locations.size() << "\n";
+    std::cout << "Functions: " << p->functions.size() << "\n";
+    std::cout << "Mappings: " << p->mappings.size() << "\n";
+    std::cout << "Period: " << p->period << " " << p->str(p->periodType.type) << "/" << p->str(p->periodType.unit)
+              << "\n";
+    std::cout << "Time: " << formatTime(p->timeNanos) << "\n";
+    std::cout << "Duration: " << p->durationNanos << " ns (" << formatValue(double(p->durationNanos), "nanoseconds")
+              << ")\n";
+    if (p->dropFrames)
+        std::cout << "Drop frames: " << p->str(p->dropFrames) << "\n";
+    if (p->keepFrames)
+        std::cout << "Keep frames: " << p->str(p->keepFrames) << "\n";
+    for (uint32_t c : p->comments)
+        std::cout << "Comment: " << p->str(c) << "\n";
+    return 0;
+}
+
+int runTop(const std::vector<std::string> &argv)
+{
+    const Args a = parseArgs(argv, true);
+    if (a.positional.empty())
+        usageError("top takes one or more FILEs (several are merged)");
+    BuildOptions build;
+    if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
+        usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    std::optional<uint64_t> limit;
+    if (a.limit && !(limit = parseCount(*a.limit)))
+        usageError("--limit takes a whole number, not '" + *a.limit + "'");
+    const ReadOptions ro = readOptions(a);
+    std::vector<std::shared_ptr<const Profile>> profiles;
+    for (const std::string &f : a.positional)
+        profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
+    const Profile &first = *profiles.front();
+    int type = first.effectiveDefaultType();
+    if (a.sample) {
+        type = first.findSampleType(*a.sample);
+        if (type < 0) {
+            std::string known;
+            for (size_t i = 0; i < first.sampleTypes.size(); ++i)
+                known += (i ? ", " : "") + first.typeName(i) + "/" + first.unitName(i);
+            usageError("no sample type '" + *a.sample + "' in " + first.sourceName + " (it has: " + known + ")");
+        }
+    }
+    if (type < 0)
+        throw ProfileError(first.sourceName + ": the profile has no sample types");
+    const auto table = FlatTable::compute(CallTreeBuilder::build(profiles, size_t(type), build));
+    const std::string unit = table->tree().sampleType().unit;
+    const size_t n = limit ? std::min<size_t>(*limit, table->rows().size()) : table->rows().size();
+    if (a.tsv) {
+        for (size_t i = 0; i < n; ++i) {
+            const FlatRow &r = table->rows()[i];
+            std::cout << r.flat << '\t' << r.cum << '\t' << escapeField(table->displayName(r)) << '\n';
+        }
+        return 0;
+    }
+    const double total = double(table->total());
+    std::cout << "Type: " << table->tree().sampleType().type << "/" << unit << "  total "
+              << formatValue(total, unit) << "  (" << table->rows().size() << " functions"
+              << (n < table->rows().size() ? ", showing " + std::to_string(n) : std::string()) << ")\n";
+    char line[160];
+    snprintf(line, sizeof line, "%12s %7s %7s %12s %7s  %s\n", "flat", "flat%", "sum%", "cum", "cum%", "name");
+    std::cout << line;
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const FlatRow &r = table->rows()[i];
+        sum += double(r.flat);
+        snprintf(line, sizeof line, "%12s %7s %7s %12s %7s  ", formatValue(double(r.flat), unit).c_str(),
+                 formatPercent(double(r.flat), total).c_str(), formatPercent(sum, total).c_str(),
+                 formatValue(double(r.cum), unit).c_str(), formatPercent(double(r.cum), total).c_str());
+        std::cout << line << escapeField(table->displayName(r)) << '\n';
+    }
+    return 0;
+}
+
+}   // namespace
+
+const char *cliUsage()
+{
+    return "Usage:\n"
+           "  qflame [FILE]                 open the window (on FILE, if given)\n"
+           "  qflame info FILE              sample types, counts, period, time, duration, totals\n"
+           "  qflame top FILE... [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
+           "                     [--limit N] [--tsv]\n"
+           "                                flat/cum table per function; several FILEs are merged;\n"
+           "                                --tsv prints exact integers: flat<TAB>cum<TAB>name\n"
+           "Common options:\n"
+           "  --max-size MIB                refuse inputs that inflate to more (default 1024)\n"
+           "  --help, --version\n"
+           "FILE may be gzip, zstd or raw protobuf pprof; '-' reads standard input.\n"
+           "Exit status: 0 success, 1 usage error, 2 bad input.\n";
+}
+
+bool isCliVerb(const std::string &word)
+{
+    return word == "info" || word == "top";
+}
+
+int runCli(const std::string &verb, const std::vector<std::string> &args)
+{
+    try {
+        if (verb == "info")
+            return runInfo(args);
+        if (verb == "top")
+            return runTop(args);
+        usageError("unknown verb " + verb);
+    } catch (const CliExit &e) {
+        return e.code;
+    } catch (const ProfileError &e) {
+        std::cerr << "qflame: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception &e) {
+        std::cerr << "qflame: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+}   // namespace qflame

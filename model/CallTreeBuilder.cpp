@@ -1,0 +1,328 @@
+#include "CallTreeBuilder.h"
+
+#include "FlatHashMap.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <numeric>
+
+namespace qflame {
+
+namespace {
+
+// pprof strips argument lists before matching drop_frames: cut at the first '(' that does not start one of
+// the reserved names that contain a bracket (profile.Prune).
+std::string withoutArguments(std::string name)
+{
+    if (!name.empty() && name.front() == '.')   // leading '.' of the PPC ELF v1 ABI
+        name.erase(0, 1);
+    static const std::string_view reserved[] = {"(anonymous namespace)", "operator()"};
+    for (size_t i = 0; i < name.size(); ++i) {
+        bool skipped = false;
+        for (std::string_view r : reserved)
+            if (std::string_view(name).substr(i, r.size()) == r) {
+                i += r.size() - 1;
+                skipped = true;
+                break;
+            }
+        if (!skipped && name[i] == '(')
+            return name.substr(0, i);
+    }
+    return name;
+}
+
+// A mapping whose file is a URL and has no build id was a remote source placeholder; pprof drops it
+// (driver.unsourceMappings), so it must not name frames.
+bool isUrl(const std::string &s)
+{
+    static const QRegularExpression scheme(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*:"));
+    return scheme.match(QString::fromStdString(s)).hasMatch();
+}
+
+// pprof's profile.Prune for drop_frames / keep_frames, as per-location and per-sample cuts.
+struct Pruning {
+    std::vector<uint32_t> skipLines;   // innermost lines removed from each location
+    std::vector<uint8_t> prune, pruneBeneath;
+    bool active = false;
+};
+
+Pruning computePruning(const Profile &p)
+{
+    Pruning r;
+    if (p.dropFrames == 0 || p.str(p.dropFrames).empty())
+        return r;
+    const QRegularExpression drop(QStringLiteral("^(") + QString::fromStdString(p.str(p.dropFrames)) +
+                                  QStringLiteral(")$"));
+    if (!drop.isValid())
+        throw ProfileError(p.sourceName + ": drop_frames is not a valid regular expression: " +
+                           drop.errorString().toStdString());
+    QRegularExpression keep;
+    const bool hasKeep = p.keepFrames != 0 && !p.str(p.keepFrames).empty();
+    if (hasKeep) {
+        keep.setPattern(QStringLiteral("^(") + QString::fromStdString(p.str(p.keepFrames)) + QStringLiteral(")$"));
+        if (!keep.isValid())
+            throw ProfileError(p.sourceName + ": keep_frames is not a valid regular expression: " +
+                               keep.errorString().toStdString());
+    }
+    r.active = true;
+    std::vector<int8_t> fnDropped(p.functions.size(), -1);
+    auto dropped = [&](uint32_t fn) {
+        if (fnDropped[fn] < 0) {
+            const std::string &name = p.str(p.functions[fn].name);
+            bool d = false;
+            if (!name.empty()) {
+                const QString n = QString::fromStdString(withoutArguments(name));
+                d = drop.match(n).hasMatch() && !(hasKeep && keep.match(n).hasMatch());
+            }
+            fnDropped[fn] = d;
+        }
+        return fnDropped[fn] == 1;
+    };
+    r.skipLines.assign(p.locations.size(), 0);
+    r.prune.assign(p.locations.size(), 0);
+    r.pruneBeneath.assign(p.locations.size(), 0);
+    for (size_t l = 0; l < p.locations.size(); ++l) {
+        const Location &loc = p.locations[l];
+        // Scan from the outermost line (the caller) inwards, like pprof.
+        for (int i = int(loc.lineCount) - 1; i >= 0; --i) {
+            if (!dropped(p.lines[loc.firstLine + uint32_t(i)].function))
+                continue;
+            r.pruneBeneath[l] = 1;
+            if (i == int(loc.lineCount) - 1)
+                r.prune[l] = 1;
+            else
+                r.skipLines[l] = uint32_t(i + 1);
+            break;
+        }
+    }
+    return r;
+}
+
+struct Building {
+    std::vector<NodeId> parent;
+    std::vector<FrameId> frame;
+    std::vector<int64_t> self;
+    std::vector<uint8_t> kinds;
+    FlatHashMap children{4096};
+
+    NodeId child(NodeId p, FrameId f, bool inlined)
+    {
+        bool inserted = false;
+        const NodeId id = children.findOrInsert((uint64_t(p) << 32) | f, NodeId(parent.size()), &inserted);
+        if (inserted) {
+            parent.push_back(p);
+            frame.push_back(f);
+            self.push_back(0);
+            kinds.push_back(0);
+        }
+        kinds[id] |= inlined ? CallTree::kInlined : CallTree::kCalled;
+        return id;
+    }
+};
+
+}   // namespace
+
+std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                       size_t typeIndex, const BuildOptions &options)
+{
+    if (profiles.empty())
+        throw ProfileError("no profile to build a call tree from");
+    const Profile &first = *profiles.front();
+    if (typeIndex >= first.sampleTypes.size())
+        throw ProfileError(first.sourceName + ": the profile has no sample type #" + std::to_string(typeIndex));
+
+    auto frames = std::make_shared<FrameTable>();
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
+    tree->m_granularity = options.granularity;
+    tree->m_profileCount = profiles.size();
+
+    Building b;
+    b.parent.push_back(CallTree::kRoot);
+    b.frame.push_back(FrameTable::kRoot);
+    b.self.push_back(0);
+    b.kinds.push_back(0);
+
+    size_t totalSamples = 0, doneSamples = 0;
+    for (const auto &p : profiles)
+        totalSamples += p->sampleCount();
+
+    for (const auto &pp : profiles) {
+        const Profile &p = *pp;
+        int type = int(typeIndex);
+        if (&p != &first) {
+            type = p.findSampleType(tree->m_sampleType.type + "/" + tree->m_sampleType.unit);
+            if (type < 0)
+                throw ProfileError(p.sourceName + ": has no sample type " + tree->m_sampleType.type + "/" +
+                                   tree->m_sampleType.unit + " to merge with " + first.sourceName);
+        }
+        tree->m_durationNanos += p.durationNanos;
+        StringPool &pool = frames->strings();
+        std::vector<StrId> strMap(p.strings.size(), 0);
+        auto g = [&](uint32_t local) {
+            if (local != 0 && strMap[local] == 0)
+                strMap[local] = pool.intern(p.strings[local]);
+            return strMap[local];
+        };
+        const Pruning pruning = computePruning(p);
+
+        // Frames of every location once, outermost (caller) first, the order samples are walked in.
+        std::vector<uint32_t> locBegin(p.locations.size() + 1, 0);
+        std::vector<FrameId> locFrames;
+        std::vector<uint8_t> locInlined;
+        locFrames.reserve(p.lines.size() + p.locations.size());
+        for (size_t l = 0; l < p.locations.size(); ++l) {
+            const Location &loc = p.locations[l];
+            locBegin[l] = uint32_t(locFrames.size());
+            const Mapping *m = loc.mapping == kNone ? nullptr : &p.mappings[loc.mapping];
+            StrId objfile = 0;
+            if (m && m->file != 0 && !(m->buildId == 0 && isUrl(p.str(m->file))))
+                objfile = g(m->file);
+            Frame extras;
+            extras.mappingFile = m ? g(m->file) : 0;
+            extras.buildId = m ? g(m->buildId) : 0;
+            const uint64_t address = options.granularity == Granularity::Addresses ? loc.address : 0;
+            const uint32_t skip = pruning.active ? pruning.skipLines[l] : 0;
+            if (loc.lineCount <= skip) {
+                FrameKey key;
+                key.address = address;
+                key.objfile = objfile;
+                locFrames.push_back(frames->intern(key, extras));
+                locInlined.push_back(0);
+                continue;
+            }
+            for (int i = int(loc.lineCount) - 1; i >= int(skip); --i) {
+                const Line &ln = p.lines[loc.firstLine + uint32_t(i)];
+                const Function &fn = p.functions[ln.function];
+                FrameKey key;
+                key.address = address;
+                key.name = g(fn.name);
+                if (options.granularity != Granularity::Functions) {
+                    key.line = ln.line;
+                    if (fn.filename != 0 && !p.str(fn.filename).empty())
+                        key.file = pool.intern(cleanPath(p.str(fn.filename)));
+                }
+                if (key.name == 0) {
+                    key.objfile = objfile;
+                    key.startLine = fn.startLine;
+                }
+                extras.sourceFile = g(fn.filename);
+                extras.systemName = g(fn.systemName);
+                locFrames.push_back(frames->intern(key, extras));
+                locInlined.push_back(i != int(loc.lineCount) - 1);
+            }
+        }
+        locBegin[p.locations.size()] = uint32_t(locFrames.size());
+
+        const size_t nSamples = p.sampleCount();
+        for (size_t s = 0; s < nSamples; ++s) {
+            if (options.progress && (++doneSamples & 0x7fff) == 0 &&
+                !options.progress(0.8 * double(doneSamples) / double(totalSamples)))
+                throw Cancelled();
+            const int64_t v = p.value(s, size_t(type));
+            if (v == 0)   // pprof skips zero samples entirely: they add neither nodes nor edges
+                continue;
+            if (options.sampleFilter && !options.sampleFilter(p, s))
+                continue;
+            size_t begin = p.sampleLocBegin[s];
+            const size_t end = p.sampleLocBegin[s + 1];
+            if (pruning.active) {
+                // From the root towards the leaf; frames before the first kept one are never pruned.
+                bool foundUser = false;
+                for (size_t k = end; k-- > begin;) {
+                    const uint32_t loc = p.sampleLocations[k];
+                    if (!pruning.prune[loc] && !pruning.pruneBeneath[loc]) {
+                        foundUser = true;
+                        continue;
+                    }
+                    if (!foundUser)
+                        continue;
+                    begin = pruning.prune[loc] ? k + 1 : k;
+                    break;
+                }
+            }
+            NodeId node = CallTree::kRoot;
+            for (size_t k = end; k-- > begin;) {
+                const uint32_t loc = p.sampleLocations[k];
+                for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f)
+                    node = b.child(node, locFrames[f], locInlined[f]);
+            }
+            b.self[node] += v;
+            ++tree->m_sampleCount;
+        }
+    }
+
+    // Renumber breadth-first with each node's children contiguous and sorted by label.
+    const size_t n = b.parent.size();
+    std::vector<uint32_t> rank(frames->size());
+    {
+        std::vector<FrameId> order(frames->size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(),
+                  [&](FrameId a, FrameId c) { return frames->label(a) < frames->label(c); });
+        for (uint32_t i = 0; i < order.size(); ++i)
+            rank[order[i]] = i;
+    }
+    std::vector<uint32_t> childBegin(n + 1, 0);
+    for (size_t i = 1; i < n; ++i)
+        ++childBegin[b.parent[i] + 1];
+    std::partial_sum(childBegin.begin(), childBegin.end(), childBegin.begin());
+    std::vector<NodeId> childList(n > 0 ? n - 1 : 0);
+    {
+        std::vector<uint32_t> fill(childBegin.begin(), childBegin.end() - 1);
+        for (size_t i = 1; i < n; ++i)
+            childList[fill[b.parent[i]]++] = NodeId(i);
+    }
+    if (options.progress && !options.progress(0.85))
+        throw Cancelled();
+
+    tree->m_parent.resize(n);
+    tree->m_frame.resize(n);
+    tree->m_firstChild.resize(n);
+    tree->m_childCount.resize(n);
+    tree->m_depth.resize(n);
+    tree->m_self.resize(n);
+    tree->m_total.resize(n);
+    tree->m_callKinds.resize(n);
+    std::vector<NodeId> order;   // order[newId] = oldId
+    order.reserve(n);
+    order.push_back(CallTree::kRoot);
+    tree->m_parent[0] = CallTree::kRoot;
+    tree->m_depth[0] = 0;
+    for (size_t newId = 0; newId < n; ++newId) {
+        const NodeId old = order[newId];
+        auto first = childList.begin() + childBegin[old];
+        auto last = childList.begin() + childBegin[old + 1];
+        std::sort(first, last, [&](NodeId a, NodeId c) { return rank[b.frame[a]] < rank[b.frame[c]]; });
+        tree->m_firstChild[newId] = NodeId(order.size());
+        tree->m_childCount[newId] = uint32_t(last - first);
+        for (auto it = first; it != last; ++it) {
+            tree->m_parent[order.size()] = NodeId(newId);
+            tree->m_depth[order.size()] = tree->m_depth[newId] + 1;
+            order.push_back(*it);
+        }
+        tree->m_frame[newId] = b.frame[old];
+        tree->m_self[newId] = b.self[old];
+        tree->m_total[newId] = b.self[old];
+        tree->m_callKinds[newId] = b.kinds[old];
+        tree->m_maxDepth = std::max(tree->m_maxDepth, tree->m_depth[newId]);
+    }
+    for (size_t i = n; i-- > 1;)
+        tree->m_total[tree->m_parent[i]] += tree->m_total[i];
+    tree->m_frames = std::move(frames);
+    if (options.progress)
+        options.progress(1.0);
+    return tree;
+}
+
+std::vector<NodeId> CallTree::pathTo(NodeId n) const
+{
+    std::vector<NodeId> path;
+    for (; n != kRoot; n = m_parent[n])
+        path.push_back(n);
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+}   // namespace qflame

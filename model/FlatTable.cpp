@@ -1,0 +1,103 @@
+#include "FlatTable.h"
+
+#include "FlatHashMap.h"
+
+#include <algorithm>
+
+namespace qflame {
+
+std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTree> treePtr)
+{
+    const CallTree &tree = *treePtr;
+    const size_t nFrames = tree.frames().size();
+    std::vector<int64_t> flat(nFrames, 0), cum(nFrames, 0);
+    std::vector<uint32_t> onPath(nFrames, 0);
+
+    // cum: a sample is a root-to-leaf path, so counting each function once per sample is counting the total of
+    // every node that has no ancestor of the same frame. Iterative DFS: stacks reach thousands of frames.
+    struct Item { NodeId node; uint32_t next; };
+    std::vector<Item> stack;
+    stack.push_back({CallTree::kRoot, 0});
+    while (!stack.empty()) {
+        Item &top = stack.back();
+        if (top.next < tree.childCount(top.node)) {
+            const NodeId child = tree.firstChild(top.node) + top.next++;
+            const FrameId f = tree.frame(child);
+            if (onPath[f]++ == 0)
+                cum[f] += tree.total(child);
+            flat[f] += tree.self(child);
+            stack.push_back({child, 0});
+        } else {
+            if (top.node != CallTree::kRoot)
+                --onPath[tree.frame(top.node)];
+            stack.pop_back();
+        }
+    }
+
+    // pprof marks a node "(inline)" when every call edge into it is inlined; an edge (caller frame -> frame) is
+    // inlined only if all its occurrences are. Self-edges of recursion are not edges in pprof's graph.
+    FlatHashMap edges(tree.size());
+    std::vector<uint8_t> edgeCalled;   // per edge: some occurrence was a real call
+    std::vector<FrameId> edgeTarget;
+    for (NodeId n = 1; n < tree.size(); ++n) {
+        const NodeId p = tree.parent(n);
+        if (p == CallTree::kRoot || tree.frame(p) == tree.frame(n))
+            continue;
+        bool inserted = false;
+        const uint32_t e = edges.findOrInsert((uint64_t(tree.frame(p)) << 32) | tree.frame(n),
+                                              uint32_t(edgeCalled.size()), &inserted);
+        if (inserted) {
+            edgeCalled.push_back(0);
+            edgeTarget.push_back(tree.frame(n));
+        }
+        if (tree.callKinds(n) & CallTree::kCalled)
+            edgeCalled[e] = 1;
+    }
+    std::vector<uint8_t> inlineIn(nFrames, 0), calledIn(nFrames, 0);
+    for (size_t e = 0; e < edgeCalled.size(); ++e)
+        (edgeCalled[e] ? calledIn : inlineIn)[edgeTarget[e]] = 1;
+
+    auto table = std::make_shared<FlatTable>();
+    for (FrameId f = 1; f < nFrames; ++f) {
+        if (flat[f] == 0 && cum[f] == 0)
+            continue;
+        FlatRow row;
+        row.frame = f;
+        row.flat = flat[f];
+        row.cum = cum[f];
+        if (inlineIn[f])
+            row.inlined = calledIn[f] ? FlatRow::Inline::Partly : FlatRow::Inline::Always;
+        table->m_rows.push_back(row);
+    }
+    const FrameTable &frames = tree.frames();
+    std::sort(table->m_rows.begin(), table->m_rows.end(), [&](const FlatRow &a, const FlatRow &b) {
+        if (a.flat != b.flat)
+            return a.flat > b.flat;
+        if (a.cum != b.cum)
+            return a.cum > b.cum;
+        return frames.label(a.frame) < frames.label(b.frame);
+    });
+    table->m_rowOfFrame.assign(nFrames, -1);
+    for (size_t i = 0; i < table->m_rows.size(); ++i)
+        table->m_rowOfFrame[table->m_rows[i].frame] = int(i);
+    table->m_tree = std::move(treePtr);
+    return table;
+}
+
+std::string FlatTable::displayName(const FlatRow &row) const
+{
+    const std::string &label = m_tree->frames().label(row.frame);
+    switch (row.inlined) {
+    case FlatRow::Inline::Always: return label + " (inline)";
+    case FlatRow::Inline::Partly: return label + " (partial-inline)";
+    case FlatRow::Inline::No: break;
+    }
+    return label;
+}
+
+int FlatTable::rowOf(FrameId frame) const
+{
+    return frame < m_rowOfFrame.size() ? m_rowOfFrame[frame] : -1;
+}
+
+}   // namespace qflame

@@ -1,0 +1,41 @@
+// Per-frame flat and cum values, exactly as `go tool pprof -top` computes them.
+#pragma once
+
+#include "CallTree.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+struct FlatRow {
+    FrameId frame = 0;
+    int64_t flat = 0;   // value of the samples whose leaf is this frame
+    int64_t cum = 0;    // value of the samples with this frame anywhere on the stack, counted once per sample
+    // pprof's marker: every call into this frame was inlined ("(inline)"), or only some ("(partial-inline)").
+    enum class Inline : uint8_t { No, Always, Partly } inlined = Inline::No;
+};
+
+class FlatTable {
+public:
+    // Rows for every frame with a non-zero flat or cum, sorted like `qflame top --tsv`: flat descending,
+    // then cum descending, then label.
+    static std::shared_ptr<const FlatTable> compute(std::shared_ptr<const CallTree> tree);
+
+    const std::vector<FlatRow> &rows() const { return m_rows; }
+    const CallTree &tree() const { return *m_tree; }
+    std::shared_ptr<const CallTree> treePtr() const { return m_tree; }
+    int64_t total() const { return m_tree->total(CallTree::kRoot); }
+    // The frame label with pprof's inline suffix, as pprof -top prints it.
+    std::string displayName(const FlatRow &row) const;
+    // Row index of a frame, or -1.
+    int rowOf(FrameId frame) const;
+
+private:
+    std::shared_ptr<const CallTree> m_tree;
+    std::vector<FlatRow> m_rows;
+    std::vector<int> m_rowOfFrame;
+};
+
+}   // namespace qflame

@@ -1,0 +1,160 @@
+// For every profile go tool pprof reads and every sample type, our per-function flat and cum equal its -top
+// output exactly; the profiles it rejects, we reject with a clear error.
+//
+// Rows come from MANIFEST.tsv of ../shared/corpus (skipped with a message when absent) and of tests/data (the
+// project's own small real profiles, so that a clone alone tests).
+#include "CallTreeBuilder.h"
+#include "FlatTable.h"
+#include "OracleFile.h"
+#include "ProfileReader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace qflame;
+using qflame::test::OracleRow;
+
+class tst_CorpusOracle : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void matchesGoToolPprof_data();
+    void matchesGoToolPprof();
+    void cleanupTestCase();
+
+private:
+    void addRows(const QString &dir, const QString &tag);
+    int m_matched = 0;
+    int m_rejected = 0;
+    int m_failed = 0;
+};
+
+// The oracle's file name for sample type i, as regen-oracle.sh derives it.
+static QStringList oracleTypeNames(const QString &sampleTypes)
+{
+    QStringList names;
+    std::set<QString> seen;
+    const QStringList types = sampleTypes.split(QLatin1Char(','));
+    for (int i = 0; i < types.size(); ++i) {
+        QString name = types[i].section(QLatin1Char('/'), 0, 0);
+        if (name.isEmpty())
+            name = QStringLiteral("sample%1").arg(i);
+        if (seen.count(name))
+            name += QStringLiteral(".%1").arg(i);
+        seen.insert(name);
+        names << name;
+    }
+    return names;
+}
+
+void tst_CorpusOracle::addRows(const QString &dir, const QString &tag)
+{
+    QFile manifest(dir + QStringLiteral("/MANIFEST.tsv"));
+    QVERIFY2(manifest.open(QIODevice::ReadOnly), qPrintable(manifest.fileName()));
+    const QStringList header = QString::fromUtf8(manifest.readLine()).trimmed().split(QLatin1Char('\t'));
+    const int colFile = int(header.indexOf(QStringLiteral("file")));
+    const int colTypes = int(header.indexOf(QStringLiteral("sample_types")));
+    const int colVerdict = int(header.indexOf(QStringLiteral("go_tool_pprof")));
+    QVERIFY(colFile >= 0 && colTypes >= 0 && colVerdict >= 0);
+    while (!manifest.atEnd()) {
+        const QStringList cols = QString::fromUtf8(manifest.readLine()).chopped(1).split(QLatin1Char('\t'));
+        if (cols.size() <= colVerdict)
+            continue;
+        const QString file = cols[colFile];
+        const QString path = dir + QLatin1Char('/') + file;
+        if (cols[colVerdict] != QLatin1String("ok")) {
+            QTest::newRow(qPrintable(tag + file + QStringLiteral(" (rejected)"))) << path << -1 << QString();
+            continue;
+        }
+        const QStringList names = oracleTypeNames(cols[colTypes]);
+        for (int i = 0; i < names.size(); ++i)
+            QTest::newRow(qPrintable(tag + file + QLatin1Char(':') + names[i]))
+                << path << i << dir + QStringLiteral("/oracle/") + file + QLatin1Char('.') + names[i] +
+                                    QStringLiteral(".topall");
+    }
+}
+
+void tst_CorpusOracle::matchesGoToolPprof_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<int>("sampleType");   // -1: go tool pprof rejects the file
+    QTest::addColumn<QString>("oracle");
+    addRows(QStringLiteral(QFLAME_TEST_DATA), QStringLiteral("data/"));
+    const QString corpus = QStringLiteral(QFLAME_SHARED_DIR "/corpus");
+    if (QFile::exists(corpus + QStringLiteral("/MANIFEST.tsv")))
+        addRows(corpus, QStringLiteral("corpus/"));
+    else
+        qWarning("SKIP corpus rows: %s not found (only tests/data is checked)", qPrintable(corpus));
+}
+
+void tst_CorpusOracle::matchesGoToolPprof()
+{
+    QFETCH(QString, profile);
+    QFETCH(int, sampleType);
+    QFETCH(QString, oracle);
+
+    if (sampleType < 0) {
+        try {
+            readProfileFile(profile);
+        } catch (const ProfileError &e) {
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.contains(QLatin1String("reserved id 0")), qPrintable(message));
+            QVERIFY(!message.contains(QLatin1Char('\n')));
+            ++m_rejected;
+            return;
+        }
+        ++m_failed;
+        QFAIL("go tool pprof rejects this profile, but it was read");
+    }
+
+    QFile oracleFile(oracle);
+    QVERIFY2(oracleFile.open(QIODevice::ReadOnly), qPrintable(oracle));
+    QString error;
+    std::vector<OracleRow> expected = test::parseTopOracle(oracleFile.readAll(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+
+    std::shared_ptr<const Profile> p;
+    try {
+        p = readProfileFile(profile);
+    } catch (const ProfileError &e) {
+        ++m_failed;
+        QFAIL(e.what());
+    }
+    QVERIFY(sampleType < int(p->sampleTypes.size()));
+    auto table = FlatTable::compute(CallTreeBuilder::build({p}, size_t(sampleType)));
+    std::vector<OracleRow> actual;
+    for (const FlatRow &r : table->rows())
+        actual.push_back(OracleRow{r.flat, r.cum, table->displayName(r)});
+    std::sort(expected.begin(), expected.end());
+    std::sort(actual.begin(), actual.end());
+    if (actual != expected) {
+        ++m_failed;
+        std::vector<OracleRow> missing, extra;
+        std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(), std::back_inserter(missing));
+        std::set_difference(actual.begin(), actual.end(), expected.begin(), expected.end(), std::back_inserter(extra));
+        QString detail = QStringLiteral("%1 rows expected, %2 computed; %3 differ. ")
+                             .arg(expected.size()).arg(actual.size()).arg(missing.size() + extra.size());
+        for (size_t i = 0; i < std::min<size_t>(missing.size(), 4); ++i)
+            detail += QStringLiteral("\n  pprof: %1 %2 %3").arg(missing[i].flat).arg(missing[i].cum)
+                          .arg(QString::fromStdString(missing[i].name));
+        for (size_t i = 0; i < std::min<size_t>(extra.size(), 4); ++i)
+            detail += QStringLiteral("\n  ours:  %1 %2 %3").arg(extra[i].flat).arg(extra[i].cum)
+                          .arg(QString::fromStdString(extra[i].name));
+        QFAIL(qPrintable(detail));
+    }
+    ++m_matched;
+}
+
+void tst_CorpusOracle::cleanupTestCase()
+{
+    qInfo("oracle: %d file x sample type cases matched go tool pprof exactly, %d rejected like it, %d failed",
+          m_matched, m_rejected, m_failed);
+}
+
+QTEST_GUILESS_MAIN(tst_CorpusOracle)
+#include "tst_corpusoracle.moc"
