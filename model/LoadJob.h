@@ -1,0 +1,36 @@
+// Reading, building and flat tables off the GUI thread, with progress and cancel.
+#pragma once
+
+#include "CallTreeBuilder.h"
+#include "FlatTable.h"
+#include "ProfileReader.h"
+
+#include <QFuture>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace qflame {
+
+// One view's worth of model: the profiles it came from, and the tree and table of one sample type.
+struct LoadedView {
+    std::vector<std::shared_ptr<const Profile>> profiles;
+    int sampleType = -1;
+    Granularity granularity = Granularity::Functions;
+    std::shared_ptr<const CallTree> tree;
+    std::shared_ptr<const FlatTable> flat;
+    QString error;   // empty on success; one line otherwise
+};
+
+// Reads `paths` (merged when several) and builds the default sample type (or `sampleType` when >= 0).
+// Progress goes 0..1000; cancelling the future stops the work at the next check.
+QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Granularity granularity,
+                                   ReadOptions options = {});
+
+// Rebuilds the tree of already-read profiles for another sample type or granularity.
+QFuture<LoadedView> rebuildAsync(std::vector<std::shared_ptr<const Profile>> profiles, int sampleType,
+                                 Granularity granularity);
+
+}   // namespace qflame

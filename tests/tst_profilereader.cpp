@@ -1,0 +1,312 @@
+// The reader: compressions told apart by content, every field a viewer needs, and one clear line per error.
+#include "ProfileReader.h"
+
+#include "profile.pb.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <zlib.h>
+
+using namespace qflame;
+namespace pb = perftools::profiles;
+
+namespace {
+
+std::string readAll(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(path));
+    const QByteArray b = f.readAll();
+    return std::string(b.constData(), size_t(b.size()));
+}
+
+QString data(const char *name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
+}
+
+std::string gzip(const std::string &raw)
+{
+    z_stream zs{};
+    deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&zs, uLong(raw.size())) + 64, '\0');
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
+    zs.avail_in = uInt(raw.size());
+    zs.next_out = reinterpret_cast<Bytef *>(out.data());
+    zs.avail_out = uInt(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
+}
+
+// A small valid profile that uses every field the reader converts.
+pb::Profile richProfile()
+{
+    pb::Profile p;
+    for (const char *s : {"", "samples", "count", "cpu", "nanoseconds", "main", "main.go", "inl", "/bin/app",
+                          "abc123", "key", "val", "bytes", "drop.*", "keep", "a comment", "sys_main"})
+        p.add_string_table(s);
+    auto vt = [](pb::ValueType *v, int type, int unit) { v->set_type(type); v->set_unit(unit); };
+    vt(p.add_sample_type(), 1, 2);
+    vt(p.add_sample_type(), 3, 4);
+    p.set_default_sample_type(1);
+    auto *m = p.add_mapping();
+    m->set_id(1); m->set_memory_start(0x1000); m->set_memory_limit(0x9000); m->set_filename(8); m->set_build_id(9);
+    m->set_has_functions(true);
+    auto *f1 = p.add_function();
+    f1->set_id(1); f1->set_name(5); f1->set_system_name(16); f1->set_filename(6); f1->set_start_line(10);
+    auto *f2 = p.add_function();
+    f2->set_id(2); f2->set_name(7); f2->set_filename(6); f2->set_start_line(20);
+    auto *l1 = p.add_location();   // inl inlined into main: innermost first
+    l1->set_id(1); l1->set_mapping_id(1); l1->set_address(0x1234);
+    auto *ln = l1->add_line(); ln->set_function_id(2); ln->set_line(22);
+    ln = l1->add_line(); ln->set_function_id(1); ln->set_line(12);
+    auto *l2 = p.add_location();   // address only
+    l2->set_id(2); l2->set_mapping_id(1); l2->set_address(0x2000);
+    auto *s = p.add_sample();
+    s->add_location_id(1); s->add_location_id(2); s->add_value(3); s->add_value(30000000);
+    auto *lb = s->add_label(); lb->set_key(10); lb->set_str(11);
+    lb = s->add_label(); lb->set_key(12); lb->set_num(4096); lb->set_num_unit(12);
+    p.set_drop_frames(13); p.set_keep_frames(14); p.add_comment(15);
+    p.set_time_nanos(1700000000000000000); p.set_duration_nanos(10000000000);
+    vt(p.mutable_period_type(), 3, 4); p.set_period(10000000);
+    return p;
+}
+
+std::string bytesOf(const pb::Profile &p)
+{
+    return p.SerializeAsString();
+}
+
+}   // namespace
+
+class tst_ProfileReader : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sniffsCompressionByContent_data();
+    void sniffsCompressionByContent();
+    void zstdAndGzipGiveTheSameProfile();
+    void readsEveryField();
+    void readsFromMemory();
+    void rejectsBadInput_data();
+    void rejectsBadInput();
+    void capsDecompressedSize();
+    void readsConcatenatedGzipMembers();
+};
+
+void tst_ProfileReader::sniffsCompressionByContent_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("compression");
+    QTest::addColumn<int>("samples");
+    QTest::newRow("gzip") << data("gen__baseline.cpu.pb.gz") << int(Compression::Gzip) << 976;
+    QTest::newRow("zstd") << data("gen__baseline.cpu.pb.zst") << int(Compression::Zstd) << 976;
+    QTest::newRow("gzip-named-pprof") << data("parca__normal-cpu.stripped.pprof") << int(Compression::Gzip) << 56;
+    QTest::newRow("gzip-no-extension") << data("pprof__sample.cpu") << int(Compression::Gzip) << 76;
+}
+
+void tst_ProfileReader::sniffsCompressionByContent()
+{
+    QFETCH(QString, file);
+    QFETCH(int, compression);
+    QFETCH(int, samples);
+    const std::string bytes = readAll(file);
+    QCOMPARE(int(sniffCompression(bytes)), compression);
+    QCOMPARE(int(readProfileFile(file)->sampleCount()), samples);
+    // The same bytes decompressed and handed over raw read the same.
+    const std::string raw = decompress(bytes, sniffCompression(bytes), 1 << 30);
+    QCOMPARE(int(sniffCompression(raw)), int(Compression::None));
+    QCOMPARE(int(readProfile(raw, "raw")->sampleCount()), samples);
+}
+
+void tst_ProfileReader::zstdAndGzipGiveTheSameProfile()
+{
+    auto gz = readProfileFile(data("gen__baseline.cpu.pb.gz"));
+    auto zs = readProfileFile(data("gen__baseline.cpu.pb.zst"));
+    QCOMPARE(gz->values, zs->values);
+    QCOMPARE(gz->sampleLocations, zs->sampleLocations);
+    QCOMPARE(gz->strings, zs->strings);
+    QCOMPARE(gz->total(1), int64_t(9760000000));
+}
+
+void tst_ProfileReader::readsEveryField()
+{
+    auto p = readProfile(gzip(bytesOf(richProfile())), "rich");
+    QCOMPARE(p->sampleTypes.size(), size_t(2));
+    QCOMPARE(p->typeName(0), std::string("samples"));
+    QCOMPARE(p->unitName(1), std::string("nanoseconds"));
+    QCOMPARE(p->defaultSampleType, 0);   // default_sample_type is string 1, "samples": the first type
+    QCOMPARE(p->sampleCount(), size_t(1));
+    QCOMPARE(p->value(0, 0), int64_t(3));
+    QCOMPARE(p->value(0, 1), int64_t(30000000));
+    QCOMPARE(p->locations.size(), size_t(2));
+    const Location &l1 = p->locations[0];
+    QCOMPARE(l1.lineCount, 2u);
+    QCOMPARE(p->str(p->functions[p->lines[l1.firstLine].function].name), std::string("inl"));   // innermost first
+    QCOMPARE(p->lines[l1.firstLine + 1].line, int64_t(12));
+    QCOMPARE(p->locations[1].lineCount, 0u);
+    QCOMPARE(p->locations[1].address, uint64_t(0x2000));
+    QCOMPARE(p->str(p->mappings[p->locations[1].mapping].file), std::string("/bin/app"));
+    QCOMPARE(p->str(p->mappings[0].buildId), std::string("abc123"));
+    QCOMPARE(p->str(p->functions[0].systemName), std::string("sys_main"));
+    QCOMPARE(p->str(p->functions[0].filename), std::string("main.go"));
+    QCOMPARE(p->functions[1].startLine, int64_t(20));
+    QCOMPARE(p->labels.size(), size_t(2));
+    QCOMPARE(p->str(p->labels[0].key), std::string("key"));
+    QCOMPARE(p->str(p->labels[0].str), std::string("val"));
+    QCOMPARE(p->labels[1].num, int64_t(4096));
+    QCOMPARE(p->str(p->labels[1].numUnit), std::string("bytes"));
+    QCOMPARE(p->str(p->dropFrames), std::string("drop.*"));
+    QCOMPARE(p->str(p->keepFrames), std::string("keep"));
+    QCOMPARE(p->comments.size(), size_t(1));
+    QCOMPARE(p->str(p->comments[0]), std::string("a comment"));
+    QCOMPARE(p->timeNanos, int64_t(1700000000000000000));
+    QCOMPARE(p->durationNanos, int64_t(10000000000));
+    QCOMPARE(p->period, int64_t(10000000));
+    QCOMPARE(p->str(p->periodType.type), std::string("cpu"));
+    QCOMPARE(p->effectiveDefaultType(), 0);
+    QCOMPARE(p->findSampleType("cpu"), 1);
+    QCOMPARE(p->findSampleType("samples/count"), 0);
+    QCOMPARE(p->findSampleType("0"), 0);
+    QCOMPARE(p->findSampleType("2"), -1);
+    QCOMPARE(p->findSampleType("wall"), -1);
+
+    pb::Profile noDefault = richProfile();
+    noDefault.set_default_sample_type(0);
+    QCOMPARE(readProfile(bytesOf(noDefault), "d")->effectiveDefaultType(), 1);   // pprof shows the last type
+}
+
+void tst_ProfileReader::readsFromMemory()
+{
+    const std::string bytes = readAll(data("gen__heap.pb.gz"));
+    auto p = readProfile(bytes, "in-memory");
+    QCOMPARE(p->sourceName, std::string("in-memory"));
+    QCOMPARE(p->sampleTypes.size(), size_t(4));
+    QCOMPARE(p->defaultSampleType, -1);   // Go heap profiles name no default: pprof shows the last type
+    QCOMPARE(p->typeName(size_t(p->effectiveDefaultType())), std::string("inuse_space"));
+    QCOMPARE(p->total(1), int64_t(62869263));
+}
+
+void tst_ProfileReader::rejectsBadInput_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message");
+
+    const std::string baseline = readAll(data("gen__baseline.cpu.pb.gz"));
+    const std::string zst = readAll(data("gen__baseline.cpu.pb.zst"));
+    auto row = [](const char *name, const std::string &b, const char *msg) {
+        QTest::newRow(name) << QByteArray(b.data(), qsizetype(b.size())) << QString::fromLatin1(msg);
+    };
+    row("empty file", "", "empty input");
+    row("text file", "hello, this is not a profile\n", "not a pprof profile");
+    row("truncated gzip", baseline.substr(0, baseline.size() / 2), "gzip: truncated data");
+    std::string corruptGzip = baseline;
+    for (size_t i = 100; i < 400; ++i)
+        corruptGzip[i] = char(0x55);
+    row("corrupt gzip", corruptGzip, "gzip: corrupt data");
+    std::string corruptZstd = zst;
+    for (size_t i = 200; i < 600; ++i)
+        corruptZstd[i] = char(i * 7);
+    row("corrupt zstd", corruptZstd, "zstd: corrupt data");
+    row("truncated zstd", zst.substr(0, zst.size() - 100), "zstd: truncated data");
+    row("gzip of garbage", gzip(std::string(1000, '\xff')), "not a pprof profile");
+
+    pb::Profile p = richProfile();
+    p.mutable_sample(0)->set_location_id(0, 77);
+    row("dangling location id", bytesOf(p), "sample 1 refers to location id 77, which does not exist");
+    p = richProfile();
+    p.mutable_location(0)->mutable_line(1)->set_function_id(9);
+    row("dangling function id", bytesOf(p), "location id 1 line 2 refers to function id 9, which does not exist");
+    p = richProfile();
+    p.mutable_location(1)->set_mapping_id(5);
+    row("dangling mapping id", bytesOf(p), "location id 2 refers to mapping id 5, which does not exist");
+    p = richProfile();
+    p.mutable_function(1)->set_name(999);
+    row("bad string index", bytesOf(p), "string index 999 in function id 2 name is out of range");
+    p = richProfile();
+    p.mutable_sample(0)->mutable_label(0)->set_str(-3);
+    row("negative string index", bytesOf(p), "string index -3 in a label of sample 1 is out of range");
+    p = richProfile();
+    p.mutable_sample(0)->add_value(1);
+    row("value count", bytesOf(p), "sample 1 has 3 values but the profile has 2 sample types");
+    p = richProfile();
+    p.mutable_function(0)->set_id(0);
+    row("function id 0", bytesOf(p), "function #1 has the reserved id 0");
+    p = richProfile();
+    p.mutable_location(1)->set_id(0);
+    row("location id 0", bytesOf(p), "location #2 has the reserved id 0");
+    p = richProfile();
+    p.mutable_mapping(0)->set_id(0);
+    row("mapping id 0", bytesOf(p), "mapping #1 has the reserved id 0");
+    p = richProfile();
+    p.mutable_location(1)->set_id(1);
+    row("duplicate id", bytesOf(p), "two locations have id 1");
+    p = richProfile();
+    p.mutable_location(0)->mutable_line(0)->set_function_id(0);
+    row("line without function", bytesOf(p), "location id 1 line 1 refers to function id 0 (no function)");
+    p = richProfile();
+    p.clear_sample_type();
+    row("samples without types", bytesOf(p), "it has samples but no sample types");
+    p = richProfile();
+    p.set_string_table(0, "x");
+    row("string table start", bytesOf(p), "the string table must start with an empty string");
+}
+
+void tst_ProfileReader::rejectsBadInput()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    try {
+        readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "bad.pb");
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        const QString what = QString::fromStdString(e.what());
+        QVERIFY2(what.startsWith(QLatin1String("bad.pb: ")), qPrintable(what));
+        QVERIFY2(what.contains(message), qPrintable(what));
+        QVERIFY2(!what.contains(QLatin1Char('\n')), qPrintable(what));
+    }
+}
+
+void tst_ProfileReader::capsDecompressedSize()
+{
+    // A 64 MiB run of zeros compresses to ~64 KiB: a small bomb. With a 1 MiB cap it must be refused without
+    // inflating it all.
+    const std::string bomb = gzip(std::string(64 << 20, '\0'));
+    QVERIFY(bomb.size() < 200000);
+    ReadOptions small;
+    small.maxDecompressedBytes = 1 << 20;
+    try {
+        readProfile(bomb, "bomb.gz", small);
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QVERIFY2(QString::fromLatin1(e.what()).contains(QLatin1String("size limit of 1.0 MiB")), e.what());
+    }
+    // The same cap applies to zstd and to raw input; a real profile under the cap reads.
+    const std::string zst = readAll(data("gen__baseline.cpu.pb.zst"));
+    ReadOptions tiny;
+    tiny.maxDecompressedBytes = 10000;
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(zst, "z", tiny));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(decompress(zst, Compression::Zstd, 1 << 30), "r", tiny));
+    ReadOptions enough;
+    enough.maxDecompressedBytes = 47540;   // the exact inflated size of this profile
+    QCOMPARE(readProfile(zst, "z", enough)->sampleCount(), size_t(976));
+    enough.maxDecompressedBytes = 47539;
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(zst, "z", enough));
+}
+
+void tst_ProfileReader::readsConcatenatedGzipMembers()
+{
+    // Splitting the raw bytes in two gzip members must read as one profile (gzip -c a b > ab semantics).
+    const std::string raw = bytesOf(richProfile());
+    const std::string twoMembers = gzip(raw.substr(0, 10)) + gzip(raw.substr(10));
+    auto p = readProfile(twoMembers, "two");
+    QCOMPARE(p->value(0, 1), int64_t(30000000));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(gzip(raw) + "junk", "junk"));
+}
+
+QTEST_GUILESS_MAIN(tst_ProfileReader)
+#include "tst_profilereader.moc"
