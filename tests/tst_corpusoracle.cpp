@@ -19,15 +19,26 @@
 using namespace qflame;
 using qflame::test::OracleRow;
 
+// QVERIFY for helpers that return bool.
+#define CHECK2(cond, msg)                                                                                      \
+    do {                                                                                                       \
+        if (!QTest::qVerify(static_cast<bool>(cond), #cond, msg, __FILE__, __LINE__))                          \
+            return false;                                                                                      \
+    } while (false)
+#define CHECK(cond) CHECK2(cond, "")
+
 class tst_CorpusOracle : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
     void matchesGoToolPprof_data();
     void matchesGoToolPprof();
+    void granularitiesMatchGoToolPprof_data();
+    void granularitiesMatchGoToolPprof();
     void cleanupTestCase();
 
 private:
+    bool compare(const QString &profile, int sampleType, Granularity granularity, const QString &oracle);
     void addRows(const QString &dir, const QString &tag);
     int m_matched = 0;
     int m_rejected = 0;
@@ -112,28 +123,74 @@ void tst_CorpusOracle::matchesGoToolPprof()
         QFAIL("go tool pprof rejects this profile, but it was read");
     }
 
+    if (compare(profile, sampleType, Granularity::Functions, oracle))
+        ++m_matched;
+    else
+        ++m_failed;
+}
+
+void tst_CorpusOracle::granularitiesMatchGoToolPprof_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QString>("sampleType");
+    QTest::addColumn<int>("granularity");
+    QTest::addColumn<QString>("oracle");
+    // FILE.TYPE.GRANULARITY.topall, written by tests/data/regen-granularity-oracle.sh.
+    const QDir dir(QStringLiteral(QFLAME_TEST_DATA "/oracle"));
+    int count = 0;
+    for (const QString &name : dir.entryList({QStringLiteral("*.lines.topall"), QStringLiteral("*.addresses.topall")})) {
+        QStringList parts = name.split(QLatin1Char('.'));
+        parts.removeLast();
+        const QString gran = parts.takeLast();
+        const QString type = parts.takeLast();
+        const QString file = parts.join(QLatin1Char('.'));
+        QTest::newRow(qPrintable(name)) << QStringLiteral(QFLAME_TEST_DATA "/") + file << type
+                                        << int(gran == QLatin1String("lines") ? Granularity::Lines : Granularity::Addresses)
+                                        << dir.filePath(name);
+        ++count;
+    }
+    QVERIFY(count >= 20);
+}
+
+void tst_CorpusOracle::granularitiesMatchGoToolPprof()
+{
+    QFETCH(QString, profile);
+    QFETCH(QString, sampleType);
+    QFETCH(int, granularity);
+    QFETCH(QString, oracle);
+    const int type = readProfileFile(profile)->findSampleType(sampleType.toStdString());
+    QVERIFY(type >= 0);
+    if (compare(profile, type, Granularity(granularity), oracle))
+        ++m_matched;
+    else
+        ++m_failed;
+}
+
+bool tst_CorpusOracle::compare(const QString &profile, int sampleType, Granularity granularity, const QString &oracle)
+{
     QFile oracleFile(oracle);
-    QVERIFY2(oracleFile.open(QIODevice::ReadOnly), qPrintable(oracle));
+    CHECK2(oracleFile.open(QIODevice::ReadOnly), qPrintable(oracle));
     QString error;
     std::vector<OracleRow> expected = test::parseTopOracle(oracleFile.readAll(), &error);
-    QVERIFY2(error.isEmpty(), qPrintable(error));
+    CHECK2(error.isEmpty(), qPrintable(error));
 
     std::shared_ptr<const Profile> p;
     try {
         p = readProfileFile(profile);
     } catch (const ProfileError &e) {
-        ++m_failed;
-        QFAIL(e.what());
+        QTest::qFail(e.what(), __FILE__, __LINE__);
+        return false;
     }
-    QVERIFY(sampleType < int(p->sampleTypes.size()));
-    auto table = FlatTable::compute(CallTreeBuilder::build({p}, size_t(sampleType)));
+    CHECK(sampleType < int(p->sampleTypes.size()));
+    BuildOptions options;
+    options.granularity = granularity;
+    auto table = FlatTable::compute(CallTreeBuilder::build({p}, size_t(sampleType), options));
     std::vector<OracleRow> actual;
     for (const FlatRow &r : table->rows())
         actual.push_back(OracleRow{r.flat, r.cum, table->displayName(r)});
     std::sort(expected.begin(), expected.end());
     std::sort(actual.begin(), actual.end());
     if (actual != expected) {
-        ++m_failed;
         std::vector<OracleRow> missing, extra;
         std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(), std::back_inserter(missing));
         std::set_difference(actual.begin(), actual.end(), expected.begin(), expected.end(), std::back_inserter(extra));
@@ -145,9 +202,10 @@ void tst_CorpusOracle::matchesGoToolPprof()
         for (size_t i = 0; i < std::min<size_t>(extra.size(), 4); ++i)
             detail += QStringLiteral("\n  ours:  %1 %2 %3").arg(extra[i].flat).arg(extra[i].cum)
                           .arg(QString::fromStdString(extra[i].name));
-        QFAIL(qPrintable(detail));
+        QTest::qFail(qPrintable(detail), __FILE__, __LINE__);
+        return false;
     }
-    ++m_matched;
+    return true;
 }
 
 void tst_CorpusOracle::cleanupTestCase()

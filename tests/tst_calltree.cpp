@@ -1,0 +1,351 @@
+// The call tree, flat table and layout on hand-made profiles whose numbers are worked out by hand.
+#include "CallTreeBuilder.h"
+#include "FlameLayout.h"
+#include "FlatTable.h"
+
+#include "profile.pb.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace qflame;
+namespace pb = perftools::profiles;
+
+namespace {
+
+// Writes profiles location by location, for the cases folded stacks cannot say: inlining, addresses, mappings.
+class Maker {
+public:
+    Maker(std::vector<std::pair<std::string, std::string>> types = {{"samples", "count"}})
+    {
+        s("");
+        for (auto &[t, u] : types) {
+            auto *vt = m_p.add_sample_type();
+            vt->set_type(s(t));
+            vt->set_unit(s(u));
+        }
+    }
+    int64_t s(const std::string &str)
+    {
+        auto it = m_strings.find(str);
+        if (it != m_strings.end())
+            return it->second;
+        m_p.add_string_table(str);
+        return m_strings[str] = m_p.string_table_size() - 1;
+    }
+    uint64_t mapping(const std::string &file)
+    {
+        auto *m = m_p.add_mapping();
+        m->set_id(uint64_t(m_p.mapping_size()));
+        m->set_filename(s(file));
+        return m->id();
+    }
+    uint64_t fn(const std::string &name, const std::string &file = "", int64_t startLine = 0)
+    {
+        auto *f = m_p.add_function();
+        f->set_id(uint64_t(m_p.function_size()));
+        f->set_name(s(name));
+        f->set_filename(s(file));
+        f->set_start_line(startLine);
+        return f->id();
+    }
+    // Lines innermost first: {function id, line}.
+    uint64_t loc(std::vector<std::pair<uint64_t, int64_t>> lines, uint64_t address = 0, uint64_t mapping = 0)
+    {
+        auto *l = m_p.add_location();
+        l->set_id(uint64_t(m_p.location_size()));
+        l->set_address(address);
+        l->set_mapping_id(mapping);
+        for (auto [f, line] : lines) {
+            auto *ln = l->add_line();
+            ln->set_function_id(f);
+            ln->set_line(line);
+        }
+        return l->id();
+    }
+    // A location of one function line per name, created once per name.
+    uint64_t at(const std::string &name)
+    {
+        auto it = m_simple.find(name);
+        if (it != m_simple.end())
+            return it->second;
+        return m_simple[name] = loc({{fn(name), 0}});
+    }
+    // Locations leaf first.
+    void sample(std::vector<uint64_t> locs, std::vector<int64_t> values)
+    {
+        auto *smp = m_p.add_sample();
+        for (uint64_t l : locs)
+            smp->add_location_id(l);
+        for (int64_t v : values)
+            smp->add_value(v);
+    }
+    // "main;a;b" root first, like folded stacks.
+    void stack(const std::string &folded, int64_t value)
+    {
+        std::vector<uint64_t> locs;
+        size_t start = 0;
+        while (start <= folded.size()) {
+            size_t end = folded.find(';', start);
+            if (end == std::string::npos)
+                end = folded.size();
+            locs.insert(locs.begin(), at(folded.substr(start, end - start)));
+            start = end + 1;
+        }
+        sample(locs, {value});
+    }
+    pb::Profile &proto() { return m_p; }
+    std::shared_ptr<const Profile> profile(const std::string &name = "made")
+    {
+        return readProfile(m_p.SerializeAsString(), name);
+    }
+
+private:
+    pb::Profile m_p;
+    std::map<std::string, int64_t> m_strings;
+    std::map<std::string, uint64_t> m_simple;
+};
+
+std::shared_ptr<const FlatTable> flat(std::shared_ptr<const Profile> p, Granularity g = Granularity::Functions)
+{
+    BuildOptions o;
+    o.granularity = g;
+    return FlatTable::compute(CallTreeBuilder::build({std::move(p)}, 0, o));
+}
+
+// "name flat cum" per row in the table's order, for compact exact comparisons.
+QStringList rows(const FlatTable &t)
+{
+    QStringList out;
+    for (const FlatRow &r : t.rows())
+        out << QStringLiteral("%1 %2 %3").arg(QString::fromStdString(t.displayName(r))).arg(r.flat).arg(r.cum);
+    return out;
+}
+
+NodeId childNamed(const CallTree &t, NodeId n, const std::string &label)
+{
+    for (uint32_t i = 0; i < t.childCount(n); ++i)
+        if (t.label(t.firstChild(n) + i) == label)
+            return t.firstChild(n) + i;
+    return CallTree::kRoot;
+}
+
+}   // namespace
+
+class tst_CallTree : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void buildsBreadthFirstSortedTree();
+    void cumCountsRecursionOnce();
+    void marksInlineFrames();
+    void granularities();
+    void namesFramesWithoutFunctions();
+    void appliesDropFrames();
+    void mergesProfiles();
+    void skipsZeroSamplesAndKeepsEmptyStacks();
+    void deepStacksDoNotRecurse();
+    void layoutAndHitTesting();
+};
+
+void tst_CallTree::buildsBreadthFirstSortedTree()
+{
+    Maker m;
+    m.stack("main;a;c", 5);
+    m.stack("main;a;b", 10);
+    m.stack("main;d", 2);
+    m.stack("main;a;b", 1);   // the same stack again: summed
+    auto tree = CallTreeBuilder::build({m.profile()}, 0);
+    const CallTree &t = *tree;
+    QCOMPARE(t.size(), size_t(6));   // root, main, a, d, b, c
+    QCOMPARE(t.total(CallTree::kRoot), int64_t(18));
+    QCOMPARE(t.label(1), std::string("main"));
+    QCOMPARE(t.childCount(1), 2u);
+    QCOMPARE(t.label(t.firstChild(1)), std::string("a"));       // sorted by label
+    QCOMPARE(t.label(t.firstChild(1) + 1), std::string("d"));
+    const NodeId a = t.firstChild(1);
+    QCOMPARE(t.total(a), int64_t(16));
+    QCOMPARE(t.self(a), int64_t(0));
+    QCOMPARE(t.label(t.firstChild(a)), std::string("b"));
+    QCOMPARE(t.total(t.firstChild(a)), int64_t(11));
+    QCOMPARE(t.total(t.firstChild(a) + 1), int64_t(5));
+    QCOMPARE(t.depth(t.firstChild(a)), 3u);
+    QCOMPARE(t.maxDepth(), 3u);
+    for (NodeId n = 1; n < t.size(); ++n)
+        QVERIFY(t.parent(n) < n);   // breadth-first: parents first
+    QCOMPARE(t.sampleCount(), size_t(4));
+    QCOMPARE(rows(*FlatTable::compute(tree)),
+             QStringList({"b 11 11", "c 5 5", "d 2 2", "main 0 18", "a 0 16"}));
+}
+
+void tst_CallTree::cumCountsRecursionOnce()
+{
+    Maker m;
+    m.stack("main;f;f;g", 4);
+    m.stack("main;f;f", 3);
+    m.stack("main;f", 1);
+    m.stack("g;f;g", 2);
+    // f: flat 3 + 1 = 4; cum 4 + 3 + 1 + 2 = 10 (once per sample although f is on some stacks twice).
+    // g: flat 4 + 2 = 6; cum 4 + 2 = 6.  main: cum 8.
+    QCOMPARE(rows(*flat(m.profile())), QStringList({"g 6 6", "f 4 10", "main 0 8"}));
+}
+
+void tst_CallTree::marksInlineFrames()
+{
+    Maker m;
+    const uint64_t outer = m.fn("outer"), inl = m.fn("inl"), both = m.fn("both"), main = m.fn("main");
+    const uint64_t lMain = m.loc({{main, 1}});
+    const uint64_t lInl = m.loc({{inl, 5}, {outer, 9}});      // inl inlined into outer
+    const uint64_t lBothInl = m.loc({{both, 3}, {main, 2}});  // both inlined into main ...
+    const uint64_t lBoth = m.loc({{both, 4}});                // ... and also really called from outer
+    m.sample({lInl, lMain}, {7});
+    m.sample({lBothInl}, {2});
+    m.sample({lBoth, lInl, lMain}, {1});
+    auto table = flat(m.profile());
+    QCOMPARE(rows(*table),
+             QStringList({"inl (inline) 7 8", "both (partial-inline) 3 3", "main 0 10", "outer 0 8"}));
+    // In the tree, a node reached only through inlining is marked inlined.
+    const CallTree &t = table->tree();
+    const NodeId mainNode = childNamed(t, CallTree::kRoot, "main");
+    QVERIFY(t.isInlined(childNamed(t, mainNode, "both")));
+    QVERIFY(!t.isInlined(childNamed(t, mainNode, "outer")));
+}
+
+void tst_CallTree::granularities()
+{
+    Maker m;
+    const uint64_t f = m.fn("f", "./src/../src/f.go"), main = m.fn("main", "main.go");
+    const uint64_t lMain = m.loc({{main, 3}}, 0x100);
+    const uint64_t l10 = m.loc({{f, 10}}, 0x200);
+    const uint64_t l12a = m.loc({{f, 12}}, 0x300);
+    const uint64_t l12b = m.loc({{f, 12}}, 0x304);
+    m.sample({l10, lMain}, {1});
+    m.sample({l12a, lMain}, {2});
+    m.sample({l12b, lMain}, {4});
+    QCOMPARE(rows(*flat(m.profile())), QStringList({"f 7 7", "main 0 7"}));
+    QCOMPARE(rows(*flat(m.profile(), Granularity::Lines)),
+             QStringList({"f src/f.go:12 6 6", "f src/f.go:10 1 1", "main main.go:3 0 7"}));
+    QCOMPARE(rows(*flat(m.profile(), Granularity::Addresses)),
+             QStringList({"0000000000000304 f src/f.go:12 4 4", "0000000000000300 f src/f.go:12 2 2",
+                          "0000000000000200 f src/f.go:10 1 1", "0000000000000100 main main.go:3 0 7"}));
+}
+
+void tst_CallTree::namesFramesWithoutFunctions()
+{
+    Maker m;
+    const uint64_t app = m.mapping("/usr/lib/libapp.so");
+    const uint64_t noname = m.fn("", "", 40);
+    const uint64_t a1 = m.loc({}, 0x10, app), a2 = m.loc({}, 0x20, app);   // address only
+    const uint64_t bare = m.loc({}, 0x30);                                 // no mapping either
+    const uint64_t named = m.loc({{noname, 0}}, 0x40, app);               // a function without a name
+    m.sample({a1, bare}, {1});
+    m.sample({a2, bare}, {2});
+    m.sample({named, bare}, {4});
+    // pprof merges address-only locations of one mapping into "[libapp.so]" at function granularity; a nameless
+    // function is keyed by its start line too, so it is a separate node with the same printed name.
+    QCOMPARE(rows(*flat(m.profile())), QStringList({"[libapp.so] 4 4", "[libapp.so] 3 3", "<unknown> 0 7"}));
+    QCOMPARE(rows(*flat(m.profile(), Granularity::Addresses)),
+             QStringList({"0000000000000040 [libapp.so] 4 4", "0000000000000020 [libapp.so] 2 2",
+                          "0000000000000010 [libapp.so] 1 1", "0000000000000030 <unknown> 0 7"}));
+}
+
+void tst_CallTree::appliesDropFrames()
+{
+    Maker m;
+    m.proto().set_drop_frames(m.s("runtime\\.sig.*|drop"));
+    m.proto().set_keep_frames(m.s("drop"));
+    m.stack("main;runtime.sigtramp;handler", 5);   // pruned at runtime.sigtramp: main keeps the value
+    m.stack("runtime.sigtramp;x", 3);              // before the first kept frame: never pruned
+    m.stack("main;drop;y", 2);                      // drop matches keep_frames as well: kept
+    m.stack("main;runtime.sighandler(int);z", 1);   // argument lists are cut before matching
+    QCOMPARE(rows(*flat(m.profile())),
+             QStringList({"main 6 8", "x 3 3", "y 2 2", "runtime.sigtramp 0 3", "drop 0 2"}));
+}
+
+void tst_CallTree::mergesProfiles()
+{
+    Maker a({{"samples", "count"}, {"cpu", "nanoseconds"}});
+    a.sample({a.at("f"), a.at("main")}, {1, 10});
+    a.proto().set_duration_nanos(1000);
+    Maker b(std::vector<std::pair<std::string, std::string>>{{"cpu", "nanoseconds"}});
+    b.sample({b.at("g"), b.at("main")}, {30});
+    b.sample({b.at("f"), b.at("main")}, {5});
+    b.proto().set_duration_nanos(500);
+    auto tree = CallTreeBuilder::build({a.profile("a"), b.profile("b")}, 1);
+    QCOMPARE(tree->total(CallTree::kRoot), int64_t(45));
+    QCOMPARE(tree->durationNanos(), int64_t(1500));
+    QCOMPARE(tree->profileCount(), size_t(2));
+    QCOMPARE(rows(*FlatTable::compute(tree)), QStringList({"g 30 30", "f 15 15", "main 0 45"}));
+    try {
+        CallTreeBuilder::build({a.profile("a"), b.profile("b")}, 0);
+        QFAIL("merged profiles without a common sample type");
+    } catch (const ProfileError &e) {
+        QCOMPARE(QString::fromLatin1(e.what()), QStringLiteral("b: has no sample type samples/count to merge with a"));
+    }
+}
+
+void tst_CallTree::skipsZeroSamplesAndKeepsEmptyStacks()
+{
+    Maker m({{"a", "count"}, {"b", "count"}});
+    m.sample({m.at("f"), m.at("main")}, {0, 5});
+    m.sample({m.at("g"), m.at("main")}, {3, 0});
+    m.sample({}, {7, 1});   // no stack at all: counted at the root
+    auto tree = CallTreeBuilder::build({m.profile()}, 0);
+    QCOMPARE(tree->total(CallTree::kRoot), int64_t(10));
+    QCOMPARE(tree->self(CallTree::kRoot), int64_t(7));
+    QCOMPARE(tree->size(), size_t(3));   // root, main, g: f has no value in type a
+    QCOMPARE(rows(*FlatTable::compute(tree)), QStringList({"g 3 3", "main 0 3"}));
+}
+
+void tst_CallTree::deepStacksDoNotRecurse()
+{
+    Maker m;
+    std::vector<uint64_t> locs;
+    for (int i = 0; i < 20000; ++i)
+        locs.push_back(m.at("f" + std::to_string(i % 5000)));   // recursion through 5000 functions, 4 times
+    m.sample(locs, {3});
+    auto table = flat(m.profile());
+    QCOMPARE(table->tree().maxDepth(), 20000u);
+    QCOMPARE(table->rows().size(), size_t(5000));
+    QCOMPARE(table->rows().front().flat, int64_t(3));   // the leaf f0
+    for (const FlatRow &r : table->rows())
+        QCOMPARE(r.cum, int64_t(3));
+    FlameLayout layout(table->treePtr());
+    QCOMPARE(layout.visible(CallTree::kRoot, 1000, 1, 0, 30000).size(), size_t(20001));
+}
+
+void tst_CallTree::layoutAndHitTesting()
+{
+    Maker m;
+    m.stack("main;a", 6);
+    m.stack("main;b", 2);
+    m.stack("main", 2);   // main's self: a gap at the right of its children
+    auto tree = CallTreeBuilder::build({m.profile()}, 0);
+    FlameLayout layout(tree);
+    const NodeId main = 1, a = 2, b = 3;
+    QCOMPARE(tree->label(a), std::string("a"));
+    QCOMPARE(layout.offset(a), int64_t(0));
+    QCOMPARE(layout.offset(b), int64_t(6));
+    // 100 px for 10 units: a spans [0, 60), b [60, 80), main's self [80, 100).
+    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 59.9, 2), int64_t(a));
+    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 60, 2), int64_t(b));
+    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 85, 2), int64_t(-1));
+    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 85, 1), int64_t(main));
+    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 10, 3), int64_t(-1));
+    // Zoomed into b: b spans all 100 px on row 0.
+    QCOMPARE(layout.hitTest(b, 100, 99, 0), int64_t(b));
+    const auto rects = layout.visible(CallTree::kRoot, 100, 1, 0, 10);
+    QCOMPARE(rects.size(), size_t(4));
+    for (const FlameRect &r : rects)
+        if (r.node == b) {
+            QCOMPARE(r.x, 60.0);
+            QCOMPARE(r.width, 20.0);
+            QCOMPARE(r.row, 2u);
+        }
+    // Frames narrower than the minimum width are culled with their subtrees.
+    QCOMPARE(layout.visible(CallTree::kRoot, 100, 25, 0, 10).size(), size_t(3));
+}
+
+QTEST_GUILESS_MAIN(tst_CallTree)
+#include "tst_calltree.moc"
