@@ -1,0 +1,211 @@
+// The headless verbs as a user runs them: the real qflame binary, its output and its exit status.
+#include "OracleFile.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using qflame::test::OracleRow;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run runQflame(const QStringList &args, const QByteArray &stdinData = {})
+{
+    QProcess p;
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    if (!p.waitForStarted())
+        return {};
+    if (!stdinData.isEmpty())
+        p.write(stdinData);
+    p.closeWriteChannel();
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QString data(const char *name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
+}
+
+std::vector<OracleRow> tsvRows(const QByteArray &out)
+{
+    std::vector<OracleRow> rows;
+    for (const QByteArray &line : out.split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QList<QByteArray> f = line.split('\t');
+        if (f.size() != 3)
+            return {};
+        rows.push_back({f[0].toLongLong(), f[1].toLongLong(), f[2].toStdString()});
+    }
+    return rows;
+}
+
+std::vector<OracleRow> oracle(const QString &file)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QString error;
+    return qflame::test::parseTopOracle(f.readAll(), &error);
+}
+
+}   // namespace
+
+class tst_Cli : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void topTsvEqualsGoToolPprof_data();
+    void topTsvEqualsGoToolPprof();
+    void topReadsStdin();
+    void topMergesFiles();
+    void topTable();
+    void info();
+    void exitStatus_data();
+    void exitStatus();
+};
+
+void tst_Cli::topTsvEqualsGoToolPprof_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("oracle");
+    QTest::newRow("default type") << QStringList{data("gen__baseline.cpu.pb.gz")}
+                                  << data("oracle/gen__baseline.cpu.pb.gz.cpu.topall");
+    QTest::newRow("by name") << QStringList{data("gen__heap.pb.gz"), QStringLiteral("--sample"), QStringLiteral("alloc_space")}
+                             << data("oracle/gen__heap.pb.gz.alloc_space.topall");
+    QTest::newRow("by index") << QStringList{data("gen__heap.pb.gz"), QStringLiteral("--sample=2")}
+                              << data("oracle/gen__heap.pb.gz.inuse_objects.topall");
+    QTest::newRow("zstd") << QStringList{data("gen__baseline.cpu.pb.zst"), QStringLiteral("--sample"), QStringLiteral("samples/count")}
+                          << data("oracle/gen__baseline.cpu.pb.zst.samples.topall");
+    QTest::newRow("lines") << QStringList{data("pprof__sample.cpu"), QStringLiteral("--granularity"), QStringLiteral("lines")}
+                           << data("oracle/pprof__sample.cpu.cpu.lines.topall");
+    QTest::newRow("addresses") << QStringList{data("parca__normal-cpu.stripped.pprof"), QStringLiteral("--granularity=addresses")}
+                               << data("oracle/parca__normal-cpu.stripped.pprof.cpu.addresses.topall");
+}
+
+void tst_Cli::topTsvEqualsGoToolPprof()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, oracle);
+    const Run r = runQflame(QStringList{QStringLiteral("top"), QStringLiteral("--tsv")} + args);
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.err.isEmpty());
+    std::vector<OracleRow> rows = tsvRows(r.out);
+    QVERIFY(!rows.empty());
+    // Sorted by flat descending, then cum descending, then name.
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const OracleRow &a = rows[i - 1], &b = rows[i];
+        QVERIFY(a.flat > b.flat || (a.flat == b.flat && (a.cum > b.cum || (a.cum == b.cum && a.name <= b.name))));
+    }
+    std::vector<OracleRow> expected = ::oracle(oracle);
+    QVERIFY(!expected.empty());
+    std::sort(rows.begin(), rows.end());
+    std::sort(expected.begin(), expected.end());
+    QVERIFY(rows == expected);
+}
+
+void tst_Cli::topReadsStdin()
+{
+    QFile f(data("gen__baseline.cpu.pb.zst"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const Run fromStdin = runQflame({QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("-")}, f.readAll());
+    const Run fromFile = runQflame({QStringLiteral("top"), QStringLiteral("--tsv"), data("gen__baseline.cpu.pb.gz")});
+    QCOMPARE(fromStdin.code, 0);
+    QCOMPARE(fromStdin.out, fromFile.out);
+}
+
+void tst_Cli::topMergesFiles()
+{
+    const Run r = runQflame({QStringLiteral("top"), QStringLiteral("--tsv"), data("gen__baseline.cpu.pb.gz"),
+                          data("gen__optimized.cpu.pb.gz")});
+    QCOMPARE(r.code, 0);
+    int64_t flatSum = 0;
+    for (const OracleRow &row : tsvRows(r.out))
+        flatSum += row.flat;
+    QCOMPARE(flatSum, int64_t(9760000000) + int64_t(9660000000));   // both oracles' "Total samples"
+    const std::vector<OracleRow> rows = tsvRows(r.out);
+    QCOMPARE(rows.front().name, std::string("main.checksumBlock"));
+    QCOMPARE(rows.front().flat, int64_t(1920000000) + int64_t(1150000000));
+}
+
+void tst_Cli::topTable()
+{
+    const Run r = runQflame({QStringLiteral("top"), data("gen__baseline.cpu.pb.gz"), QStringLiteral("--limit"), QStringLiteral("2")});
+    QCOMPARE(r.code, 0);
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines[0], QByteArray("Type: cpu/nanoseconds  total 9.76 s  (187 functions, showing 2)"));
+    QCOMPARE(lines[2].simplified(), QByteArray("1.92 s 19.67% 19.67% 2.40 s 24.59% main.checksumBlock"));
+    QCOMPARE(lines[3].simplified(), QByteArray("1.13 s 11.58% 31.25% 1.13 s 11.58% runtime.asyncPreempt"));
+}
+
+void tst_Cli::info()
+{
+    const Run r = runQflame({QStringLiteral("info"), data("gen__heap.pb.gz")});
+    QCOMPARE(r.code, 0);
+    const QString out = QString::fromUtf8(r.out);
+    QVERIFY2(out.contains(QLatin1String("  1  alloc_space/bytes  total 62869263 (60.0 MiB)\n")), qPrintable(out));
+    QVERIFY(out.contains(QLatin1String("  3  inuse_space/bytes  [default]  total 21286415 (20.3 MiB)\n")));
+    QVERIFY(out.contains(QLatin1String("\nSamples: 35\n")));
+    QVERIFY(out.contains(QLatin1String("\nLocations: 40\n")));
+    QVERIFY(out.contains(QLatin1String("\nFunctions: 30\n")));
+    QVERIFY(out.contains(QLatin1String("\nMappings: 3\n")));
+    QVERIFY(out.contains(QLatin1String("\nPeriod: 4096 space/bytes\n")));
+    const Run cpu = runQflame({QStringLiteral("info"), data("gen__baseline.cpu.pb.gz")});
+    QVERIFY(cpu.out.contains("\nDuration: 10111935549 ns (10.1 s)\n"));
+    QVERIFY(cpu.out.contains("\nTime: 2026-11-29T20:18:23.205Z\n"));
+    QVERIFY(cpu.out.contains("\nPeriod: 10000000 cpu/nanoseconds\n"));
+}
+
+void tst_Cli::exitStatus_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("stderrContains");
+    const QString baseline = data("gen__baseline.cpu.pb.gz");
+    QTest::newRow("version") << QStringList{QStringLiteral("--version")} << 0 << QString();
+    QTest::newRow("help") << QStringList{QStringLiteral("--help")} << 0 << QString();
+    QTest::newRow("missing file") << QStringList{QStringLiteral("top"), QStringLiteral("/nonexistent/x.pb.gz")} << 2
+                                  << QStringLiteral("/nonexistent/x.pb.gz: cannot open");
+    QTest::newRow("not a profile") << QStringList{QStringLiteral("info"), data("MANIFEST.tsv")} << 2
+                                   << QStringLiteral("not a pprof profile");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("top"), QStringLiteral("--frobnicate"), baseline} << 1
+                                    << QStringLiteral("unknown option --frobnicate");
+    QTest::newRow("unknown sample") << QStringList{QStringLiteral("top"), baseline, QStringLiteral("--sample"), QStringLiteral("wall")}
+                                    << 1 << QStringLiteral("no sample type 'wall'");
+    QTest::newRow("bad limit") << QStringList{QStringLiteral("top"), baseline, QStringLiteral("--limit"), QStringLiteral("ten")} << 1
+                               << QStringLiteral("--limit takes a whole number");
+    QTest::newRow("bad granularity") << QStringList{QStringLiteral("top"), baseline, QStringLiteral("--granularity"), QStringLiteral("files")}
+                                     << 1 << QStringLiteral("--granularity must be");
+    QTest::newRow("no file") << QStringList{QStringLiteral("info")} << 1 << QStringLiteral("info takes exactly one FILE");
+    QTest::newRow("size cap") << QStringList{QStringLiteral("top"), baseline, QStringLiteral("--max-size"), QStringLiteral("0")} << 1
+                              << QStringLiteral("--max-size takes a size in MiB");
+}
+
+void tst_Cli::exitStatus()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, stderrContains);
+    const Run r = runQflame(args);
+    QCOMPARE(r.code, code);
+    if (code == 0) {
+        QVERIFY(!r.out.isEmpty());
+        return;
+    }
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.contains(stderrContains), qPrintable(err));
+    if (code == 2)
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);   // one line that says what is wrong
+}
+
+QTEST_GUILESS_MAIN(tst_Cli)
+#include "tst_cli.moc"
