@@ -1,0 +1,136 @@
+#include "ProfileFactory.h"
+
+#include "ProfileReader.h"
+#include "profile.pb.h"
+
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace qflame::test {
+
+namespace pb = perftools::profiles;
+
+namespace {
+
+class Writer {
+public:
+    int64_t str(const std::string &s)
+    {
+        auto [it, inserted] = m_strings.try_emplace(s, m_out.string_table_size());
+        if (inserted)
+            m_out.add_string_table(s);
+        return it->second;
+    }
+
+    // One location per distinct frame text, one function per distinct (name, file).
+    uint64_t location(const std::string &frame)
+    {
+        auto found = m_locations.find(frame);
+        if (found != m_locations.end())
+            return found->second;
+        std::string name = frame, file;
+        int64_t line = 0;
+        const size_t at = frame.find('@');
+        if (at != std::string::npos) {
+            name = frame.substr(0, at);
+            const std::string where = frame.substr(at + 1);
+            const size_t colon = where.rfind(':');
+            if (colon == std::string::npos)
+                throw std::invalid_argument("frame '" + frame + "' needs name@file:line");
+            file = where.substr(0, colon);
+            line = std::stoll(where.substr(colon + 1));
+        }
+        auto [fn, newFunction] = m_functions.try_emplace(name + '\0' + file, m_out.function_size() + 1);
+        if (newFunction) {
+            pb::Function *f = m_out.add_function();
+            f->set_id(fn->second);
+            f->set_name(str(name));
+            f->set_system_name(str(name));
+            f->set_filename(str(file));
+        }
+        pb::Location *loc = m_out.add_location();
+        loc->set_id(uint64_t(m_out.location_size()));
+        loc->set_address(0x1000 + 0x10 * loc->id());
+        pb::Line *ln = loc->add_line();
+        ln->set_function_id(fn->second);
+        ln->set_line(line);
+        m_locations.emplace(frame, loc->id());
+        return loc->id();
+    }
+
+    pb::Profile &out() { return m_out; }
+
+private:
+    pb::Profile m_out;
+    std::map<std::string, int64_t> m_strings;
+    std::map<std::string, uint64_t> m_functions;
+    std::map<std::string, uint64_t> m_locations;
+};
+
+}   // namespace
+
+std::string pprofBytes(const FoldedProfile &spec)
+{
+    Writer w;
+    pb::Profile &p = w.out();
+    w.str("");
+    for (const auto &[type, unit] : spec.sampleTypes) {
+        pb::ValueType *vt = p.add_sample_type();
+        vt->set_type(w.str(type));
+        vt->set_unit(w.str(unit));
+    }
+    p.set_duration_nanos(spec.durationNanos);
+    p.set_period(spec.period);
+    if (!spec.periodType.first.empty()) {
+        p.mutable_period_type()->set_type(w.str(spec.periodType.first));
+        p.mutable_period_type()->set_unit(w.str(spec.periodType.second));
+    }
+    std::istringstream lines(spec.folded);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line.find_first_not_of(" \t") == std::string::npos)
+            continue;
+        // Values are the last sampleTypes.size() space-separated fields.
+        std::vector<int64_t> values(spec.sampleTypes.size());
+        size_t end = line.find_last_not_of(' ') + 1;
+        for (size_t i = values.size(); i-- > 0;) {
+            const size_t space = line.rfind(' ', end - 1);
+            if (space == std::string::npos)
+                throw std::invalid_argument("folded line without enough values: " + line);
+            values[i] = std::stoll(line.substr(space + 1, end - space - 1));
+            end = line.find_last_not_of(' ', space) + 1;
+        }
+        const std::string stack = line.substr(0, end);
+        std::vector<std::string> frames;
+        std::string frame;
+        std::istringstream parts(stack);
+        while (std::getline(parts, frame, ';'))
+            frames.push_back(frame);
+        pb::Sample *s = p.add_sample();
+        for (size_t i = frames.size(); i-- > 0;)   // pprof lists the leaf first
+            s->add_location_id(w.location(frames[i]));
+        for (int64_t v : values)
+            s->add_value(v);
+    }
+    std::string bytes;
+    if (!p.SerializeToString(&bytes))
+        throw std::invalid_argument("could not serialise the profile");
+    return bytes;
+}
+
+std::shared_ptr<const Profile> profileFromFolded(const FoldedProfile &spec, const std::string &sourceName)
+{
+    return readProfile(pprofBytes(spec), sourceName);
+}
+
+std::shared_ptr<const Profile> profileFromFolded(const std::string &folded, const std::string &type,
+                                                 const std::string &unit, const std::string &sourceName)
+{
+    FoldedProfile spec;
+    spec.sampleTypes = {{type, unit}};
+    spec.folded = folded;
+    return profileFromFolded(spec, sourceName);
+}
+
+}   // namespace qflame::test

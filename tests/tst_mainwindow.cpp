@@ -1,0 +1,156 @@
+// The window as a user drives it: open, switch sample type, a bad file that must not disturb what is open,
+// a newer load superseding a running one, and drag and drop.
+#include "FlameGraphWidget.h"
+#include "MainWindow.h"
+
+#include <QComboBox>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace qflame;
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
+}
+
+bool waitLoad(MainWindow &w, bool expectOk)
+{
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    if (!spy.wait(60000))
+        return false;
+    return spy.count() == 1 && spy.at(0).at(0).toBool() == expectOk;
+}
+
+}   // namespace
+
+class tst_MainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void opensProfileAndShowsDefaultType();
+    void switchesSampleType();
+    void badFileKeepsWhatIsOpen();
+    void newerLoadSupersedesRunningOne();
+    void tableSelectionHighlightsFrames();
+    void dropOpensFiles();
+};
+
+void tst_MainWindow::opensProfileAndShowsDefaultType()
+{
+    MainWindow w;
+    w.show();
+    w.openFiles({data("gen__baseline.cpu.pb.gz")});
+    QVERIFY(w.isLoading());
+    QVERIFY(waitLoad(w, true));
+    QVERIFY(!w.isLoading());
+    QCOMPARE(w.sampleTypeBox()->count(), 2);
+    QCOMPARE(w.sampleTypeBox()->currentText(), QStringLiteral("cpu/nanoseconds (default)"));
+    QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(9760000000));
+    QCOMPARE(w.topTable()->model()->rowCount(), 187);
+    // Sorted by flat, the heaviest first, as pprof -top.
+    QCOMPARE(w.topTable()->model()->index(0, 4).data().toString(), QStringLiteral("main.checksumBlock"));
+    QCOMPARE(w.topTable()->model()->index(0, 0).data().toString(), QStringLiteral("1.92 s"));
+    QCOMPARE(w.topTable()->model()->index(0, 2).data().toString(), QStringLiteral("2.40 s"));
+    QVERIFY(w.windowTitle().startsWith(QStringLiteral("gen__baseline.cpu.pb.gz — cpu/nanoseconds")));
+}
+
+void tst_MainWindow::switchesSampleType()
+{
+    MainWindow w;
+    w.openFiles({data("gen__heap.pb.gz")});
+    QVERIFY(waitLoad(w, true));
+    QCOMPARE(w.sampleTypeBox()->currentText(), QStringLiteral("inuse_space/bytes (default)"));
+    QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(21286415));
+    w.sampleTypeBox()->setCurrentIndex(1);
+    QVERIFY(waitLoad(w, true));
+    QCOMPARE(w.flameGraph()->tree()->sampleType().type, std::string("alloc_space"));
+    QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(62869263));
+    QCOMPARE(w.view().profiles.size(), size_t(1));   // the profile was not read again
+}
+
+void tst_MainWindow::badFileKeepsWhatIsOpen()
+{
+    MainWindow w;
+    w.openFiles({data("gen__baseline.cpu.pb.gz")});
+    QVERIFY(waitLoad(w, true));
+    w.flameGraph()->zoomTo(1);
+    const CallTree *before = w.flameGraph()->tree();
+
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("truncated.pb.gz"));
+    QFile in(data("gen__baseline.cpu.pb.gz")), out(bad);
+    QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+    out.write(in.read(4000));
+    out.close();
+    w.openFiles({bad});
+    QVERIFY(waitLoad(w, false));
+    QVERIFY2(w.lastError().contains(QLatin1String("gzip: truncated data")), qPrintable(w.lastError()));
+    QVERIFY(w.lastError().startsWith(bad));
+    QCOMPARE(w.flameGraph()->tree(), before);        // the same tree, untouched
+    QCOMPARE(w.flameGraph()->zoomRoot(), NodeId(1));  // and its zoom
+    QCOMPARE(w.topTable()->model()->rowCount(), 187);
+
+    w.openFiles({dir.filePath(QStringLiteral("missing.pb.gz"))});
+    QVERIFY(waitLoad(w, false));
+    QVERIFY(w.lastError().contains(QLatin1String("cannot open")));
+    QCOMPARE(w.flameGraph()->tree(), before);
+}
+
+void tst_MainWindow::newerLoadSupersedesRunningOne()
+{
+    MainWindow w;
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    w.openFiles({data("gen__heap.pb.gz")});
+    w.openFiles({data("pprof__sample.cpu")});   // supersedes the first at once
+    QVERIFY(spy.wait(60000));
+    QTest::qWait(200);   // the first job's result, if it came, must have been dropped
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(1760000000));
+}
+
+void tst_MainWindow::tableSelectionHighlightsFrames()
+{
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFiles({data("pprof__sample.cpu")});
+    QVERIFY(waitLoad(w, true));
+    w.topTable()->selectRow(0);   // runtime.mapiternext
+    QCoreApplication::processEvents();
+    FlameGraphWidget *f = w.flameGraph();
+    // Find a frame of runtime.mapiternext and check that it is outlined.
+    const CallTree &t = *f->tree();
+    NodeId target = 0;
+    for (NodeId n = 1; n < t.size() && !target; ++n)
+        if (t.label(n) == "runtime.mapiternext" && f->nodeRect(n).width() > 10)
+            target = n;
+    QVERIFY(target);
+    const QRect r = f->nodeRect(target).toRect();
+    const QImage img = f->grab(r).toImage();
+    QCOMPARE(img.pixelColor(1, r.height() / 2), f->palette().color(QPalette::Highlight));
+}
+
+void tst_MainWindow::dropOpensFiles()
+{
+    MainWindow w;
+    w.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(data("pprof__sample.cpu"))});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &drop);
+    QVERIFY(waitLoad(w, true));
+    QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(1760000000));
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_mainwindow.moc"
