@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine (root, or a user with sudo):
+#   bash packaging/setup.sh run    installs what is needed, builds, opens qflame on the bundled examples
+#   bash packaging/setup.sh test   installs what is needed, builds, runs every test (what CI runs)
+#   bash packaging/setup.sh build  installs and builds only
+# Nothing is downloaded but Debian packages (and, for the qryn tests, npm packages).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-}"
+case "$mode" in run|test|build) ;; *) echo "usage: $0 run|test|build" >&2; exit 1;; esac
+
+BUILD_DIR="${QFLAME_BUILD_DIR:-build}"
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl-dev
+  libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
+  qtkeychain-qt6-dev fonts-dejavu-core
+)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_packages() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    echo "setup: all ${#PACKAGES[@]} Debian packages already installed"
+    return
+  fi
+  echo "setup: installing ${missing[*]}"
+  as_root apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build "$BUILD_DIR" -j"$(nproc)"
+}
+
+install_packages
+build
+case "$mode" in
+  run)
+    exec "$BUILD_DIR/app/qflame" resources/examples/baseline.cpu.pb.gz
+    ;;
+  test)
+    # ctest prints the summary CI reads ("100% tests passed, 0 tests failed out of N").
+    QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
+    ;;
+esac
