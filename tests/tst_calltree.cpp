@@ -147,6 +147,7 @@ private Q_SLOTS:
     void skipsZeroSamplesAndKeepsEmptyStacks();
     void deepStacksDoNotRecurse();
     void layoutAndHitTesting();
+    void levelOfDetailMergesPixelColumns();
 };
 
 void tst_CallTree::buildsBreadthFirstSortedTree()
@@ -312,7 +313,7 @@ void tst_CallTree::deepStacksDoNotRecurse()
     for (const FlatRow &r : table->rows())
         QCOMPARE(r.cum, int64_t(3));
     FlameLayout layout(table->treePtr());
-    QCOMPARE(layout.visible(CallTree::kRoot, 1000, 1, 0, 30000).size(), size_t(20001));
+    QCOMPARE(layout.visible(layout.fullViewport(), 1000, 1, 0, 30000).size(), size_t(20001));
 }
 
 void tst_CallTree::layoutAndHitTesting()
@@ -327,24 +328,72 @@ void tst_CallTree::layoutAndHitTesting()
     QCOMPARE(tree->label(a), std::string("a"));
     QCOMPARE(layout.offset(a), int64_t(0));
     QCOMPARE(layout.offset(b), int64_t(6));
+    QCOMPARE(layout.height(CallTree::kRoot), 2u);
+    QCOMPARE(layout.height(b), 0u);
     // 100 px for 10 units: a spans [0, 60), b [60, 80), main's self [80, 100).
-    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 59.9, 2), int64_t(a));
-    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 60, 2), int64_t(b));
-    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 85, 2), int64_t(-1));
-    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 85, 1), int64_t(main));
-    QCOMPARE(layout.hitTest(CallTree::kRoot, 100, 10, 3), int64_t(-1));
-    // Zoomed into b: b spans all 100 px on row 0.
-    QCOMPARE(layout.hitTest(b, 100, 99, 0), int64_t(b));
-    const auto rects = layout.visible(CallTree::kRoot, 100, 1, 0, 10);
+    const Viewport all = layout.fullViewport();
+    QCOMPARE(layout.hitTest(all, 100, 59.9, 2), int64_t(a));
+    QCOMPARE(layout.hitTest(all, 100, 60, 2), int64_t(b));
+    QCOMPARE(layout.hitTest(all, 100, 85, 2), int64_t(-1));
+    QCOMPARE(layout.hitTest(all, 100, 85, 1), int64_t(main));
+    QCOMPARE(layout.hitTest(all, 100, 10, 3), int64_t(-1));
+    // Zoomed into b: b spans all 100 px; its ancestors span it too.
+    const Viewport vb = layout.viewportOf(b);
+    QCOMPARE(vb.begin, 6.0);
+    QCOMPARE(vb.end, 8.0);
+    QCOMPARE(layout.hitTest(vb, 100, 99, 2), int64_t(b));
+    QCOMPARE(layout.hitTest(vb, 100, 0, 1), int64_t(main));
+    const auto zoomed = layout.visible(vb, 100, 1, 0, 10);
+    QCOMPARE(zoomed.size(), size_t(3));   // root, main, b: a is outside the viewport
+    QCOMPARE(zoomed.back().x, 0.0);
+    QCOMPARE(zoomed.back().width, 100.0);
+    const auto rects = layout.visible(all, 100, 1, 0, 10);
     QCOMPARE(rects.size(), size_t(4));
     for (const FlameRect &r : rects)
         if (r.node == b) {
             QCOMPARE(r.x, 60.0);
             QCOMPARE(r.width, 20.0);
-            QCOMPARE(r.row, 2u);
+            QCOMPARE(r.depth, 2u);
+            QVERIFY(!r.merged);
         }
-    // Frames narrower than the minimum width are culled with their subtrees.
-    QCOMPARE(layout.visible(CallTree::kRoot, 100, 25, 0, 10).size(), size_t(3));
+    // Frames narrower than the minimum width are merged into one column per run, not dropped.
+    const auto coarse = layout.visible(all, 100, 25, 0, 10);
+    QCOMPARE(coarse.size(), size_t(4));
+    auto merged = std::find_if(coarse.begin(), coarse.end(), [](const FlameRect &r) { return r.merged; });
+    QVERIFY(merged != coarse.end());
+    QCOMPARE(merged->node, b);
+    QCOMPARE(merged->x, 60.0);
+    QCOMPARE(merged->width, 20.0);
+    QCOMPARE(merged->rows, 1u);
+    // Only the depths asked for.
+    QCOMPARE(layout.visible(all, 100, 1, 2, 1).size(), size_t(2));
+}
+
+void tst_CallTree::levelOfDetailMergesPixelColumns()
+{
+    // 10,000 leaves of 1 unit under main, drawn 100 px wide: 100 leaves per pixel. Each run of pixel columns
+    // becomes one merged rectangle; together they cover the whole width.
+    Maker m;
+    for (int i = 0; i < 10000; ++i)
+        m.stack("main;f" + std::to_string(100000 + i) + ";g", 1);
+    auto tree = CallTreeBuilder::build({m.profile()}, 0);
+    FlameLayout layout(tree);
+    const auto rects = layout.visible(layout.fullViewport(), 100, 1, 0, 10);
+    double covered = 0;
+    size_t merged = 0;
+    for (const FlameRect &r : rects)
+        if (r.merged) {
+            ++merged;
+            covered += r.width;
+            QCOMPARE(r.depth, 2u);
+            QCOMPARE(r.rows, 2u);   // the leaves and the g below each of them
+        }
+    QCOMPARE(merged, size_t(100));
+    QCOMPARE(rects.size(), size_t(102));   // root, main, 100 columns
+    QVERIFY(std::abs(covered - 100.0) < 1e-9);
+    // Zoomed into one f, every frame under it is there again.
+    const auto zoomed = layout.visible(layout.viewportOf(tree->firstChild(1) + 42), 100, 1, 0, 10);
+    QCOMPARE(zoomed.size(), size_t(4));   // root, main, that f, its g
 }
 
 QTEST_GUILESS_MAIN(tst_CallTree)

@@ -1,37 +1,21 @@
 #include "FlameGraphWidget.h"
 
+#include "FramePalette.h"
 #include "Units.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPaintEvent>
+#include <QSvgGenerator>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace qflame {
-
-namespace {
-
-// The package or module part of a name, for stable colours per package: "github.com/a/b.(*T).F" -> "github.com/a/b",
-// "std::vector<int>::push_back" -> "std", "kafka/log/UnifiedLog.append" -> "kafka/log/UnifiedLog".
-QStringView packageOf(QStringView name)
-{
-    const qsizetype slash = name.lastIndexOf(QLatin1Char('/'));
-    const qsizetype from = slash < 0 ? 0 : slash;
-    qsizetype end = name.size();
-    const qsizetype dot = name.indexOf(QLatin1Char('.'), from);
-    const qsizetype colons = name.indexOf(QLatin1String("::"), from);
-    if (dot > 0)
-        end = dot;
-    if (colons > 0 && colons < end)
-        end = colons;
-    return name.left(end);
-}
-
-}   // namespace
 
 FlameGraphWidget::FlameGraphWidget(QWidget *parent) : QWidget(parent)
 {
@@ -44,16 +28,16 @@ FlameGraphWidget::FlameGraphWidget(QWidget *parent) : QWidget(parent)
 void FlameGraphWidget::setTree(std::shared_ptr<const CallTree> tree)
 {
     m_layout = tree ? std::make_shared<FlameLayout>(std::move(tree)) : nullptr;
+    m_view = m_layout ? m_layout->fullViewport() : Viewport{};
     m_zoom = CallTree::kRoot;
     m_back.clear();
     m_forward.clear();
-    m_hover = -1;
-    m_labelCache.clear();
-    if (m_layout)
-        m_labelCache.resize(m_layout->tree().frames().size());
+    m_hover = m_selected = -1;
+    m_matches.clear();
+    m_labelCache.assign(m_layout ? m_layout->tree().frames().size() : 0, QString());
     updateGeometry();
-    resize(width(), sizeHint().height());
-    update();
+    setMinimumHeight(sizeHint().height());
+    invalidate();
     Q_EMIT zoomChanged(m_zoom);
 }
 
@@ -63,41 +47,75 @@ QSize FlameGraphWidget::sizeHint() const
     return QSize(800, std::max(rows * m_rowHeight, 100));
 }
 
-void FlameGraphWidget::setZoom(NodeId node)
+void FlameGraphWidget::invalidate()
 {
-    m_zoom = node;
-    m_hover = -1;
+    m_cacheValid = false;
     update();
-    Q_EMIT zoomChanged(node);
+}
+
+// ---- zoom and history ------------------------------------------------------------------------------------
+
+void FlameGraphWidget::setState(State s)
+{
+    m_view = s.view;
+    m_zoom = s.zoom;
+    m_hover = -1;
+    invalidate();
+    Q_EMIT zoomChanged(m_zoom);
+}
+
+void FlameGraphWidget::pushHistory()
+{
+    m_back.push_back({m_view, m_zoom});
+    m_forward.clear();
 }
 
 void FlameGraphWidget::zoomTo(NodeId node)
 {
-    if (!m_layout || node == m_zoom)
+    if (!m_layout || node >= m_layout->tree().size())
         return;
-    m_back.push_back(m_zoom);
-    m_forward.clear();
-    setZoom(node);
+    const Viewport v = m_layout->viewportOf(node);
+    if (node == m_zoom && v.begin == m_view.begin && v.end == m_view.end)
+        return;
+    pushHistory();
+    setState({v, node});
+}
+
+void FlameGraphWidget::zoomViewport(double factor)
+{
+    if (!m_layout)
+        return;
+    const Viewport full = m_layout->fullViewport();
+    const double centre = (m_view.begin + m_view.end) / 2;
+    // Never narrower than one cost unit per 1000 pixels, never wider than the whole profile.
+    const double span = std::clamp(m_view.span() * factor, std::min(1.0, full.span()), full.span());
+    Viewport v{centre - span / 2, centre + span / 2};
+    if (v.begin < full.begin)
+        v = {full.begin, full.begin + span};
+    if (v.end > full.end)
+        v = {full.end - span, full.end};
+    pushHistory();
+    setState({v, m_zoom});
 }
 
 void FlameGraphWidget::back()
 {
     if (m_back.empty())
         return;
-    m_forward.push_back(m_zoom);
-    const NodeId n = m_back.back();
+    m_forward.push_back({m_view, m_zoom});
+    const State s = m_back.back();
     m_back.pop_back();
-    setZoom(n);
+    setState(s);
 }
 
 void FlameGraphWidget::forward()
 {
     if (m_forward.empty())
         return;
-    m_back.push_back(m_zoom);
-    const NodeId n = m_forward.back();
+    m_back.push_back({m_view, m_zoom});
+    const State s = m_forward.back();
     m_forward.pop_back();
-    setZoom(n);
+    setState(s);
 }
 
 void FlameGraphWidget::resetZoom()
@@ -105,147 +123,255 @@ void FlameGraphWidget::resetZoom()
     zoomTo(CallTree::kRoot);
 }
 
+// ---- appearance ------------------------------------------------------------------------------------------
+
+void FlameGraphWidget::setOrientation(Orientation o)
+{
+    m_orientation = o;
+    invalidate();
+}
+
+void FlameGraphWidget::setColorScheme(ColorScheme scheme)
+{
+    m_scheme = scheme;
+    invalidate();
+}
+
+void FlameGraphWidget::setColorBlindSafe(bool on)
+{
+    m_colorBlind = on;
+    invalidate();
+}
+
+void FlameGraphWidget::setMatches(std::vector<uint8_t> matches)
+{
+    m_matches = std::move(matches);
+    invalidate();
+}
+
 void FlameGraphWidget::setHighlightedFrame(std::optional<FrameId> frame)
 {
     m_highlight = frame;
-    update();
+    update();   // outlines are drawn over the cache
 }
+
+const QString &FlameGraphWidget::labelOf(NodeId n) const
+{
+    const CallTree &t = m_layout->tree();
+    QString &s = m_labelCache[t.frame(n)];
+    if (s.isNull())
+        s = QString::fromUtf8(t.label(n).data(), qsizetype(t.label(n).size()));
+    return s;
+}
+
+QColor FlameGraphWidget::frameColor(NodeId n) const
+{
+    const CallTree &t = m_layout->tree();
+    if (n == CallTree::kRoot)
+        return palette().color(QPalette::Mid);
+    switch (m_scheme) {
+    case ColorScheme::Package: return colorForKey(packageOf(labelOf(n)), m_colorBlind);
+    case ColorScheme::Mapping: {
+        const std::string &m = t.frames().strings().str(t.frames().frame(t.frame(n)).mappingFile);
+        const size_t slash = m.rfind('/');
+        return colorForKey(QString::fromStdString(slash == std::string::npos ? m : m.substr(slash + 1)),
+                           m_colorBlind, true);
+    }
+    case ColorScheme::SelfHeat:
+        return heatColor(t.total(n) ? double(t.self(n)) / double(t.total(n)) : 0.0, m_colorBlind);
+    }
+    return Qt::gray;
+}
+
+// ---- geometry --------------------------------------------------------------------------------------------
 
 int FlameGraphWidget::yOfDepth(uint32_t depth) const
 {
+    if (m_orientation == Orientation::Icicle)
+        return int(depth) * m_rowHeight;
     return height() - int(depth + 1) * m_rowHeight;
 }
 
 int FlameGraphWidget::depthAtY(int y) const
 {
-    if (y >= height())
+    if (y < 0 || y >= height())
         return -1;
+    if (m_orientation == Orientation::Icicle)
+        return y / m_rowHeight;
     return (height() - 1 - y) / m_rowHeight;
 }
 
 int64_t FlameGraphWidget::nodeAt(QPoint pos) const
 {
-    if (!m_layout)
-        return -1;
     const int depth = depthAtY(pos.y());
-    const CallTree &t = m_layout->tree();
-    const uint32_t zoomDepth = t.depth(m_zoom);
-    if (depth < 0)
+    if (!m_layout || depth < 0)
         return -1;
-    if (uint32_t(depth) < zoomDepth) {   // the ancestors of the zoom root span the width
-        NodeId n = m_zoom;
-        while (t.depth(n) > uint32_t(depth))
-            n = t.parent(n);
-        return n;
-    }
-    return m_layout->hitTest(m_zoom, width(), pos.x(), uint32_t(depth) - zoomDepth);
+    return m_layout->hitTest(m_view, width(), pos.x(), uint32_t(depth));
 }
 
 QRectF FlameGraphWidget::nodeRect(NodeId node) const
 {
-    if (!m_layout)
+    if (!m_layout || m_view.span() <= 0)
         return {};
     const CallTree &t = m_layout->tree();
-    const uint32_t d = t.depth(node);
-    const uint32_t zd = t.depth(m_zoom);
-    if (d < zd) {
-        // Visible only if it is an ancestor of the zoom root.
-        NodeId n = m_zoom;
-        while (t.depth(n) > d)
-            n = t.parent(n);
-        return n == node ? QRectF(0, yOfDepth(d), width(), m_rowHeight) : QRectF();
-    }
-    NodeId a = node;
-    while (t.depth(a) > zd)
-        a = t.parent(a);
-    if (a != m_zoom || t.total(m_zoom) <= 0)
+    const double scale = width() / m_view.span();
+    double x = (double(m_layout->offset(node)) - m_view.begin) * scale;
+    double right = x + double(t.total(node)) * scale;
+    x = std::max(x, 0.0);
+    right = std::min(right, double(width()));
+    if (right <= x)
         return {};
-    const double scale = width() / double(t.total(m_zoom));
-    return QRectF(double(m_layout->offset(node) - m_layout->offset(m_zoom)) * scale, yOfDepth(d),
-                  double(t.total(node)) * scale, m_rowHeight);
+    return QRectF(x, yOfDepth(t.depth(node)), right - x, m_rowHeight);
 }
 
-QColor FlameGraphWidget::colorFor(NodeId node) const
+// ---- painting --------------------------------------------------------------------------------------------
+
+void FlameGraphWidget::paintFrames(QPainter &p, const QRect &area, int w, int h) const
 {
+    p.fillRect(area, palette().color(QPalette::Base));
+    if (!m_layout)
+        return;
     const CallTree &t = m_layout->tree();
-    if (node == CallTree::kRoot)
-        return palette().color(QPalette::Mid);
-    const QString &label = m_labelCache[t.frame(node)];
-    const size_t h = qHash(packageOf(label));
-    // Warm flamegraph hues (red to yellow); lightness varies with the package so neighbours differ.
-    const int hue = int(h % 50);
-    const int sat = 150 + int((h >> 8) % 70);
-    const int val = 200 + int((h >> 16) % 50);
-    return QColor::fromHsv(hue, sat, val);
+    auto yOf = [&](uint32_t depth) {
+        return m_orientation == Orientation::Icicle ? int(depth) * m_rowHeight : h - int(depth + 1) * m_rowHeight;
+    };
+    // Depths that intersect the area.
+    int d0, d1;
+    if (m_orientation == Orientation::Icicle) {
+        d0 = area.top() / m_rowHeight;
+        d1 = area.bottom() / m_rowHeight;
+    } else {
+        d0 = std::max(0, (h - 1 - area.bottom()) / m_rowHeight);
+        d1 = (h - 1 - area.top()) / m_rowHeight;
+    }
+    if (d1 < d0)
+        return;
+    const QFontMetrics fm = fontMetrics();
+    const int minTextWidth = fm.horizontalAdvance(QLatin1String("Wm…"));
+    const QColor background = palette().color(QPalette::Base);
+    const bool searching = !m_matches.empty();
+    const QColor text(Qt::black);   // frame colours are light in both palettes
+    for (const FlameRect &r : m_layout->visible(m_view, w, 1.0, uint32_t(d0), uint32_t(d1 - d0 + 1))) {
+        const double x = std::max(r.x, -1.0), right = std::min(r.x + r.width, double(w) + 1);
+        if (r.merged) {
+            // A run of sub-pixel frames: one column as tall as their deepest subtree, so nothing vanishes.
+            const uint32_t top = r.depth + r.rows - 1;
+            const int yTop = m_orientation == Orientation::Icicle ? yOf(r.depth) : yOf(top);
+            const QColor c = palette().color(QPalette::Mid);
+            p.fillRect(QRectF(x, yTop, std::max(right - x, 1.0), r.rows * m_rowHeight - 1), c);
+            continue;
+        }
+        const QRectF box(x, yOf(r.depth), right - x - (right - x >= 3 ? 1 : 0), m_rowHeight - 1);
+        QColor c = frameColor(r.node);
+        if (searching && !m_matches[t.frame(r.node)])
+            c = dimmed(c, background);
+        p.fillRect(box, c);
+        if (t.isInlined(r.node)) {   // inlined frames: a dotted underline
+            p.setPen(QPen(Qt::black, 1, Qt::DotLine));
+            p.drawLine(box.bottomLeft(), box.bottomRight());
+        }
+        if (box.width() >= minTextWidth) {
+            p.setPen(searching && !m_matches[t.frame(r.node)] ? text.lighter() : text);
+            // Labels stay readable when a frame extends past the left edge: they start at the visible part.
+            const QRectF textRect = box.adjusted(3, 0, -2, 0);
+            p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(labelOf(r.node), Qt::ElideRight, int(textRect.width())));
+        }
+    }
 }
 
 void FlameGraphWidget::paintEvent(QPaintEvent *event)
 {
     QPainter p(this);
-    p.fillRect(event->rect(), palette().color(QPalette::Base));
     if (!m_layout) {
+        p.fillRect(event->rect(), palette().color(QPalette::Base));
         p.setPen(palette().color(QPalette::Text));
         p.drawText(rect(), Qt::AlignCenter, tr("Open a profile (File > Open, or drop a file here)"));
         return;
     }
-    const CallTree &t = m_layout->tree();
-    const uint32_t zd = t.depth(m_zoom);
-    // Rows of the paint rectangle, as depths; flame orientation: depth 0 at the bottom.
-    const int top = depthAtY(event->rect().top());
-    const int bottom = std::max(0, depthAtY(event->rect().bottom()));
-    const QFontMetrics fm = fontMetrics();
-    const int minTextWidth = fm.horizontalAdvance(QLatin1String("W...")) ;
-    auto label = [&](NodeId n) -> const QString & {
-        QString &s = m_labelCache[t.frame(n)];
-        if (s.isNull())
-            s = QString::fromUtf8(t.label(n).data(), qsizetype(t.label(n).size()));
-        return s;
-    };
-    auto drawFrame = [&](NodeId n, QRectF r, bool ancestor) {
-        label(n);
-        QColor c = colorFor(n);
-        if (ancestor)
-            c = c.lighter(125);
-        const QRectF box = r.adjusted(0, 0, r.width() >= 3 ? -1 : 0, -1);
-        p.fillRect(box, c);
-        if (t.isInlined(n)) {   // inlined frames: a dotted underline
-            p.setPen(QPen(Qt::black, 1, Qt::DotLine));
-            p.drawLine(box.bottomLeft(), box.bottomRight());
-        }
-        if (int64_t(n) == m_hover || (m_highlight && t.frame(n) == *m_highlight)) {
-            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-            p.drawRect(box.adjusted(1, 1, -1, -1));
-        }
-        if (r.width() >= minTextWidth) {
-            p.setPen(Qt::black);
-            const QRectF textRect = box.adjusted(3, 0, -2, 0);
-            p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(label(n), Qt::ElideRight, int(textRect.width())));
-        }
-    };
-    // Ancestors of the zoom root span the full width, lighter, as context.
-    if (m_zoom != CallTree::kRoot) {
-        for (NodeId n = t.parent(m_zoom);; n = t.parent(n)) {
-            if (int(t.depth(n)) >= bottom && int(t.depth(n)) <= top)
-                drawFrame(n, QRectF(0, yOfDepth(t.depth(n)), width(), m_rowHeight), true);
-            if (n == CallTree::kRoot)
-                break;
-        }
+    // The cache holds the visible part of the widget (the widget may be far taller than the screen).
+    const QRect visibleArea = visibleRegion().boundingRect().isEmpty() ? event->rect()
+                                                                        : visibleRegion().boundingRect();
+    if (!m_cacheValid || !m_cacheRect.contains(event->rect()) || m_cacheRect != visibleArea) {
+        const qreal dpr = devicePixelRatioF();
+        m_cacheRect = visibleArea.united(event->rect());
+        m_cache = QPixmap(m_cacheRect.size() * dpr);
+        m_cache.setDevicePixelRatio(dpr);
+        QPainter cp(&m_cache);
+        cp.translate(-m_cacheRect.topLeft());
+        paintFrames(cp, m_cacheRect, width(), height());
+        m_cacheValid = true;
     }
-    if (top < int(zd))
-        return;
-    const uint32_t firstRow = uint32_t(std::max(bottom, int(zd)) - int(zd));
-    const uint32_t rowCount = uint32_t(top - int(zd)) + 1 - firstRow;
-    for (const FlameRect &r : m_layout->visible(m_zoom, width(), 1.0, firstRow, rowCount))
-        drawFrame(r.node, QRectF(r.x, yOfDepth(zd + r.row), r.width, m_rowHeight), false);
+    p.drawPixmap(m_cacheRect.topLeft(), m_cache);
+    // Outlines over the cache: hover, keyboard selection, the table's selected function.
+    const CallTree &t = m_layout->tree();
+    auto outline = [&](NodeId n, const QColor &c) {
+        const QRectF r = nodeRect(n);
+        if (r.isEmpty() || !r.intersects(event->rect()))
+            return;
+        p.setPen(QPen(c, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r.adjusted(1, 1, -2, -2));
+    };
+    if (m_highlight) {
+        for (const FlameRect &r : m_layout->visible(m_view, width(), 1.0, 0, t.maxDepth() + 1))
+            if (!r.merged && t.frame(r.node) == *m_highlight)
+                outline(r.node, palette().color(QPalette::Highlight));
+    }
+    if (m_hover >= 0)
+        outline(NodeId(m_hover), palette().color(QPalette::Highlight));
+    if (m_selected >= 0)
+        outline(NodeId(m_selected), palette().color(QPalette::Text));
 }
+
+void FlameGraphWidget::resizeEvent(QResizeEvent *event)
+{
+    m_cacheValid = false;
+    QWidget::resizeEvent(event);
+}
+
+void FlameGraphWidget::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        m_rowHeight = fontMetrics().height() + 4;
+        setMinimumHeight(sizeHint().height());
+        invalidate();
+    }
+    QWidget::changeEvent(event);
+}
+
+QImage FlameGraphWidget::renderImage(int w) const
+{
+    const int h = sizeHint().height();
+    QImage img(w, h, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&img);
+    paintFrames(p, QRect(0, 0, w, h), w, h);
+    return img;
+}
+
+bool FlameGraphWidget::writeSvg(const QString &path, int w) const
+{
+    const int h = sizeHint().height();
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(QSize(w, h));
+    svg.setViewBox(QRect(0, 0, w, h));
+    svg.setTitle(tr("qflame flamegraph"));
+    QPainter p;
+    if (!p.begin(&svg))
+        return false;
+    paintFrames(p, QRect(0, 0, w, h), w, h);
+    return p.end();
+}
+
+// ---- interaction -----------------------------------------------------------------------------------------
 
 QString FlameGraphWidget::describe(NodeId n) const
 {
     const CallTree &t = m_layout->tree();
     const std::string &unit = t.sampleType().unit;
     const double total = double(t.total(CallTree::kRoot));
-    const double view = double(t.total(m_zoom));
+    const double view = m_view.span();
     auto fmt = [&](int64_t v) { return QString::fromStdString(formatValue(double(v), unit)); };
     auto pct = [&](int64_t v, double whole) { return QString::fromStdString(formatPercent(double(v), whole)); };
     QString name = QString::fromStdString(t.label(n));
@@ -256,17 +382,107 @@ QString FlameGraphWidget::describe(NodeId n) const
              pct(t.self(n), view), pct(t.self(n), total));
 }
 
+void FlameGraphWidget::updateNode(int64_t node)
+{
+    if (node >= 0)
+        update(nodeRect(NodeId(node)).toAlignedRect().adjusted(-2, -2, 2, 2));
+}
+
 void FlameGraphWidget::setHover(int64_t node)
 {
     if (node == m_hover)
         return;
-    // Repaint only the two frames whose outline changes.
-    if (m_hover >= 0)
-        update(nodeRect(NodeId(m_hover)).toAlignedRect().adjusted(-2, -2, 2, 2));
+    updateNode(m_hover);   // only the two frames whose outline changes are repainted, from the cache
     m_hover = node;
-    if (m_hover >= 0)
-        update(nodeRect(NodeId(m_hover)).toAlignedRect().adjusted(-2, -2, 2, 2));
+    updateNode(m_hover);
     Q_EMIT hovered(node >= 0 ? NodeId(node) : CallTree::kRoot);
+}
+
+void FlameGraphWidget::setSelectedNode(int64_t node)
+{
+    if (node == m_selected)
+        return;
+    updateNode(m_selected);
+    m_selected = node;
+    updateNode(m_selected);
+    if (node >= 0) {
+        const QRectF r = nodeRect(NodeId(node));
+        if (!r.isEmpty())
+            Q_EMIT ensureVisibleRequested(r.toAlignedRect());
+    }
+    Q_EMIT selectionChanged(node >= 0 ? NodeId(node) : CallTree::kRoot);
+}
+
+bool FlameGraphWidget::selectNextMatch(int direction)
+{
+    if (!m_layout || m_matches.empty())
+        return false;
+    const CallTree &t = m_layout->tree();
+    // Matching nodes in left-to-right, then bottom-up order.
+    std::vector<NodeId> found;
+    for (NodeId n = 1; n < t.size(); ++n)
+        if (m_matches[t.frame(n)])
+            found.push_back(n);
+    if (found.empty())
+        return false;
+    auto before = [&](NodeId a, NodeId b) {
+        return m_layout->offset(a) != m_layout->offset(b) ? m_layout->offset(a) < m_layout->offset(b)
+                                                          : t.depth(a) < t.depth(b);
+    };
+    std::sort(found.begin(), found.end(), before);
+    size_t i = 0;
+    if (m_selected >= 0) {
+        auto it = std::upper_bound(found.begin(), found.end(), NodeId(m_selected), before);
+        if (direction > 0)
+            i = it == found.end() ? 0 : size_t(it - found.begin());
+        else {
+            auto lo = std::lower_bound(found.begin(), found.end(), NodeId(m_selected), before);
+            i = lo == found.begin() ? found.size() - 1 : size_t(lo - found.begin()) - 1;
+        }
+    } else if (direction < 0) {
+        i = found.size() - 1;
+    }
+    const NodeId n = found[i];
+    // A match too narrow to see in the current view is zoomed into.
+    if (nodeRect(n).width() < 4)
+        zoomTo(n);
+    setSelectedNode(n);
+    return true;
+}
+
+void FlameGraphWidget::moveSelection(int key)
+{
+    const CallTree &t = m_layout->tree();
+    if (m_selected < 0) {
+        setSelectedNode(m_zoom);
+        return;
+    }
+    const NodeId n = NodeId(m_selected);
+    const bool towardsLeaves = (key == Qt::Key_Up) == (m_orientation == Orientation::Flame);
+    int64_t next = -1;
+    if (key == Qt::Key_Up || key == Qt::Key_Down) {
+        if (towardsLeaves && t.childCount(n) > 0) {
+            NodeId widest = t.firstChild(n);   // the heaviest child, where the cost goes
+            for (uint32_t i = 1; i < t.childCount(n); ++i)
+                if (t.total(t.firstChild(n) + i) > t.total(widest))
+                    widest = t.firstChild(n) + i;
+            next = widest;
+        } else if (!towardsLeaves && n != CallTree::kRoot) {
+            next = t.parent(n);
+        }
+    } else if (n != CallTree::kRoot) {
+        const NodeId first = t.firstChild(t.parent(n));
+        const NodeId last = first + t.childCount(t.parent(n)) - 1;
+        if (key == Qt::Key_Left && n > first)
+            next = n - 1;
+        else if (key == Qt::Key_Right && n < last)
+            next = n + 1;
+    }
+    if (next >= 0) {
+        if (nodeRect(NodeId(next)).isEmpty())   // a sibling outside the view: show it with its neighbours
+            zoomTo(t.parent(NodeId(next)));
+        setSelectedNode(next);
+    }
 }
 
 void FlameGraphWidget::mouseMoveEvent(QMouseEvent *event)
@@ -294,18 +510,44 @@ void FlameGraphWidget::mousePressEvent(QMouseEvent *event)
     const int64_t n = nodeAt(event->position().toPoint());
     if (n >= 0) {
         zoomTo(NodeId(n));
+        setSelectedNode(n);
         Q_EMIT frameActivated(m_layout->tree().frame(NodeId(n)));
+    }
+}
+
+void FlameGraphWidget::contextMenuEvent(QContextMenuEvent *event)
+{
+    const int64_t n = nodeAt(event->pos());
+    if (n > 0) {
+        setSelectedNode(n);
+        Q_EMIT contextMenuRequested(NodeId(n), event->globalPos());
     }
 }
 
 void FlameGraphWidget::keyPressEvent(QKeyEvent *event)
 {
-    if (event->key() == Qt::Key_Escape || event->key() == Qt::Key_0)
+    const int key = event->key();
+    const bool alt = event->modifiers() & Qt::AltModifier;
+    if (!m_layout) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    if (key == Qt::Key_Escape || key == Qt::Key_0)
         resetZoom();
-    else if (event->key() == Qt::Key_Backspace || (event->key() == Qt::Key_Left && event->modifiers() & Qt::AltModifier))
+    else if (key == Qt::Key_Backspace || (key == Qt::Key_Left && alt))
         back();
-    else if (event->key() == Qt::Key_Right && event->modifiers() & Qt::AltModifier)
+    else if (key == Qt::Key_Right && alt)
         forward();
+    else if (key == Qt::Key_Up || key == Qt::Key_Down || key == Qt::Key_Left || key == Qt::Key_Right)
+        moveSelection(key);
+    else if ((key == Qt::Key_Return || key == Qt::Key_Enter) && m_selected >= 0)
+        zoomTo(NodeId(m_selected));
+    else if (key == Qt::Key_Plus || key == Qt::Key_Equal)
+        zoomViewport(1 / 1.5);
+    else if (key == Qt::Key_Minus)
+        zoomViewport(1.5);
+    else if (key == Qt::Key_N)
+        selectNextMatch(event->modifiers() & Qt::ShiftModifier ? -1 : 1);
     else
         QWidget::keyPressEvent(event);
 }

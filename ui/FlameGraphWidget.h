@@ -1,8 +1,12 @@
-// The flamegraph: paints a FlameLayout with QPainter (no item per frame), root at the bottom.
+// The flamegraph: paints a FlameLayout with QPainter (no item per frame), flame (root at the bottom) or icicle.
+//
+// The frames of the visible area are painted once into a cached pixmap; hover and selection outlines are drawn
+// on top of it, so pointer feedback never waits on a repaint of the whole view.
 #pragma once
 
 #include "FlameLayout.h"
 
+#include <QPixmap>
 #include <QWidget>
 
 #include <memory>
@@ -11,63 +15,116 @@
 
 namespace qflame {
 
+enum class ColorScheme { Package, Mapping, SelfHeat };
+
 class FlameGraphWidget : public QWidget {
     Q_OBJECT
 
 public:
+    enum class Orientation { Flame, Icicle };
+
     explicit FlameGraphWidget(QWidget *parent = nullptr);
 
     void setTree(std::shared_ptr<const CallTree> tree);
     const CallTree *tree() const { return m_layout ? &m_layout->tree() : nullptr; }
+    const FlameLayout *layout() const { return m_layout.get(); }
 
+    // Zoom: the node whose extent fills the width (the root when not zoomed), and the viewport in cost units.
     NodeId zoomRoot() const { return m_zoom; }
-    void zoomTo(NodeId node);          // pushes the current zoom on the back history
+    Viewport viewport() const { return m_view; }
+    void zoomTo(NodeId node);             // pushes the current state on the back history
+    void zoomViewport(double factor);     // +/-: narrows (factor < 1) or widens the viewport around its centre
     bool canGoBack() const { return !m_back.empty(); }
     bool canGoForward() const { return !m_forward.empty(); }
     void back();
     void forward();
     void resetZoom();
 
+    Orientation orientation() const { return m_orientation; }
+    void setOrientation(Orientation o);
+    ColorScheme colorScheme() const { return m_scheme; }
+    void setColorScheme(ColorScheme scheme);
+    bool colorBlindSafe() const { return m_colorBlind; }
+    void setColorBlindSafe(bool on);
+
+    // Search: frames flagged in `matches` (indexed by FrameId) keep their colour, the rest are dimmed. Empty
+    // clears the search.
+    void setMatches(std::vector<uint8_t> matches);
+    // Moves the selection to the next (+1) or previous (-1) matching node, in left-to-right order.
+    bool selectNextMatch(int direction);
     // Frames sharing this frame id get an outline (the top table's selection).
     void setHighlightedFrame(std::optional<FrameId> frame);
+
+    int64_t selectedNode() const { return m_selected; }
+    void setSelectedNode(int64_t node);
 
     int rowHeight() const { return m_rowHeight; }
     // The node painted under a point of this widget, or -1.
     int64_t nodeAt(QPoint pos) const;
-    // The rectangle a node is painted in (empty when not visible at the current zoom).
+    // The rectangle a node is painted in (empty when it is outside the viewport).
     QRectF nodeRect(NodeId node) const;
     // Text of the hover tooltip for a node: full name, self, total, shares, in the sample unit.
     QString describe(NodeId node) const;
+    // The colour a frame is filled with under the current scheme (before search dimming).
+    QColor frameColor(NodeId node) const;
+
+    // The whole graph (every level) at the given width, from the same painting code as the screen.
+    QImage renderImage(int width) const;
+    bool writeSvg(const QString &path, int width) const;
 
     QSize sizeHint() const override;
 
 Q_SIGNALS:
     void zoomChanged(qflame::NodeId node);
-    void hovered(qflame::NodeId node);   // kRoot when nothing is hovered
+    void hovered(qflame::NodeId node);            // kRoot when nothing is hovered
+    void selectionChanged(qflame::NodeId node);   // kRoot when nothing is selected
     void frameActivated(qflame::FrameId frame);
+    void ensureVisibleRequested(QRect area);
+    void contextMenuRequested(qflame::NodeId node, QPoint globalPos);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
     void leaveEvent(QEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     bool event(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
+    struct State {
+        Viewport view;
+        NodeId zoom;
+    };
     int depthAtY(int y) const;
     int yOfDepth(uint32_t depth) const;
-    void setZoom(NodeId node);
-    QColor colorFor(NodeId node) const;
+    void setState(State s);
+    void pushHistory();
     void setHover(int64_t node);
+    void invalidate();
+    void paintFrames(QPainter &p, const QRect &area, int width, int height) const;
+    void updateNode(int64_t node);
+    void moveSelection(int key);
+    const QString &labelOf(NodeId n) const;
 
     std::shared_ptr<const FlameLayout> m_layout;
+    Viewport m_view;
     NodeId m_zoom = CallTree::kRoot;
-    std::vector<NodeId> m_back, m_forward;
+    std::vector<State> m_back, m_forward;
     int64_t m_hover = -1;
+    int64_t m_selected = -1;
     std::optional<FrameId> m_highlight;
+    std::vector<uint8_t> m_matches;
+    Orientation m_orientation = Orientation::Flame;
+    ColorScheme m_scheme = ColorScheme::Package;
+    bool m_colorBlind = false;
     int m_rowHeight = 18;
     mutable std::vector<QString> m_labelCache;   // per frame, filled lazily
+    mutable QPixmap m_cache;                     // the frames of m_cacheRect, without outlines
+    mutable QRect m_cacheRect;
+    mutable bool m_cacheValid = false;
 };
 
 }   // namespace qflame

@@ -1,12 +1,17 @@
 #include "MainWindow.h"
 
 #include "FlameGraphWidget.h"
+#include "FlameView.h"
+#include "FrameDetails.h"
 #include "TopTableModel.h"
 #include "Units.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QActionGroup>
+#include <QClipboard>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -18,13 +23,10 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
-#include <QTimer>
 #include <QToolBar>
 
 namespace qflame {
@@ -34,11 +36,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setWindowTitle(tr("qflame"));
     setAcceptDrops(true);
 
-    m_flame = new FlameGraphWidget;
-    m_flameScroll = new QScrollArea;
-    m_flameScroll->setWidget(m_flame);
-    m_flameScroll->setWidgetResizable(true);
-    m_flameScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_flameView = new FlameView;
+    m_flame = m_flameView->graph();
 
     m_model = new TopTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -56,7 +55,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_table->setWordWrap(false);
 
     auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_flameScroll);
+    splitter->addWidget(m_flameView);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
@@ -75,6 +74,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancel);
 
+    m_detailsPanel = new FrameDetails;
+    auto *dock = new QDockWidget(tr("Frame details"));
+    dock->setObjectName(QStringLiteral("detailsDock"));
+    dock->setWidget(m_detailsPanel);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+
     createActions();
 
     connect(m_flame, &FlameGraphWidget::hovered, this, [this](NodeId n) {
@@ -82,7 +87,14 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
             m_details->clear();
         else
             m_details->setText(m_flame->describe(n).replace(QLatin1Char('\n'), QLatin1String("  |  ")));
+        // The panel shows the hovered frame, and falls back to the selected one.
+        const int64_t shown = n != CallTree::kRoot ? int64_t(n) : m_flame->selectedNode();
+        m_detailsPanel->showNode(m_view.tree.get(), m_flame->viewport(), shown);
     });
+    connect(m_flame, &FlameGraphWidget::selectionChanged, this, [this](NodeId n) {
+        m_detailsPanel->showNode(m_view.tree.get(), m_flame->viewport(), n == CallTree::kRoot ? -1 : int64_t(n));
+    });
+    connect(m_flame, &FlameGraphWidget::contextMenuRequested, this, &MainWindow::frameMenu);
     connect(m_flame, &FlameGraphWidget::zoomChanged, this, &MainWindow::updateZoomInfo);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
@@ -103,6 +115,9 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open..."), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
+    QMenu *exportMenu = file->addMenu(tr("&Export View"));
+    exportMenu->addAction(tr("As &PNG..."), this, [this] { exportImage(false); });
+    exportMenu->addAction(tr("As &SVG..."), this, [this] { exportImage(true); });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -113,6 +128,32 @@ void MainWindow::createActions()
     m_resetAction = view->addAction(tr("&Reset Zoom"), m_flame, &FlameGraphWidget::resetZoom);
     m_resetAction->setShortcut(Qt::Key_Escape);
     m_resetAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    QAction *forwardAction = view->addAction(tr("&Forward"), m_flame, &FlameGraphWidget::forward);
+    forwardAction->setShortcut(QKeySequence::Forward);
+    view->addAction(tr("Zoom &In"), this, [this] { m_flame->zoomViewport(1 / 1.5); });
+    view->addAction(tr("Zoom &Out"), this, [this] { m_flame->zoomViewport(1.5); });
+    view->addSeparator();
+    QAction *icicle = view->addAction(tr("&Icicle (Root at the Top)"));
+    icicle->setCheckable(true);
+    connect(icicle, &QAction::toggled, this, [this](bool on) {
+        m_flame->setOrientation(on ? FlameGraphWidget::Orientation::Icicle : FlameGraphWidget::Orientation::Flame);
+    });
+    QMenu *colors = view->addMenu(tr("&Colours"));
+    auto *schemes = new QActionGroup(this);
+    const std::pair<QString, ColorScheme> schemeItems[] = {{tr("By &Package"), ColorScheme::Package},
+                                                          {tr("By &Mapping (Library)"), ColorScheme::Mapping},
+                                                          {tr("By &Self Heat"), ColorScheme::SelfHeat}};
+    for (const auto &[label, scheme] : schemeItems) {
+        QAction *a = colors->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(scheme == ColorScheme::Package);
+        schemes->addAction(a);
+        connect(a, &QAction::triggered, this, [this, scheme = scheme] { m_flame->setColorScheme(scheme); });
+    }
+    colors->addSeparator();
+    QAction *safe = colors->addAction(tr("Colour-&Blind Safe"));
+    safe->setCheckable(true);
+    connect(safe, &QAction::toggled, m_flame, &FlameGraphWidget::setColorBlindSafe);
 
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
@@ -250,19 +291,44 @@ void MainWindow::showView(LoadedView view)
     m_granularity->setCurrentIndex(m_granularity->findData(int(m_view.granularity)));
     m_updatingControls = false;
 
-    m_flame->setTree(m_view.tree);
-    m_flame->setMinimumHeight(m_flame->sizeHint().height());
+    m_flameView->setTree(m_view.tree);
     m_model->setTable(m_view.flat);
     m_table->resizeColumnsToContents();
-    // Flame graphs grow upwards: start at the root, at the bottom.
-    QTimer::singleShot(0, this, [this] {
-        m_flameScroll->verticalScrollBar()->setValue(m_flameScroll->verticalScrollBar()->maximum());
-    });
+    m_detailsPanel->showNode(nullptr, {}, -1);
     QStringList names;
     for (const auto &p : m_view.profiles)
         names << QFileInfo(QString::fromStdString(p->sourceName)).fileName();
     setWindowTitle(tr("%1 — %2 — qflame").arg(names.join(QLatin1String(" + ")), m_sampleTypes->currentText()));
     updateZoomInfo();
+}
+
+void MainWindow::exportImage(bool svg)
+{
+    if (!m_flame->tree())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export SVG") : tr("Export PNG"), QString(),
+                                                      svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    const int width = std::max(m_flame->width(), 1200);
+    const bool ok = svg ? m_flame->writeSvg(path, width) : m_flame->renderImage(width).save(path, "PNG");
+    if (!ok)
+        showError(tr("Cannot write %1").arg(path));
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+void MainWindow::frameMenu(NodeId node, QPoint globalPos)
+{
+    const CallTree *t = m_flame->tree();
+    if (!t)
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("&Zoom Into Frame"), this, [this, node] { m_flame->zoomTo(node); });
+    menu.addAction(tr("&Copy Name"), this, [t, node] {
+        QGuiApplication::clipboard()->setText(QString::fromStdString(t->label(node)));
+    });
+    menu.exec(globalPos);
 }
 
 void MainWindow::updateZoomInfo()

@@ -12,7 +12,6 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QScrollArea;
 class QSortFilterProxyModel;
 class QTableView;
 class QAction;
@@ -20,6 +19,8 @@ class QAction;
 namespace qflame {
 
 class FlameGraphWidget;
+class FlameView;
+class FrameDetails;
 class TopTableModel;
 
 class MainWindow : public QMainWindow {
@@ -36,6 +37,8 @@ public:
     const LoadedView &view() const { return m_view; }
 
     FlameGraphWidget *flameGraph() const { return m_flame; }
+    FlameView *flameView() const { return m_flameView; }
+    FrameDetails *detailsPanel() const { return m_detailsPanel; }
     QTableView *topTable() const { return m_table; }
     QComboBox *sampleTypeBox() const { return m_sampleTypes; }
 
@@ -56,9 +59,12 @@ private:
     void cancel();
     void updateZoomInfo();
     void openDialog();
+    void exportImage(bool svg);
+    void frameMenu(NodeId node, QPoint globalPos);
 
+    FlameView *m_flameView = nullptr;
     FlameGraphWidget *m_flame = nullptr;
-    QScrollArea *m_flameScroll = nullptr;
+    FrameDetails *m_detailsPanel = nullptr;
     QTableView *m_table = nullptr;
     TopTableModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;

@@ -1,0 +1,83 @@
+// Renders the window in documented states to PNG files, for the README and for looking at what we build:
+//   qflame_screenshots OUTDIR
+// Runs offscreen (QT_QPA_PLATFORM=offscreen); not a test, it asserts nothing.
+#include "FlameGraphWidget.h"
+#include "FlameView.h"
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QSignalSpy>
+#include <QStyleFactory>
+#include <QTableView>
+
+using namespace qflame;
+
+static void waitLoaded(MainWindow &w)
+{
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    spy.wait(60000);
+    QApplication::processEvents();
+}
+
+static void shoot(QWidget &w, const QString &path)
+{
+    QApplication::processEvents();
+    w.grab().save(path);
+    qInfo("wrote %s", qPrintable(path));
+}
+
+static QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, Qt::white);
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::AlternateBase, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::Text, Qt::white);
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+    p.setColor(QPalette::HighlightedText, Qt::black);
+    p.setColor(QPalette::Link, QColor(0x6c, 0xb6, 0xff));
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(".");
+    QDir().mkpath(out);
+    const QString data = QStringLiteral(QFLAME_TEST_DATA "/");
+
+    MainWindow w;
+    w.resize(1400, 860);
+    w.show();
+    w.openFiles({data + QStringLiteral("gen__baseline.cpu.pb.gz")});
+    waitLoaded(w);
+    shoot(w, out + QStringLiteral("/main-window.png"));
+
+    // Zoomed into main.sortRecords with a frame selected: breadcrumbs, details panel.
+    FlameGraphWidget *g = w.flameGraph();
+    const CallTree &t = *g->tree();
+    for (NodeId n = 1; n < t.size(); ++n)
+        if (t.label(n) == "main.sortRecords") {
+            g->zoomTo(n);
+            g->setSelectedNode(t.firstChild(n));
+            break;
+        }
+    shoot(w, out + QStringLiteral("/zoomed.png"));
+
+    g->setOrientation(FlameGraphWidget::Orientation::Icicle);
+    g->resetZoom();
+    g->setColorScheme(ColorScheme::SelfHeat);
+    shoot(w, out + QStringLiteral("/icicle-selfheat.png"));
+    g->setOrientation(FlameGraphWidget::Orientation::Flame);
+    g->setColorScheme(ColorScheme::Package);
+
+    QApplication::setPalette(darkPalette());
+    shoot(w, out + QStringLiteral("/dark.png"));
+    return 0;
+}

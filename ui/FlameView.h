@@ -1,0 +1,35 @@
+// A flamegraph with its breadcrumbs, in a vertical scroll area that follows keyboard selection.
+#pragma once
+
+#include "FlameGraphWidget.h"
+
+#include <QWidget>
+
+class QLabel;
+class QScrollArea;
+
+namespace qflame {
+
+class FlameView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit FlameView(QWidget *parent = nullptr);
+
+    FlameGraphWidget *graph() const { return m_graph; }
+    void setTree(std::shared_ptr<const CallTree> tree);
+    QString breadcrumbText() const;   // plain text of the breadcrumbs, for tests
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void updateBreadcrumbs();
+    void scrollToRoot();
+
+    FlameGraphWidget *m_graph;
+    QScrollArea *m_scroll;
+    QLabel *m_breadcrumbs;
+};
+
+}   // namespace qflame
