@@ -3,6 +3,7 @@
 #include "Cli.h"
 
 #include "CallTreeBuilder.h"
+#include "CliDiff.h"
 #include "FlatTable.h"
 #include "ProfileReader.h"
 #include "Units.h"
@@ -213,6 +214,15 @@ const char *cliUsage()
            "                     [--limit N] [--tsv]\n"
            "                                flat/cum table per function; several FILEs are merged;\n"
            "                                --tsv prints exact integers: flat<TAB>cum<TAB>name\n"
+           "  qflame diff BASE NEW [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
+           "                     [--normalize none|per-second|total|FACTOR] [--noise K] [--tsv]\n"
+           "                                per-function change from BASE to NEW (delta = NEW - BASE);\n"
+           "                                --normalize: none (default, absolute), per-second (each side\n"
+           "                                by its duration), total (NEW scaled to BASE's total: the share\n"
+           "                                view), FACTOR (NEW multiplied by it); --noise K: a delta under\n"
+           "                                K Poisson standard errors is 'noise' (default 2, 0 off);\n"
+           "                                --tsv: before_flat after_flat delta_flat before_cum after_cum\n"
+           "                                delta_cum class name, sorted by |delta_cum|\n"
            "Common options:\n"
            "  --max-size MIB                refuse inputs that inflate to more (default 1024)\n"
            "  --help, --version\n"
@@ -222,7 +232,7 @@ const char *cliUsage()
 
 bool isCliVerb(const std::string &word)
 {
-    return word == "info" || word == "top";
+    return word == "info" || word == "top" || word == "diff";
 }
 
 int runCli(const std::string &verb, const std::vector<std::string> &args)
@@ -232,6 +242,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
             return runInfo(args);
         if (verb == "top")
             return runTop(args);
+        if (verb == "diff")
+            return runDiff(args);
         usageError("unknown verb " + verb);
     } catch (const CliExit &e) {
         return e.code;

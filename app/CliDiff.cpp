@@ -1,0 +1,194 @@
+// `qflame diff BASE NEW`: the per-function diff table of the model, printed exactly (--tsv) or for people.
+#include "CliDiff.h"
+
+#include "Cli.h"
+#include "DiffTable.h"
+#include "ProfileReader.h"
+#include "Units.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+namespace qflame {
+
+namespace {
+
+struct DiffArgs {
+    std::vector<std::string> positional;
+    std::optional<std::string> sample, granularity, normalize, noise, maxSize;
+    bool tsv = false;
+};
+
+[[noreturn]] void usageError(const std::string &message)
+{
+    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
+    throw CliExit{1};
+}
+
+DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
+{
+    DiffArgs a;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        auto value = [&](std::optional<std::string> &slot) {
+            const size_t eq = s.find('=');
+            if (eq != std::string::npos)
+                slot = s.substr(eq + 1);
+            else if (i + 1 < argv.size())
+                slot = argv[++i];
+            else
+                usageError("option " + s + " needs a value");
+        };
+        auto is = [&](const char *name) { return s == name || s.rfind(std::string(name) + "=", 0) == 0; };
+        if (is("--sample"))
+            value(a.sample);
+        else if (is("--granularity"))
+            value(a.granularity);
+        else if (is("--normalize"))
+            value(a.normalize);
+        else if (is("--noise"))
+            value(a.noise);
+        else if (is("--max-size"))
+            value(a.maxSize);
+        else if (s == "--tsv")
+            a.tsv = true;
+        else if (s.size() > 1 && s[0] == '-' && s != "-")
+            usageError("unknown option " + s);
+        else
+            a.positional.push_back(s);
+    }
+    return a;
+}
+
+std::string escapeField(const std::string &s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+ReadOptions readOptions(const DiffArgs &a)
+{
+    ReadOptions o;
+    if (a.maxSize) {
+        unsigned long long mib = 0;
+        size_t used = 0;
+        try {
+            mib = std::stoull(*a.maxSize, &used);
+        } catch (...) {
+        }
+        if (mib == 0 || used != a.maxSize->size() || a.maxSize->front() == '-')
+            usageError("--max-size takes a size in MiB, not '" + *a.maxSize + "'");
+        o.maxDecompressedBytes = uint64_t(mib) << 20;
+    }
+    return o;
+}
+
+DiffOptions diffOptions(const DiffArgs &a)
+{
+    DiffOptions o;
+    if (a.normalize && !parseNormalization(*a.normalize, &o))
+        usageError("--normalize must be none, per-second, total or a positive factor, not '" + *a.normalize + "'");
+    if (a.noise) {
+        size_t used = 0;
+        double k = -1;
+        try {
+            k = std::stod(*a.noise, &used);
+        } catch (...) {
+        }
+        if (used != a.noise->size() || !std::isfinite(k) || k < 0)
+            usageError("--noise takes a number of standard errors >= 0 (0 turns it off), not '" + *a.noise + "'");
+        o.noiseK = k;
+    }
+    return o;
+}
+
+void printTsv(const DiffTable &table)
+{
+    const bool integers = table.tree().options().normalization == Normalization::None;
+    for (const DiffRow &r : table.rows()) {
+        if (integers)
+            std::cout << r.beforeFlatRaw << '\t' << r.afterFlatRaw << '\t' << r.afterFlatRaw - r.beforeFlatRaw << '\t'
+                      << r.beforeCumRaw << '\t' << r.afterCumRaw << '\t' << r.afterCumRaw - r.beforeCumRaw;
+        else
+            std::cout << formatExact(r.beforeFlat) << '\t' << formatExact(r.afterFlat) << '\t'
+                      << formatExact(r.deltaFlat) << '\t' << formatExact(r.beforeCum) << '\t'
+                      << formatExact(r.afterCum) << '\t' << formatExact(r.deltaCum);
+        std::cout << '\t' << diffClassName(r.diffClass) << '\t' << escapeField(table.displayName(r)) << '\n';
+    }
+}
+
+void printForPeople(const DiffTable &table)
+{
+    const DiffTree &t = table.tree();
+    const double before = t.beforeTotal(DiffTree::kRoot), after = t.afterTotal(DiffTree::kRoot);
+    const double delta = after - before;
+    std::cout << "Comparing " << t.sampleType().type << "/" << t.sampleType().unit << " by "
+              << granularityName(t.granularity()) << ": " << t.before().name << " -> " << t.after().name << "\n";
+    std::cout << "Total " << t.formatValue(before) << " -> " << t.formatValue(after) << ", delta "
+              << t.formatValue(delta, true) << " (" << (delta > 0 ? "+" : "") << formatPercent(delta, before)
+              << " of the baseline total); " << t.durationDescription() << "; normalisation: "
+              << t.normalizationDescription() << "; " << t.noiseDescription() << "\n";
+    char line[200];
+    snprintf(line, sizeof line, "%11s %11s %11s %11s %11s %11s %8s  %s\n", "flat before", "flat after", "flat delta",
+             "cum before", "cum after", "cum delta", "delta%", "class     name");
+    std::cout << line;
+    for (const DiffRow &r : table.rows()) {
+        const std::string pct =
+            r.beforeCum != 0 ? (r.deltaCum > 0 ? "+" : "") + formatPercent(r.deltaCum, r.beforeCum) : "-";
+        snprintf(line, sizeof line, "%11s %11s %11s %11s %11s %11s %8s  %-9s ", t.formatValue(r.beforeFlat).c_str(),
+                 t.formatValue(r.afterFlat).c_str(), t.formatValue(r.deltaFlat, true).c_str(),
+                 t.formatValue(r.beforeCum).c_str(), t.formatValue(r.afterCum).c_str(),
+                 t.formatValue(r.deltaCum, true).c_str(), pct.c_str(), diffClassName(r.diffClass));
+        std::cout << line << escapeField(table.displayName(r)) << '\n';
+    }
+}
+
+}   // namespace
+
+int runDiff(const std::vector<std::string> &argv)
+{
+    const DiffArgs a = parseDiffArgs(argv);
+    if (a.positional.size() != 2)
+        usageError("diff takes exactly two FILEs: BASE NEW");
+    BuildOptions build;
+    if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
+        usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    const DiffOptions options = diffOptions(a);
+    const ReadOptions ro = readOptions(a);
+    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
+    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
+    int type = base->effectiveDefaultType();
+    if (a.sample) {
+        type = base->findSampleType(*a.sample);
+        if (type < 0) {
+            std::string known;
+            for (size_t i = 0; i < base->sampleTypes.size(); ++i)
+                known += (i ? ", " : "") + base->typeName(i) + "/" + base->unitName(i);
+            usageError("no sample type '" + *a.sample + "' in " + base->sourceName + " (it has: " + known + ")");
+        }
+    }
+    if (type < 0)
+        throw ProfileError(base->sourceName + ": the profile has no sample types");
+    const DiffSide before = DiffSide::fromProfiles({base}, size_t(type), build);
+    const DiffSide after = DiffSide::fromProfiles({comparison}, before.tree->sampleType(), build);
+    const auto table = DiffTable::compute(DiffTree::build(before, after, options));
+    if (a.tsv)
+        printTsv(*table);
+    else
+        printForPeople(*table);
+    return 0;
+}
+
+}   // namespace qflame
