@@ -1,0 +1,590 @@
+// The diff model: the union of two call trees, normalisation, noise and the per-function table, on hand-made
+// profiles with hand-computed values and on the real pair against `go tool pprof -top -diff_base`.
+#include "DiffTable.h"
+#include "OracleFile.h"
+#include "ProfileFactory.h"
+#include "ProfileReader.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace qflame;
+using qflame::test::FoldedProfile;
+using qflame::test::OracleRow;
+using qflame::test::profileFromFolded;
+
+Q_DECLARE_METATYPE(qflame::DiffClass)
+
+// QCOMPARE compares doubles fuzzily; these values are exact.
+#define QCOMPARE_EXACT(actual, expected)                                                                           \
+    do {                                                                                                           \
+        const double a_ = (actual), e_ = (expected);                                                               \
+        if (!(a_ == e_))                                                                                           \
+            QFAIL(qPrintable(QStringLiteral("%1 is %2, expected %3").arg(QLatin1String(#actual))                  \
+                                 .arg(a_, 0, 'g', 17).arg(e_, 0, 'g', 17)));                                        \
+    } while (0)
+
+namespace {
+
+FoldedProfile folded(const std::string &stacks, const std::string &type = "apples", const std::string &unit = "count")
+{
+    FoldedProfile p;
+    p.sampleTypes = {{type, unit}};
+    p.folded = stacks;
+    return p;
+}
+
+std::shared_ptr<const DiffTree> diffOf(const FoldedProfile &before, const FoldedProfile &after,
+                                       const DiffOptions &options = {},
+                                       Granularity granularity = Granularity::Functions)
+{
+    BuildOptions build;
+    build.granularity = granularity;
+    const auto base = profileFromFolded(before, "base.pb");
+    const DiffSide b = DiffSide::fromProfiles({base}, size_t(base->effectiveDefaultType()), build);
+    const DiffSide a = DiffSide::fromProfiles({profileFromFolded(after, "new.pb")}, b.tree->sampleType(), build);
+    return DiffTree::build(b, a, options);
+}
+
+// The node at a path of labels ("main;a"), or kAbsent.
+NodeId find(const DiffTree &t, const std::string &path)
+{
+    NodeId n = DiffTree::kRoot;
+    size_t start = 0;
+    while (start <= path.size() && !path.empty()) {
+        size_t end = path.find(';', start);
+        if (end == std::string::npos)
+            end = path.size();
+        const std::string part = path.substr(start, end - start);
+        NodeId next = DiffTree::kAbsent;
+        for (NodeId c = t.firstChild(n); c < t.firstChild(n) + t.childCount(n); ++c)
+            if (t.label(c) == part)
+                next = c;
+        if (next == DiffTree::kAbsent)
+            return next;
+        n = next;
+        start = end + 1;
+    }
+    return n;
+}
+
+// Every node in id order: "path before->after class"; checks the invariants of the shape on the way.
+QString dump(const DiffTree &t)
+{
+    QStringList lines;
+    for (NodeId n = 0; n < t.size(); ++n) {
+        if (n > 0) {
+            const NodeId p = t.parent(n);
+            if (!(p < n && n >= t.firstChild(p) && n < t.firstChild(p) + t.childCount(p) &&
+                  t.depth(n) == t.depth(p) + 1))
+                return QStringLiteral("broken shape at node %1").arg(n);
+            if (n > t.firstChild(p) && !(t.label(n - 1) < t.label(n)))
+                return QStringLiteral("siblings out of order at node %1").arg(n);
+        }
+        int64_t childBefore = 0, childAfter = 0;
+        for (NodeId c = t.firstChild(n); c < t.firstChild(n) + t.childCount(n); ++c) {
+            childBefore += t.beforeTotalRaw(c);
+            childAfter += t.afterTotalRaw(c);
+        }
+        if (t.beforeTotalRaw(n) != t.beforeSelfRaw(n) + childBefore ||
+            t.afterTotalRaw(n) != t.afterSelfRaw(n) + childAfter)
+            return QStringLiteral("total != self + children at node %1").arg(n);
+        QStringList path;
+        for (NodeId p : t.pathTo(n))
+            path << QString::fromStdString(t.label(p));
+        lines << QStringLiteral("%1 %2->%3 %4")
+                     .arg(n == 0 ? QStringLiteral("root") : path.join(QLatin1Char(';')))
+                     .arg(t.beforeTotalRaw(n))
+                     .arg(t.afterTotalRaw(n))
+                     .arg(QLatin1String(diffClassName(t.classOf(n))));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+const DiffRow &rowOf(const DiffTable &table, const std::string &label)
+{
+    for (const DiffRow &r : table.rows())
+        if (table.label(r) == label)
+            return r;
+    static const DiffRow none;
+    return none;
+}
+
+}   // namespace
+
+class tst_DiffTree : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void apples();
+    void applesInShareView();
+    void unionShape_data();
+    void unionShape();
+    void oneSideOnly();
+    void perSecond();
+    void perSecondNeedsDurations();
+    void durationsDiffer_data();
+    void durationsDiffer();
+    void totalAndFactor();
+    void parseNormalization_data();
+    void parseNormalization();
+    void noise_data();
+    void noise();
+    void noiseUnknown();
+    void countsFollowTheComparedSamples();
+    void deepStack();
+    void deepRecursionCountsOnce();
+    void mismatchedSampleTypesRefused();
+    void realPairMatchesPprofDiffBase();
+    void realPairSidesMatchTheirOwnTop();
+};
+
+void tst_DiffTree::apples()
+{
+    const auto t = diffOf(folded("me 2\njohn 2\nmike 2"), folded("me 1\njohn 2\nmike 2"));
+    QVERIFY(!t->hasSampleCounts());   // "apples" are no sample counts: nothing can be called noise
+    QCOMPARE(dump(*t), QStringLiteral("root 6->5 faster\njohn 2->2 unchanged\nme 2->1 faster\nmike 2->2 unchanged"));
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "me")), -1);
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "john")), 0);
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "mike")), 0);
+    QCOMPARE_EXACT(t->deltaTotal(DiffTree::kRoot), -1);
+    QCOMPARE(t->normalizationDescription(), std::string("none (absolute values in count)"));
+
+    const auto table = DiffTable::compute(t);
+    QCOMPARE(table->rows().size(), size_t(3));
+    QCOMPARE(table->label(table->rows()[0]), std::string("me"));   // |delta| first, then name
+    QCOMPARE(table->label(table->rows()[1]), std::string("john"));
+    QCOMPARE(table->label(table->rows()[2]), std::string("mike"));
+    QCOMPARE(table->rows()[0].diffClass, DiffClass::Faster);
+    QCOMPARE_EXACT(table->rows()[0].deltaCum, -1);
+    QCOMPARE(table->rows()[1].diffClass, DiffClass::Unchanged);
+    QCOMPARE(table->rows()[2].diffClass, DiffClass::Unchanged);
+}
+
+// The share view this project exists to avoid: scaled to the baseline total (6/5), john and mike, who kept their
+// apples, "grow" by 0.4 apples each (33% -> 40% of the total) and the total looks unchanged.
+void tst_DiffTree::applesInShareView()
+{
+    DiffOptions share;
+    share.normalization = Normalization::Total;
+    const auto t = diffOf(folded("me 2\njohn 2\nmike 2"), folded("me 1\njohn 2\nmike 2"), share);
+    QCOMPARE_EXACT(t->afterScale(), 6.0 / 5.0);
+    QCOMPARE_EXACT(t->afterTotal(find(*t, "john")), 2.0 * 6.0 / 5.0);
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "john")), 2.4 - 2.0);
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "mike")), 2.4 - 2.0);
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "me")), 1.2 - 2.0);
+    QCOMPARE_EXACT(t->deltaTotal(DiffTree::kRoot), 0);
+    QCOMPARE(t->classOf(find(*t, "john")), DiffClass::Slower);
+    QCOMPARE(t->classOf(find(*t, "mike")), DiffClass::Slower);
+    QCOMPARE(t->classOf(find(*t, "me")), DiffClass::Faster);
+    QCOMPARE(t->classOf(DiffTree::kRoot), DiffClass::Unchanged);
+    QCOMPARE(t->normalizationDescription(),
+             std::string("total: the share view, not cost (the comparison scaled by 1.2 to the baseline total)"));
+    QCOMPARE(DiffTable::compute(t)->rows()[0].deltaCum, 1.2 - 2.0);   // me still leads: |-0.8| > 0.4
+}
+
+void tst_DiffTree::unionShape_data()
+{
+    QTest::addColumn<QString>("before");
+    QTest::addColumn<QString>("after");
+    QTest::addColumn<bool>("lines");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("identical") << "main;a 1\nmain;b 2" << "main;a 1\nmain;b 2" << false
+                               << "root 3->3 unchanged\nmain 3->3 unchanged\nmain;a 1->1 unchanged\n"
+                                  "main;b 2->2 unchanged";
+    QTest::newRow("interleaved siblings")
+        << "main;a 1\nmain;c 1\nmain;e 1" << "main;b 1\nmain;c 2\nmain;d 1" << false
+        << "root 3->4 slower\nmain 3->4 slower\nmain;a 1->0 removed\nmain;b 0->1 new\nmain;c 1->2 slower\n"
+           "main;d 0->1 new\nmain;e 1->0 removed";
+    QTest::newRow("subtree on one side")
+        << "main;x;y;z 4" << "main 1\nmain;w 1" << false
+        << "root 4->2 faster\nmain 4->2 faster\nmain;w 0->1 new\nmain;x 4->0 removed\nmain;x;y 4->0 removed\n"
+           "main;x;y;z 4->0 removed";
+    QTest::newRow("recursion") << "main;r;r 2" << "main;r 1\nmain;r;r 1" << false
+                               << "root 2->2 unchanged\nmain 2->2 unchanged\nmain;r 2->2 unchanged\n"
+                                  "main;r;r 2->1 faster";
+    QTest::newRow("empty comparison") << "main;a 1" << "" << false
+                                      << "root 1->0 faster\nmain 1->0 removed\nmain;a 1->0 removed";
+    QTest::newRow("two lines, functions") << "main;f@f.go:1 1\nmain;f@f.go:2 1" << "main;f@f.go:1 1" << false
+                                          << "root 2->1 faster\nmain 2->1 faster\nmain;f 2->1 faster";
+    QTest::newRow("two lines, lines")
+        << "main;f@f.go:1 1\nmain;f@f.go:2 1" << "main;f@f.go:1 1" << true
+        << "root 2->1 faster\nmain 2->1 faster\nmain;f f.go:1 1->1 unchanged\nmain;f f.go:2 1->0 removed";
+}
+
+void tst_DiffTree::unionShape()
+{
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    QFETCH(bool, lines);
+    QFETCH(QString, expected);
+    const auto t = diffOf(folded(before.toStdString()), folded(after.toStdString()), {},
+                          lines ? Granularity::Lines : Granularity::Functions);
+    QCOMPARE(dump(*t), expected);
+}
+
+void tst_DiffTree::oneSideOnly()
+{
+    const auto t = diffOf(folded("main;a 5\nmain;b 3"), folded("main;a 5\nmain;c 4"));
+    const NodeId b = find(*t, "main;b"), c = find(*t, "main;c");
+    QVERIFY(t->inBefore(b) && !t->inAfter(b));
+    QVERIFY(!t->inBefore(c) && t->inAfter(c));
+    QCOMPARE(t->afterNode(b), DiffTree::kAbsent);
+    QCOMPARE(t->before().tree->label(t->beforeNode(b)), std::string("b"));
+    QCOMPARE(t->after().tree->label(t->afterNode(c)), std::string("c"));
+    QCOMPARE(t->classOf(b), DiffClass::Removed);
+    QCOMPARE(t->classOf(c), DiffClass::New);
+    QCOMPARE_EXACT(t->deltaTotal(b), -3);
+    QCOMPARE_EXACT(t->deltaTotal(c), 4);
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "main")), 1);
+
+    const auto table = DiffTable::compute(t);
+    const DiffRow &rb = rowOf(*table, "b"), &rc = rowOf(*table, "c");
+    QCOMPARE(rb.diffClass, DiffClass::Removed);
+    QCOMPARE(rb.beforeCumRaw, 3);
+    QCOMPARE(rb.afterCumRaw, 0);
+    QCOMPARE(rc.diffClass, DiffClass::New);
+    QCOMPARE(rc.afterFlatRaw, 4);
+    QCOMPARE(table->label(table->rows()[0]), std::string("c"));   // |4| > |-3| > |1| > 0
+    QCOMPARE(table->label(table->rows()[1]), std::string("b"));
+    QCOMPARE(table->label(table->rows()[2]), std::string("main"));
+    QCOMPARE(table->label(table->rows()[3]), std::string("a"));
+}
+
+// 4 s and 6 s of CPU in 10 s, then 8 s and 16 s in 20 s: a keeps its rate, b rises from 0.6 to 0.8 cores.
+void tst_DiffTree::perSecond()
+{
+    FoldedProfile before = folded("main;a 4000000000\nmain;b 6000000000", "cpu", "nanoseconds");
+    before.durationNanos = 10'000'000'000;
+    FoldedProfile after = folded("main;a 8000000000\nmain;b 16000000000", "cpu", "nanoseconds");
+    after.durationNanos = 20'000'000'000;
+    DiffOptions perSecond;
+    perSecond.normalization = Normalization::PerSecond;
+    const auto t = diffOf(before, after, perSecond);
+    QCOMPARE_EXACT(t->beforeTotal(find(*t, "main;a")), 4e8);
+    QCOMPARE_EXACT(t->afterTotal(find(*t, "main;a")), 4e8);
+    QCOMPARE(t->classOf(find(*t, "main;a")), DiffClass::Unchanged);
+    QCOMPARE_EXACT(t->deltaTotal(find(*t, "main;b")), 2e8);
+    QCOMPARE_EXACT(t->deltaTotal(DiffTree::kRoot), 2e8);
+    QCOMPARE(t->beforeTotalRaw(DiffTree::kRoot), 10'000'000'000);   // raw values stay as they are
+    QCOMPARE(t->formatValue(t->deltaTotal(DiffTree::kRoot), true), std::string("+0.2 cores"));
+    QCOMPARE(t->valueUnit(), std::string("nanoseconds/s"));
+    QVERIFY(t->durationsDiffer());
+    QCOMPARE(t->durationDescription(), std::string("durations 10 s -> 20 s (+100.0%, more than 5% apart)"));
+    const auto none = t->withOptions({});
+    QCOMPARE(none->durationDescription(),
+             std::string("durations 10 s -> 20 s (+100.0%, more than 5% apart: consider per-second)"));
+    QCOMPARE_EXACT(none->deltaTotal(find(*t, "main;a")), 4e9);
+    QCOMPARE(&none->frames(), &t->frames());   // other options, same structure
+}
+
+void tst_DiffTree::perSecondNeedsDurations()
+{
+    FoldedProfile before = folded("main 1", "cpu", "nanoseconds"), after = before;
+    after.durationNanos = 1'000'000'000;
+    DiffOptions perSecond;
+    perSecond.normalization = Normalization::PerSecond;
+    try {
+        diffOf(before, after, perSecond);
+        QFAIL("per-second without a baseline duration was accepted");
+    } catch (const ProfileError &e) {
+        QCOMPARE(std::string(e.what()),
+                 std::string("cannot normalise per second: the baseline (base.pb) records no duration"));
+    }
+    const auto t = diffOf(before, after);
+    QVERIFY(!t->durationsDiffer());   // unknown is not "different"
+    QCOMPARE(t->durationDescription(), std::string("durations unknown -> 1 s"));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, t->withOptions(perSecond));
+}
+
+void tst_DiffTree::durationsDiffer_data()
+{
+    QTest::addColumn<qint64>("before");
+    QTest::addColumn<qint64>("after");
+    QTest::addColumn<bool>("differ");
+    QTest::newRow("equal") << qint64(10'000'000'000) << qint64(10'000'000'000) << false;
+    QTest::newRow("5% longer: not more than 5%") << qint64(10'000'000'000) << qint64(10'500'000'000) << false;
+    QTest::newRow("5.01% longer") << qint64(10'000'000'000) << qint64(10'501'000'000) << true;
+    QTest::newRow("5.01% shorter") << qint64(10'000'000'000) << qint64(9'499'000'000) << true;
+}
+
+void tst_DiffTree::durationsDiffer()
+{
+    QFETCH(qint64, before);
+    QFETCH(qint64, after);
+    QFETCH(bool, differ);
+    FoldedProfile b = folded("main 1"), a = b;
+    b.durationNanos = before;
+    a.durationNanos = after;
+    QCOMPARE(diffOf(b, a)->durationsDiffer(), differ);
+}
+
+void tst_DiffTree::totalAndFactor()
+{
+    const FoldedProfile before = folded("main;a 4\nmain;b 6"), after = folded("main;a 8\nmain;b 16");
+    DiffOptions factor;
+    factor.normalization = Normalization::Factor;
+    factor.factor = 0.5;
+    const auto half = diffOf(before, after, factor);
+    QCOMPARE_EXACT(half->afterTotal(find(*half, "main;a")), 4);
+    QCOMPARE(half->classOf(find(*half, "main;a")), DiffClass::Unchanged);
+    QCOMPARE_EXACT(half->deltaTotal(find(*half, "main;b")), 2);
+    QCOMPARE_EXACT(half->deltaSelf(find(*half, "main")), 0);
+    QCOMPARE(half->normalizationDescription(), std::string("factor (the comparison multiplied by 0.5)"));
+
+    DiffOptions total;
+    total.normalization = Normalization::Total;   // 10 / 24
+    const auto share = half->withOptions(total);
+    QCOMPARE_EXACT(share->afterTotal(find(*share, "main;a")), 8.0 * 10.0 / 24.0);
+    QCOMPARE_EXACT(share->deltaTotal(find(*share, "main;b")), 16.0 * 10.0 / 24.0 - 6.0);
+    QCOMPARE(share->classOf(find(*share, "main;a")), DiffClass::Faster);   // 3.33 < 4
+    QCOMPARE(share->classOf(find(*share, "main;b")), DiffClass::Slower);   // 6.67 > 6
+}
+
+void tst_DiffTree::parseNormalization_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<int>("normalization");
+    QTest::addColumn<double>("factor");
+    QTest::newRow("none") << "none" << true << int(Normalization::None) << 1.0;
+    QTest::newRow("per-second") << "per-second" << true << int(Normalization::PerSecond) << 1.0;
+    QTest::newRow("total") << "total" << true << int(Normalization::Total) << 1.0;
+    QTest::newRow("factor") << "1.5" << true << int(Normalization::Factor) << 1.5;
+    QTest::newRow("zero") << "0" << false << 0 << 1.0;
+    QTest::newRow("negative") << "-2" << false << 0 << 1.0;
+    QTest::newRow("word") << "shares" << false << 0 << 1.0;
+    QTest::newRow("trailing junk") << "2x" << false << 0 << 1.0;
+}
+
+void tst_DiffTree::parseNormalization()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(int, normalization);
+    QFETCH(double, factor);
+    DiffOptions o;
+    QCOMPARE(qflame::parseNormalization(text.toStdString(), &o), ok);
+    if (ok) {
+        QCOMPARE(int(o.normalization), normalization);
+        QCOMPARE_EXACT(o.factor, factor);
+    }
+}
+
+void tst_DiffTree::noise_data()
+{
+    QTest::addColumn<bool>("period");   // counts from value / period instead of a samples/count type
+    QTest::addColumn<int>("before");    // samples of 10 ms
+    QTest::addColumn<int>("after");
+    QTest::addColumn<double>("k");
+    QTest::addColumn<DiffClass>("expected");
+    for (bool period : {false, true}) {
+        const char *how = period ? "period" : "samples/count";
+        // The standard error is 10 ms * sqrt(before + after): 100 ms for 100 samples.
+        QTest::addRow("%s: 60 -> 40, delta exactly 2 SE", how) << period << 60 << 40 << 2.0 << DiffClass::Faster;
+        QTest::addRow("%s: 59 -> 41, inside 2 SE", how) << period << 59 << 41 << 2.0 << DiffClass::WithinNoise;
+        QTest::addRow("%s: 60 -> 41, just inside (19 < 20.1)", how) << period << 60 << 41 << 2.0
+                                                                   << DiffClass::WithinNoise;
+        QTest::addRow("%s: 61 -> 40, just outside (21 > 20.1)", how) << period << 61 << 40 << 2.0
+                                                                    << DiffClass::Faster;
+        QTest::addRow("%s: 40 -> 61, outside, up", how) << period << 40 << 61 << 2.0 << DiffClass::Slower;
+        QTest::addRow("%s: 60 -> 40 at k=3", how) << period << 60 << 40 << 3.0 << DiffClass::WithinNoise;
+        QTest::addRow("%s: 59 -> 41, test off", how) << period << 59 << 41 << 0.0 << DiffClass::Faster;
+    }
+}
+
+void tst_DiffTree::noise()
+{
+    QFETCH(bool, period);
+    QFETCH(int, before);
+    QFETCH(int, after);
+    QFETCH(double, k);
+    QFETCH(DiffClass, expected);
+    auto make = [&](int n) {
+        FoldedProfile p;
+        const std::string ns = std::to_string(int64_t(n) * 10'000'000);
+        if (period) {
+            p.sampleTypes = {{"cpu", "nanoseconds"}};
+            p.period = 10'000'000;
+            p.periodType = {"cpu", "nanoseconds"};
+            p.folded = "main;f " + ns;
+        } else {
+            p.sampleTypes = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+            p.folded = "main;f " + std::to_string(n) + " " + ns;
+        }
+        return p;
+    };
+    DiffOptions options;
+    options.noiseK = k;
+    const auto t = diffOf(make(before), make(after), options);
+    QVERIFY(t->hasSampleCounts());
+    const NodeId f = find(*t, "main;f");
+    QCOMPARE_EXACT(t->beforeSamples(f), before);
+    QCOMPARE_EXACT(t->afterSamples(f), after);
+    QCOMPARE_EXACT(t->standardError(f), std::sqrt(double(before + after) * 1e14));   // (1e7 ns)^2 per sample
+    QCOMPARE(t->classOf(f), expected);
+    const DiffRow &row = rowOf(*DiffTable::compute(t), "f");
+    QCOMPARE_EXACT(row.standardErrorCum, std::sqrt(double(before + after) * 1e14));
+    QCOMPARE(row.diffClass, expected);
+    QCOMPARE(t->noiseDescription(),
+             k == 0 ? std::string("noise test off")
+                    : "within noise: |delta| < " + formatExact(k) + " standard errors (counts: " +
+                          (period ? "value / period (10000000 nanoseconds)" : "samples/count") + ")");
+}
+
+void tst_DiffTree::noiseUnknown()
+{
+    const auto t = diffOf(folded("main;f 590000000", "cpu", "nanoseconds"),
+                          folded("main;f 410000000", "cpu", "nanoseconds"));
+    QVERIFY(!t->hasSampleCounts());
+    QCOMPARE_EXACT(t->standardError(find(*t, "main;f")), 0);
+    QCOMPARE(t->classOf(find(*t, "main;f")), DiffClass::Faster);
+    QCOMPARE(t->noiseDescription(),
+             std::string("noise unknown: neither side has sample counts "
+                         "(no samples/count type, no period of this type)"));
+}
+
+// A sample whose compared value is 0 is in neither tree, so its count must not be counted either.
+void tst_DiffTree::countsFollowTheComparedSamples()
+{
+    FoldedProfile p;
+    p.sampleTypes = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+    p.folded = "main;f 10 100000000\nmain;g 5 0";
+    const auto t = diffOf(p, p);
+    QCOMPARE(find(*t, "main;g"), DiffTree::kAbsent);
+    QCOMPARE_EXACT(t->beforeSamples(find(*t, "main")), 10);
+    QCOMPARE_EXACT(t->afterSelfSamples(find(*t, "main;f")), 10);
+    QCOMPARE_EXACT(t->afterSelfSamples(find(*t, "main")), 0);
+}
+
+void tst_DiffTree::deepStack()
+{
+    std::string stack;
+    for (int i = 0; i < 10000; ++i)
+        stack += (i ? ";f" : "f") + std::to_string(i);
+    const auto t = diffOf(folded(stack + " 3", "samples", "count"), folded(stack + " 5", "samples", "count"));
+    QCOMPARE(t->size(), size_t(10001));
+    QCOMPARE(t->maxDepth(), 10000u);
+    QCOMPARE(t->label(10000), std::string("f9999"));
+    QCOMPARE_EXACT(t->deltaSelf(10000), 2);
+    QCOMPARE_EXACT(t->deltaTotal(1), 2);
+    QCOMPARE(t->pathTo(10000).size(), size_t(10000));
+    const auto table = DiffTable::compute(t);
+    QCOMPARE(table->rows().size(), size_t(10000));
+    for (const DiffRow &r : table->rows())
+        QVERIFY(r.beforeCumRaw == 3 && r.afterCumRaw == 5);
+}
+
+void tst_DiffTree::deepRecursionCountsOnce()
+{
+    std::string stack = "r";
+    for (int i = 1; i < 10000; ++i)
+        stack += ";r";
+    const auto table = DiffTable::compute(diffOf(folded(stack + " 3"), folded("r;r 1\n" + stack + " 2")));
+    QCOMPARE(table->rows().size(), size_t(1));
+    const DiffRow &r = table->rows()[0];
+    QCOMPARE(r.beforeFlatRaw, 3);
+    QCOMPARE(r.beforeCumRaw, 3);   // once per sample, however often it recurses
+    QCOMPARE(r.afterFlatRaw, 3);
+    QCOMPARE(r.afterCumRaw, 3);
+    QCOMPARE(r.diffClass, DiffClass::Unchanged);
+}
+
+void tst_DiffTree::mismatchedSampleTypesRefused()
+{
+    const auto base = profileFromFolded(folded("main 1", "cpu", "nanoseconds"), "base.pb");
+    const auto other = profileFromFolded(folded("main 1", "cpu", "milliseconds"), "new.pb");
+    const DiffSide b = DiffSide::fromProfiles({base}, 0);
+    try {
+        DiffSide::fromProfiles({other}, b.tree->sampleType());
+        QFAIL("a comparison without the baseline's sample type was accepted");
+    } catch (const ProfileError &e) {
+        QCOMPARE(std::string(e.what()),
+                 std::string("new.pb: has no sample type cpu/nanoseconds to compare with (it has: cpu/milliseconds)"));
+    }
+    try {
+        DiffTree::build(b, DiffSide::fromProfiles({other}, 0));
+        QFAIL("different sample types were compared");
+    } catch (const ProfileError &e) {
+        QCOMPARE(std::string(e.what()), std::string("cannot compare cpu/nanoseconds (base.pb) with cpu/milliseconds "
+                                                    "(new.pb): the sample types differ"));
+    }
+    BuildOptions lines;
+    lines.granularity = Granularity::Lines;
+    QVERIFY_THROWS_EXCEPTION(ProfileError, DiffTree::build(b, DiffSide::fromProfiles({base}, 0, lines)));
+}
+
+// Per-function deltas equal `go tool pprof -top -diff_base=gen__baseline gen__optimized`. pprof leaves out the
+// functions whose merged flat and cum are both 0, and marks "(inline)" from the graph of both profiles, as the
+// table does.
+void tst_DiffTree::realPairMatchesPprofDiffBase()
+{
+    const auto base = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
+    const auto opt = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz"));
+    const DiffSide b = DiffSide::fromProfiles({base}, size_t(base->findSampleType("cpu")));
+    const auto t = DiffTree::build(b, DiffSide::fromProfiles({opt}, b.tree->sampleType()));
+    QCOMPARE(t->before().countSource, std::string("samples/count"));
+    const auto table = DiffTable::compute(t);
+
+    QFile f(QStringLiteral(QFLAME_TEST_DATA "/oracle/gen__optimized.cpu.pb.gz.diff_base.topall"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QString error;
+    std::vector<OracleRow> expected = test::parseTopOracle(f.readAll(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    std::vector<OracleRow> actual;
+    for (const DiffRow &r : table->rows())
+        if (r.afterFlatRaw != r.beforeFlatRaw || r.afterCumRaw != r.beforeCumRaw)
+            actual.push_back({r.afterFlatRaw - r.beforeFlatRaw, r.afterCumRaw - r.beforeCumRaw, table->displayName(r)});
+    std::sort(expected.begin(), expected.end());
+    std::sort(actual.begin(), actual.end());
+    QCOMPARE(actual.size(), expected.size());
+    QCOMPARE(actual.size(), size_t(193));
+    for (size_t i = 0; i < actual.size(); ++i)
+        QVERIFY2(actual[i] == expected[i], qPrintable(QStringLiteral("%1 %2 %3 vs pprof %4 %5 %6")
+                                                          .arg(actual[i].flat).arg(actual[i].cum)
+                                                          .arg(QString::fromStdString(actual[i].name))
+                                                          .arg(expected[i].flat).arg(expected[i].cum)
+                                                          .arg(QString::fromStdString(expected[i].name))));
+    QCOMPARE_EXACT(t->deltaTotal(DiffTree::kRoot), double(opt->total(1) - base->total(1)));
+    QCOMPARE_EXACT(t->beforeSamples(DiffTree::kRoot), double(base->total(0)));
+    // Every Go CPU sample is worth one period, so the error is exactly the period times sqrt(n_before + n_after).
+    const double n = double(base->total(0) + opt->total(0));
+    QCOMPARE(t->standardError(DiffTree::kRoot), 1e7 * std::sqrt(n));
+}
+
+// Each side of the union, alone, is that profile's own `pprof -top`. Names are compared without the inline
+// suffix: the union marks it from both profiles' graphs, each -top from its own.
+void tst_DiffTree::realPairSidesMatchTheirOwnTop()
+{
+    const auto base = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
+    const auto opt = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz"));
+    const DiffSide b = DiffSide::fromProfiles({base}, 1);
+    const auto table = DiffTable::compute(DiffTree::build(b, DiffSide::fromProfiles({opt}, b.tree->sampleType())));
+    for (const char *name : {"gen__baseline.cpu.pb.gz", "gen__optimized.cpu.pb.gz"}) {
+        const bool before = name == std::string("gen__baseline.cpu.pb.gz");
+        QFile f(QStringLiteral(QFLAME_TEST_DATA "/oracle/%1.cpu.topall").arg(QLatin1String(name)));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString error;
+        std::vector<OracleRow> expected = test::parseTopOracle(f.readAll(), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (OracleRow &r : expected)
+            for (const std::string suffix : {" (inline)", " (partial-inline)"})
+                if (r.name.size() > suffix.size() && r.name.ends_with(suffix))
+                    r.name.resize(r.name.size() - suffix.size());
+        std::vector<OracleRow> actual;
+        for (const DiffRow &r : table->rows())
+            if (before ? r.inBefore : r.inAfter)
+                actual.push_back({before ? r.beforeFlatRaw : r.afterFlatRaw, before ? r.beforeCumRaw : r.afterCumRaw,
+                                  table->label(r)});
+        std::sort(expected.begin(), expected.end());
+        std::sort(actual.begin(), actual.end());
+        QCOMPARE(actual.size(), expected.size());
+        QVERIFY(actual == expected);
+    }
+}
+
+QTEST_GUILESS_MAIN(tst_DiffTree)
+#include "tst_difftree.moc"
