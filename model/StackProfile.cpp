@@ -1,0 +1,102 @@
+#include "StackProfile.h"
+
+#include "ProfileReader.h"
+#include "profile.pb.h"
+
+namespace qflame {
+
+namespace pb = perftools::profiles;
+
+StackProfileBuilder::StackProfileBuilder(std::vector<SampleType> sampleTypes)
+    : m_out(std::make_unique<pb::Profile>()), m_typeCount(sampleTypes.size())
+{
+    str("");
+    for (const SampleType &t : sampleTypes) {
+        pb::ValueType *vt = m_out->add_sample_type();
+        vt->set_type(str(t.type));
+        vt->set_unit(str(t.unit));
+    }
+}
+
+StackProfileBuilder::~StackProfileBuilder() = default;
+
+void StackProfileBuilder::setPeriod(const SampleType &periodType, int64_t period)
+{
+    m_out->mutable_period_type()->set_type(str(periodType.type));
+    m_out->mutable_period_type()->set_unit(str(periodType.unit));
+    m_out->set_period(period);
+}
+
+void StackProfileBuilder::setDurationNanos(int64_t nanos)
+{
+    m_out->set_duration_nanos(nanos);
+}
+
+void StackProfileBuilder::addComment(std::string_view comment)
+{
+    m_out->add_comment(str(comment));
+}
+
+int64_t StackProfileBuilder::str(std::string_view s)
+{
+    auto it = m_strings.find(s);
+    if (it != m_strings.end())
+        return it->second;
+    const int64_t index = m_out->string_table_size();
+    m_out->add_string_table(std::string(s));
+    m_strings.emplace(std::string(s), index);
+    return index;
+}
+
+uint64_t StackProfileBuilder::location(std::string_view name)
+{
+    auto it = m_locations.find(name);
+    if (it != m_locations.end())
+        return it->second;
+    const uint64_t id = uint64_t(m_out->location_size()) + 1;
+    pb::Function *f = m_out->add_function();
+    f->set_id(id);
+    f->set_name(str(name));
+    f->set_system_name(f->name());
+    pb::Location *loc = m_out->add_location();
+    loc->set_id(id);
+    loc->add_line()->set_function_id(id);
+    m_locations.emplace(std::string(name), id);
+    return id;
+}
+
+void StackProfileBuilder::addStack(const std::vector<std::string_view> &rootFirst, const std::vector<int64_t> &values)
+{
+    if (values.size() != m_typeCount)
+        throw ProfileError("a stack has " + std::to_string(values.size()) + " values for " +
+                           std::to_string(m_typeCount) + " sample types");
+    std::vector<uint64_t> ids;
+    ids.reserve(rootFirst.size());
+    for (size_t i = rootFirst.size(); i-- > 0;)   // pprof lists the leaf first
+        ids.push_back(location(rootFirst[i]));
+    auto [it, inserted] = m_sampleOf.try_emplace(ids, m_out->sample_size());
+    if (inserted) {
+        pb::Sample *s = m_out->add_sample();
+        s->mutable_location_id()->Add(ids.begin(), ids.end());
+        s->mutable_value()->Add(values.begin(), values.end());
+        return;
+    }
+    pb::Sample *s = m_out->mutable_sample(it->second);
+    for (size_t i = 0; i < values.size(); ++i)
+        s->set_value(int(i), s->value(int(i)) + values[i]);
+}
+
+std::string StackProfileBuilder::serialize() const
+{
+    std::string bytes;
+    if (!m_out->SerializeToString(&bytes))
+        throw ProfileError("could not encode the profile as protobuf");
+    return bytes;
+}
+
+std::shared_ptr<const Profile> StackProfileBuilder::build(const std::string &sourceName) const
+{
+    return readProfile(serialize(), sourceName);
+}
+
+}   // namespace qflame
