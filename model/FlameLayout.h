@@ -4,7 +4,6 @@
 
 #include "CallTree.h"
 
-#include <memory>
 #include <vector>
 
 namespace qflame {
@@ -28,19 +27,28 @@ struct FlameRect {
     uint32_t rows = 1;
 };
 
+// Any breadth-first tree with contiguous children (CallTree, DiffTree) and a width per node: a call tree's
+// totals, or a diff's max(before, after).
 class FlameLayout {
 public:
-    explicit FlameLayout(std::shared_ptr<const CallTree> tree);
+    explicit FlameLayout(const CallTree &tree);
+    template <typename Tree>
+    FlameLayout(const Tree &tree, std::vector<double> widths);
 
-    const CallTree &tree() const { return *m_tree; }
-    std::shared_ptr<const CallTree> treePtr() const { return m_tree; }
+    size_t size() const { return m_parent.size(); }
+    NodeId parent(NodeId n) const { return m_parent[n]; }
+    NodeId firstChild(NodeId n) const { return m_firstChild[n]; }
+    uint32_t childCount(NodeId n) const { return m_childCount[n]; }
+    uint32_t depth(NodeId n) const { return m_depth[n]; }
+    uint32_t maxDepth() const { return m_maxDepth; }
+    double width(NodeId n) const { return m_width[n]; }
     // Left edge of a node in cost units, relative to the root's left edge. Children start at their parent's
     // left edge in label order; the parent's self cost is the gap at the right.
-    int64_t offset(NodeId n) const { return m_offset[n]; }
+    double offset(NodeId n) const { return m_offset[n]; }
     // How many levels the subtree of n reaches below n (0 for a leaf).
     uint32_t height(NodeId n) const { return m_height[n]; }
-    Viewport viewportOf(NodeId n) const { return {double(m_offset[n]), double(m_offset[n] + m_tree->total(n))}; }
-    Viewport fullViewport() const { return viewportOf(CallTree::kRoot); }
+    Viewport viewportOf(NodeId n) const { return {m_offset[n], m_offset[n] + m_width[n]}; }
+    Viewport fullViewport() const { return viewportOf(0); }
 
     // Frames at depths [firstDepth, firstDepth + depthCount) that intersect the viewport when it spans `width`
     // pixels. Frames narrower than `minWidth` pixels are merged per run of pixel columns (see FlameRect), so
@@ -53,9 +61,30 @@ public:
     int64_t hitTest(Viewport view, double width, double x, uint32_t depth) const;
 
 private:
-    std::shared_ptr<const CallTree> m_tree;
-    std::vector<int64_t> m_offset;
-    std::vector<uint32_t> m_height;
+    void place();   // offsets and heights from the structure and the widths
+
+    std::vector<NodeId> m_parent, m_firstChild;
+    std::vector<uint32_t> m_childCount, m_depth, m_height;
+    std::vector<double> m_width, m_offset;
+    uint32_t m_maxDepth = 0;
 };
+
+template <typename Tree>
+FlameLayout::FlameLayout(const Tree &tree, std::vector<double> widths) : m_width(std::move(widths))
+{
+    const size_t n = tree.size();
+    m_parent.resize(n);
+    m_firstChild.resize(n);
+    m_childCount.resize(n);
+    m_depth.resize(n);
+    for (NodeId i = 0; i < n; ++i) {
+        m_parent[i] = tree.parent(i);
+        m_firstChild[i] = tree.firstChild(i);
+        m_childCount[i] = tree.childCount(i);
+        m_depth[i] = tree.depth(i);
+    }
+    m_maxDepth = tree.maxDepth();
+    place();
+}
 
 }   // namespace qflame

@@ -312,7 +312,7 @@ void tst_CallTree::deepStacksDoNotRecurse()
     QCOMPARE(table->rows().front().flat, int64_t(3));   // the leaf f0
     for (const FlatRow &r : table->rows())
         QCOMPARE(r.cum, int64_t(3));
-    FlameLayout layout(table->treePtr());
+    FlameLayout layout(table->tree());
     QCOMPARE(layout.visible(layout.fullViewport(), 1000, 1, 0, 30000).size(), size_t(20001));
 }
 
@@ -323,11 +323,11 @@ void tst_CallTree::layoutAndHitTesting()
     m.stack("main;b", 2);
     m.stack("main", 2);   // main's self: a gap at the right of its children
     auto tree = CallTreeBuilder::build({m.profile()}, 0);
-    FlameLayout layout(tree);
+    FlameLayout layout(*tree);
     const NodeId main = 1, a = 2, b = 3;
     QCOMPARE(tree->label(a), std::string("a"));
-    QCOMPARE(layout.offset(a), int64_t(0));
-    QCOMPARE(layout.offset(b), int64_t(6));
+    QCOMPARE(layout.offset(a), 0.0);
+    QCOMPARE(layout.offset(b), 6.0);
     QCOMPARE(layout.height(CallTree::kRoot), 2u);
     QCOMPARE(layout.height(b), 0u);
     // 100 px for 10 units: a spans [0, 60), b [60, 80), main's self [80, 100).
@@ -377,7 +377,7 @@ void tst_CallTree::levelOfDetailMergesPixelColumns()
     for (int i = 0; i < 10000; ++i)
         m.stack("main;f" + std::to_string(100000 + i) + ";g", 1);
     auto tree = CallTreeBuilder::build({m.profile()}, 0);
-    FlameLayout layout(tree);
+    FlameLayout layout(*tree);
     const auto rects = layout.visible(layout.fullViewport(), 100, 1, 0, 10);
     double covered = 0;
     size_t merged = 0;

@@ -27,14 +27,20 @@ FlameGraphWidget::FlameGraphWidget(QWidget *parent) : QWidget(parent)
 
 void FlameGraphWidget::setTree(std::shared_ptr<const CallTree> tree)
 {
-    m_layout = tree ? std::make_shared<FlameLayout>(std::move(tree)) : nullptr;
+    setSource(tree ? std::make_shared<CallTreeSource>(std::move(tree)) : nullptr);
+}
+
+void FlameGraphWidget::setSource(std::shared_ptr<const FlameSource> source)
+{
+    m_source = std::move(source);
+    m_layout = m_source ? &m_source->layout() : nullptr;
     m_view = m_layout ? m_layout->fullViewport() : Viewport{};
     m_zoom = CallTree::kRoot;
     m_back.clear();
     m_forward.clear();
     m_hover = m_selected = -1;
     m_matches.clear();
-    m_labelCache.assign(m_layout ? m_layout->tree().frames().size() : 0, QString());
+    m_labelCache.assign(m_source ? m_source->frameCount() : 0, QString());
     updateGeometry();
     setMinimumHeight(sizeHint().height());
     invalidate();
@@ -43,7 +49,7 @@ void FlameGraphWidget::setTree(std::shared_ptr<const CallTree> tree)
 
 QSize FlameGraphWidget::sizeHint() const
 {
-    const int rows = m_layout ? int(m_layout->tree().maxDepth()) + 1 : 1;
+    const int rows = m_layout ? int(m_layout->maxDepth()) + 1 : 1;
     return QSize(800, std::max(rows * m_rowHeight, 100));
 }
 
@@ -72,7 +78,7 @@ void FlameGraphWidget::pushHistory()
 
 void FlameGraphWidget::zoomTo(NodeId node)
 {
-    if (!m_layout || node >= m_layout->tree().size())
+    if (!m_layout || node >= m_layout->size())
         return;
     const Viewport v = m_layout->viewportOf(node);
     if (node == m_zoom && v.begin == m_view.begin && v.end == m_view.end)
@@ -157,30 +163,22 @@ void FlameGraphWidget::setHighlightedFrame(std::optional<FrameId> frame)
 
 const QString &FlameGraphWidget::labelOf(NodeId n) const
 {
-    const CallTree &t = m_layout->tree();
-    QString &s = m_labelCache[t.frame(n)];
-    if (s.isNull())
-        s = QString::fromUtf8(t.label(n).data(), qsizetype(t.label(n).size()));
+    QString &s = m_labelCache[m_source->frame(n)];
+    if (s.isNull()) {
+        const std::string &bytes = m_source->labelBytes(n);
+        s = QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+    }
     return s;
+}
+
+PaintOptions FlameGraphWidget::paintOptions() const
+{
+    return PaintOptions{m_scheme, m_colorBlind, palette()};
 }
 
 QColor FlameGraphWidget::frameColor(NodeId n) const
 {
-    const CallTree &t = m_layout->tree();
-    if (n == CallTree::kRoot)
-        return palette().color(QPalette::Mid);
-    switch (m_scheme) {
-    case ColorScheme::Package: return colorForKey(packageOf(labelOf(n)), m_colorBlind);
-    case ColorScheme::Mapping: {
-        const std::string &m = t.frames().strings().str(t.frames().frame(t.frame(n)).mappingFile);
-        const size_t slash = m.rfind('/');
-        return colorForKey(QString::fromStdString(slash == std::string::npos ? m : m.substr(slash + 1)),
-                           m_colorBlind, true);
-    }
-    case ColorScheme::SelfHeat:
-        return heatColor(t.total(n) ? double(t.self(n)) / double(t.total(n)) : 0.0, m_colorBlind);
-    }
-    return Qt::gray;
+    return m_source->color(n, paintOptions());
 }
 
 // ---- geometry --------------------------------------------------------------------------------------------
@@ -213,15 +211,14 @@ QRectF FlameGraphWidget::nodeRect(NodeId node) const
 {
     if (!m_layout || m_view.span() <= 0)
         return {};
-    const CallTree &t = m_layout->tree();
     const double scale = width() / m_view.span();
-    double x = (double(m_layout->offset(node)) - m_view.begin) * scale;
-    double right = x + double(t.total(node)) * scale;
+    double x = (m_layout->offset(node) - m_view.begin) * scale;
+    double right = x + m_layout->width(node) * scale;
     x = std::max(x, 0.0);
     right = std::min(right, double(width()));
     if (right <= x)
         return {};
-    return QRectF(x, yOfDepth(t.depth(node)), right - x, m_rowHeight);
+    return QRectF(x, yOfDepth(m_layout->depth(node)), right - x, m_rowHeight);
 }
 
 // ---- painting --------------------------------------------------------------------------------------------
@@ -231,7 +228,7 @@ void FlameGraphWidget::paintFrames(QPainter &p, const QRect &area, int w, int h)
     p.fillRect(area, palette().color(QPalette::Base));
     if (!m_layout)
         return;
-    const CallTree &t = m_layout->tree();
+    const PaintOptions options = paintOptions();
     auto yOf = [&](uint32_t depth) {
         return m_orientation == Orientation::Icicle ? int(depth) * m_rowHeight : h - int(depth + 1) * m_rowHeight;
     };
@@ -262,16 +259,28 @@ void FlameGraphWidget::paintFrames(QPainter &p, const QRect &area, int w, int h)
             continue;
         }
         const QRectF box(x, yOf(r.depth), right - x - (right - x >= 3 ? 1 : 0), m_rowHeight - 1);
-        QColor c = frameColor(r.node);
-        if (searching && !m_matches[t.frame(r.node)])
+        const bool dim = searching && !m_matches[m_source->frame(r.node)];
+        QColor c = m_source->color(r.node, options);
+        if (dim)
             c = dimmed(c, background);
         p.fillRect(box, c);
-        if (t.isInlined(r.node)) {   // inlined frames: a dotted underline
+        switch (m_source->mark(r.node)) {
+        case FrameMark::Hatched:   // within noise
+            p.fillRect(box, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
+            break;
+        case FrameMark::Dashed:    // one side only
+            p.setPen(QPen(Qt::black, 1, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
+            break;
+        case FrameMark::None: break;
+        }
+        if (m_source->inlined(r.node)) {   // inlined frames: a dotted underline
             p.setPen(QPen(Qt::black, 1, Qt::DotLine));
             p.drawLine(box.bottomLeft(), box.bottomRight());
         }
         if (box.width() >= minTextWidth) {
-            p.setPen(searching && !m_matches[t.frame(r.node)] ? text.lighter() : text);
+            p.setPen(dim ? text.lighter() : text);
             // Labels stay readable when a frame extends past the left edge: they start at the visible part.
             const QRectF textRect = box.adjusted(3, 0, -2, 0);
             p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
@@ -304,7 +313,6 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
     }
     p.drawPixmap(m_cacheRect.topLeft(), m_cache);
     // Outlines over the cache: hover, keyboard selection, the table's selected function.
-    const CallTree &t = m_layout->tree();
     auto outline = [&](NodeId n, const QColor &c) {
         const QRectF r = nodeRect(n);
         if (r.isEmpty() || !r.intersects(event->rect()))
@@ -314,8 +322,8 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
         p.drawRect(r.adjusted(1, 1, -2, -2));
     };
     if (m_highlight) {
-        for (const FlameRect &r : m_layout->visible(m_view, width(), 1.0, 0, t.maxDepth() + 1))
-            if (!r.merged && t.frame(r.node) == *m_highlight)
+        for (const FlameRect &r : m_layout->visible(m_view, width(), 1.0, 0, m_layout->maxDepth() + 1))
+            if (!r.merged && m_source->frame(r.node) == *m_highlight)
                 outline(r.node, palette().color(QPalette::Highlight));
     }
     if (m_hover >= 0)
@@ -368,18 +376,7 @@ bool FlameGraphWidget::writeSvg(const QString &path, int w) const
 
 QString FlameGraphWidget::describe(NodeId n) const
 {
-    const CallTree &t = m_layout->tree();
-    const std::string &unit = t.sampleType().unit;
-    const double total = double(t.total(CallTree::kRoot));
-    const double view = m_view.span();
-    auto fmt = [&](int64_t v) { return QString::fromStdString(formatValue(double(v), unit)); };
-    auto pct = [&](int64_t v, double whole) { return QString::fromStdString(formatPercent(double(v), whole)); };
-    QString name = QString::fromStdString(t.label(n));
-    if (t.isInlined(n))
-        name += tr(" (inlined)");
-    return tr("%1\nTotal: %2 (%3 of view, %4 of profile)\nSelf: %5 (%6 of view, %7 of profile)")
-        .arg(name, fmt(t.total(n)), pct(t.total(n), view), pct(t.total(n), total), fmt(t.self(n)),
-             pct(t.self(n), view), pct(t.self(n), total));
+    return m_source->describe(n, m_view);
 }
 
 void FlameGraphWidget::updateNode(int64_t node)
@@ -417,11 +414,11 @@ bool FlameGraphWidget::selectNextMatch(int direction)
 {
     if (!m_layout || m_matches.empty())
         return false;
-    const CallTree &t = m_layout->tree();
+    const FlameLayout &t = *m_layout;
     // Matching nodes in left-to-right, then bottom-up order.
     std::vector<NodeId> found;
     for (NodeId n = 1; n < t.size(); ++n)
-        if (m_matches[t.frame(n)])
+        if (m_matches[m_source->frame(n)])
             found.push_back(n);
     if (found.empty())
         return false;
@@ -452,7 +449,7 @@ bool FlameGraphWidget::selectNextMatch(int direction)
 
 void FlameGraphWidget::moveSelection(int key)
 {
-    const CallTree &t = m_layout->tree();
+    const FlameLayout &t = *m_layout;
     if (m_selected < 0) {
         setSelectedNode(m_zoom);
         return;
@@ -464,7 +461,7 @@ void FlameGraphWidget::moveSelection(int key)
         if (towardsLeaves && t.childCount(n) > 0) {
             NodeId widest = t.firstChild(n);   // the heaviest child, where the cost goes
             for (uint32_t i = 1; i < t.childCount(n); ++i)
-                if (t.total(t.firstChild(n) + i) > t.total(widest))
+                if (t.width(t.firstChild(n) + i) > t.width(widest))
                     widest = t.firstChild(n) + i;
             next = widest;
         } else if (!towardsLeaves && n != CallTree::kRoot) {
@@ -511,7 +508,7 @@ void FlameGraphWidget::mousePressEvent(QMouseEvent *event)
     if (n >= 0) {
         zoomTo(NodeId(n));
         setSelectedNode(n);
-        Q_EMIT frameActivated(m_layout->tree().frame(NodeId(n)));
+        Q_EMIT frameActivated(m_source->frame(NodeId(n)));
     }
 }
 

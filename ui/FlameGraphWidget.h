@@ -4,7 +4,7 @@
 // on top of it, so pointer feedback never waits on a repaint of the whole view.
 #pragma once
 
-#include "FlameLayout.h"
+#include "FlameSource.h"
 
 #include <QPixmap>
 #include <QWidget>
@@ -15,8 +15,6 @@
 
 namespace qflame {
 
-enum class ColorScheme { Package, Mapping, SelfHeat };
-
 class FlameGraphWidget : public QWidget {
     Q_OBJECT
 
@@ -26,8 +24,11 @@ public:
     explicit FlameGraphWidget(QWidget *parent = nullptr);
 
     void setTree(std::shared_ptr<const CallTree> tree);
-    const CallTree *tree() const { return m_layout ? &m_layout->tree() : nullptr; }
-    const FlameLayout *layout() const { return m_layout.get(); }
+    void setSource(std::shared_ptr<const FlameSource> source);
+    const FlameSource *source() const { return m_source.get(); }
+    // The call tree shown, when a call tree is shown (not a diff).
+    const CallTree *tree() const { return m_source ? m_source->callTree() : nullptr; }
+    const FlameLayout *layout() const { return m_layout; }
 
     // Zoom: the node whose extent fills the width (the root when not zoomed), and the viewport in cost units.
     NodeId zoomRoot() const { return m_zoom; }
@@ -108,8 +109,10 @@ private:
     void updateNode(int64_t node);
     void moveSelection(int key);
     const QString &labelOf(NodeId n) const;
+    PaintOptions paintOptions() const;
 
-    std::shared_ptr<const FlameLayout> m_layout;
+    std::shared_ptr<const FlameSource> m_source;
+    const FlameLayout *m_layout = nullptr;   // m_source's
     Viewport m_view;
     NodeId m_zoom = CallTree::kRoot;
     std::vector<State> m_back, m_forward;
