@@ -1,0 +1,142 @@
+// What the qryn client sends and hands back, as plain values: no protobuf and no QObject, so they copy freely
+// between the decoding thread and the GUI.
+//
+// Times are milliseconds since the epoch everywhere, because that is what the querier protocol carries (qryn
+// 3.2.39 reads start/end as ms whatever the caller meant).
+#pragma once
+
+#include "CallTree.h"
+#include "FlatTable.h"
+#include "Profile.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace qflame::qryn {
+
+struct TimeRange {
+    qint64 startMs = 0;
+    qint64 endMs = 0;
+    qint64 lengthMs() const { return endMs - startMs; }
+};
+
+// A profile type ID, "name:sample_type:sample_unit:period_type:period_unit", e.g.
+// "process_cpu:cpu:nanoseconds:cpu:nanoseconds".
+struct ProfileType {
+    QString id, name, sampleType, sampleUnit, periodType, periodUnit;
+
+    // Splits an ID as qryn does (exactly five non-empty parts without ':'); false otherwise.
+    static bool parse(const QString &id, ProfileType *out);
+    bool operator==(const ProfileType &) const = default;
+};
+
+struct LabelPair {
+    QString name, value;
+    bool operator==(const LabelPair &) const = default;
+};
+using LabelSet = QList<LabelPair>;
+
+// The value of a label in a set, or a null QString.
+QString labelValue(const LabelSet &labels, const QString &name);
+
+struct SeriesPoint {
+    qint64 timestampMs = 0;   // start of the bucket
+    double value = 0;
+    bool operator==(const SeriesPoint &) const = default;
+};
+
+struct Series {
+    LabelSet labels;
+    QList<SeriesPoint> points;
+};
+
+enum class Aggregation { Sum, Average };
+
+struct SeriesOptions {
+    QStringList groupBy;
+    double stepSeconds = 60;   // bucket width; qryn truncates it to whole seconds and refuses < 1
+    Aggregation aggregation = Aggregation::Sum;
+};
+
+// What to merge: one profile type, a label selector ("" or "{}" = everything) and a time range.
+struct ProfileQuery {
+    QString profileTypeId;
+    QString labelSelector;
+    TimeRange range;
+};
+
+struct ProfileStats {
+    bool dataIngested = false;
+    qint64 oldestProfileMs = 0;
+    qint64 newestProfileMs = 0;
+};
+
+// A flamegraph exactly as the server encodes it (qryn.md §5.1): a name table, and per depth the nodes as
+// quadruples [x_offset (delta-encoded), total, self, name index]. Level 0 is the "total" root.
+struct Flamegraph {
+    std::vector<std::string> names;
+    std::vector<std::vector<int64_t>> levels;
+    int64_t total = 0;
+    int64_t maxSelf = 0;
+};
+
+// The two-sided flamegraph of render-diff (qryn.md §5.2): per node
+// [left x_offset, left total, left self, right x_offset, right total, right self, name index].
+struct FlamegraphDiff {
+    std::vector<std::string> names;
+    std::vector<std::vector<int64_t>> levels;
+    int64_t leftTicks = 0;
+    int64_t rightTicks = 0;
+    int64_t maxSelf = 0;
+};
+
+// SelectMergeStacktraces' answer, and the same numbers as our model: a CallTree of the query's sample type
+// (function granularity, the only one the server's flamegraph has) and its flat table. These are the numbers
+// to show: they are right where SelectMergeProfile's are not (qryn 3.2.39, see ExportCheck.h).
+struct MergedFlamegraph {
+    Flamegraph graph;
+    std::shared_ptr<const Profile> profile;   // the flamegraph as a pprof, one sample per node with self > 0
+    std::shared_ptr<const CallTree> tree;
+    std::shared_ptr<const FlatTable> flat;
+    bool isEmpty() const { return graph.total == 0; }
+};
+
+// SelectMergeProfile's answer: the merged pprof as served (uncompressed protobuf; empty when nothing matched),
+// and that pprof decoded by our reader. For export and for line/address granularity.
+struct MergedProfile {
+    QByteArray pprof;
+    std::shared_ptr<const Profile> profile;   // null when pprof is empty
+    bool isEmpty() const { return pprof.isEmpty(); }
+};
+
+// The legacy GET /pyroscope/render: a flamebearer flamegraph plus the summed timeline of the range.
+struct Timeline {
+    qint64 startTimeS = 0;       // seconds since the epoch, start of the first bucket
+    qint64 durationDeltaS = 0;   // bucket width in seconds
+    std::vector<double> samples;
+};
+
+struct RenderResult {
+    MergedFlamegraph flamegraph;   // its profile as the model's flamebearer reader makes it (type from metadata)
+    QString format;              // "single"
+    QString units;               // "samples", "objects", "bytes", ...
+    QString sampleName;          // the sample type, e.g. "cpu"
+    double sampleRate = 0;
+    bool hasTimeline = false;    // qryn sends null when no series matched
+    Timeline timeline;
+};
+
+// The legacy GET /pyroscope/render-diff: the aligned two-sided flamegraph, and each side as a pprof profile (one
+// sample per node with self > 0 on that side), ready for DiffSide::fromProfiles.
+struct RenderDiffResult {
+    FlamegraphDiff graph;
+    std::shared_ptr<const Profile> left, right;
+};
+
+}   // namespace qflame::qryn

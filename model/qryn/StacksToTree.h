@@ -1,0 +1,48 @@
+// A server's flamegraph as our model: the flamegraph's stacks become a pprof profile (StackProfileBuilder: the
+// generated protobuf classes and readProfile, so it takes the same road as a file), then a CallTree and flat
+// table. Every view, table and diff that works on profiles then works on a server's answer unchanged.
+#pragma once
+
+#include "CallTree.h"
+#include "FlamegraphLevels.h"
+#include "Profile.h"
+#include "QrynTypes.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace qflame::qryn {
+
+struct StackProfileSpec {
+    std::vector<SampleTypeInfo> sampleTypes;   // one per value of a stack
+    SampleTypeInfo periodType;                 // empty type: not set
+    int64_t period = 0;
+};
+
+// The stacks as a profile: one function and one location per distinct frame name, one sample per distinct stack.
+// Throws ProfileError.
+std::shared_ptr<const Profile> stacksToProfile(const StackSet &stacks, const StackProfileSpec &spec,
+                                               const std::string &sourceName);
+
+// The sample and period type of a profile type ID: "process_cpu:cpu:nanoseconds:cpu:nanoseconds" gives sample
+// type cpu/nanoseconds and period type cpu/nanoseconds.
+StackProfileSpec specFor(const ProfileType &type);
+
+// A flamegraph (single layout) as a profile of `type`. Returns null and sets *why when the levels are
+// inconsistent (see decodeLevels).
+std::shared_ptr<const Profile> flamegraphToProfile(const Flamegraph &graph, const ProfileType &type,
+                                                   const std::string &sourceName, QString *why);
+
+// Fills out->tree (function granularity) and out->flat from out->profile.
+void buildTree(MergedFlamegraph *out);
+
+// out->graph as out->profile, out->tree and out->flat. Returns false and sets *why like flamegraphToProfile.
+bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, const std::string &sourceName,
+                           QString *why);
+
+// Each side of render-diff's two-sided flamegraph as a profile of `type` (out->left, out->right). Returns false
+// and sets *why when the levels are inconsistent.
+bool buildDiffProfiles(RenderDiffResult *out, const ProfileType &type, QString *why);
+
+}   // namespace qflame::qryn
