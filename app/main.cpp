@@ -39,6 +39,6 @@ int main(int argc, char **argv)
         }
     }
     if (!files.isEmpty())
-        window.openFiles(files);
+        window.openArguments(files);
     return app.exec();
 }

@@ -83,4 +83,85 @@ QFuture<LoadedView> rebuildAsync(std::vector<std::shared_ptr<const Profile>> pro
     });
 }
 
+namespace {
+
+void buildDiff(QPromise<LoadedDiff> &promise, LoadedDiff &d, const DiffOptions &options)
+{
+    if (d.sampleType < 0)
+        d.sampleType = d.before.front()->effectiveDefaultType();
+    if (d.sampleType < 0)
+        throw ProfileError(d.before.front()->sourceName + ": the profile has no sample types");
+    BuildOptions build;
+    build.granularity = d.granularity;
+    build.progress = [&](double) { return !promise.isCanceled(); };
+    const DiffSide base = DiffSide::fromProfiles(d.before, size_t(d.sampleType), build);
+    promise.setProgressValue(800);
+    const DiffSide cmp = DiffSide::fromProfiles(d.after, base.tree->sampleType(), build);
+    promise.setProgressValue(900);
+    if (promise.isCanceled())
+        throw Cancelled();
+    d.diff = DiffTree::build(base, cmp, options);
+    d.table = DiffTable::compute(d.diff);
+}
+
+void runDiff(QPromise<LoadedDiff> &promise, LoadedDiff d, const DiffOptions &options)
+{
+    try {
+        buildDiff(promise, d, options);
+    } catch (const Cancelled &) {
+        return;
+    } catch (const std::exception &e) {
+        d.diff.reset();
+        d.table.reset();
+        d.error = QString::fromStdString(e.what());
+    }
+    promise.setProgressValue(1000);
+    promise.addResult(std::move(d));
+}
+
+}   // namespace
+
+QFuture<LoadedDiff> loadDiffAsync(const QStringList &before, const QStringList &after, int sampleType,
+                                  Granularity granularity, DiffOptions options, ReadOptions readOptions)
+{
+    return QtConcurrent::run([=](QPromise<LoadedDiff> &promise) mutable {
+        promise.setProgressRange(0, 1000);
+        LoadedDiff d;
+        d.sampleType = sampleType;
+        d.granularity = granularity;
+        const QStringList all = before + after;
+        try {
+            for (int i = 0; i < all.size(); ++i) {
+                readOptions.progress = [&](double f) {
+                    promise.setProgressValue(int(600 * (i + f) / all.size()));
+                    return !promise.isCanceled();
+                };
+                (i < before.size() ? d.before : d.after).push_back(readProfileFile(all[i], readOptions));
+            }
+        } catch (const Cancelled &) {
+            return;
+        } catch (const std::exception &e) {
+            d.error = QString::fromStdString(e.what());
+            promise.addResult(std::move(d));
+            return;
+        }
+        runDiff(promise, std::move(d), options);
+    });
+}
+
+QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>> before,
+                                     std::vector<std::shared_ptr<const Profile>> after, int sampleType,
+                                     Granularity granularity, DiffOptions options)
+{
+    return QtConcurrent::run([=](QPromise<LoadedDiff> &promise) {
+        promise.setProgressRange(0, 1000);
+        LoadedDiff d;
+        d.before = before;
+        d.after = after;
+        d.sampleType = sampleType;
+        d.granularity = granularity;
+        runDiff(promise, std::move(d), options);
+    });
+}
+
 }   // namespace qflame

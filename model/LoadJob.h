@@ -2,6 +2,7 @@
 #pragma once
 
 #include "CallTreeBuilder.h"
+#include "DiffTable.h"
 #include "FlatTable.h"
 #include "ProfileReader.h"
 
@@ -32,5 +33,22 @@ QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Gra
 // Rebuilds the tree of already-read profiles for another sample type or granularity.
 QFuture<LoadedView> rebuildAsync(std::vector<std::shared_ptr<const Profile>> profiles, int sampleType,
                                  Granularity granularity);
+
+// A comparison: both sides read and the diff built for one sample type of the baseline.
+struct LoadedDiff {
+    std::vector<std::shared_ptr<const Profile>> before, after;
+    int sampleType = -1;
+    Granularity granularity = Granularity::Functions;
+    std::shared_ptr<const DiffTree> diff;
+    std::shared_ptr<const DiffTable> table;
+    QString error;
+};
+
+QFuture<LoadedDiff> loadDiffAsync(const QStringList &before, const QStringList &after, int sampleType,
+                                  Granularity granularity, DiffOptions options, ReadOptions readOptions = {});
+// Rebuilds a comparison of already-read profiles for another sample type or granularity.
+QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>> before,
+                                     std::vector<std::shared_ptr<const Profile>> after, int sampleType,
+                                     Granularity granularity, DiffOptions options);
 
 }   // namespace qflame

@@ -1,6 +1,8 @@
 // Renders the window in documented states to PNG files, for the README and for looking at what we build:
 //   qflame_screenshots OUTDIR
 // Runs offscreen (QT_QPA_PLATFORM=offscreen); not a test, it asserts nothing.
+#include "DiffView.h"
+#include "DocumentPane.h"
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
 #include "MainWindow.h"
@@ -76,6 +78,17 @@ int main(int argc, char **argv)
     shoot(w, out + QStringLiteral("/icicle-selfheat.png"));
     g->setOrientation(FlameGraphWidget::Orientation::Flame);
     g->setColorScheme(ColorScheme::Package);
+
+    // A comparison: the diff flamegraph, then side by side.
+    MainWindow c;
+    c.resize(1400, 900);
+    c.show();
+    c.openArguments({data + QStringLiteral("gen__baseline.cpu.pb.gz"), data + QStringLiteral("gen__optimized.cpu.pb.gz")});
+    waitLoaded(c);
+    shoot(c, out + QStringLiteral("/diff.png"));
+    c.currentDiff()->diffView()->tabs()->setCurrentIndex(1);
+    shoot(c, out + QStringLiteral("/side-by-side.png"));
+    c.currentDiff()->diffView()->tabs()->setCurrentIndex(0);
 
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));

@@ -1,5 +1,7 @@
 // The window as a user drives it: open, switch sample type, a bad file that must not disturb what is open,
 // a newer load superseding a running one, and drag and drop.
+#include "DiffView.h"
+#include "DocumentPane.h"
 #include "FlameGraphWidget.h"
 #include "MainWindow.h"
 
@@ -37,6 +39,8 @@ private Q_SLOTS:
     void switchesSampleType();
     void badFileKeepsWhatIsOpen();
     void newerLoadSupersedesRunningOne();
+    void closingATabWhileItLoadsIsSafe();
+    void comparesTwoFiles();
     void tableSelectionHighlightsFrames();
     void dropOpensFiles();
 };
@@ -57,6 +61,7 @@ void tst_MainWindow::opensProfileAndShowsDefaultType()
     QCOMPARE(w.topTable()->model()->index(0, 4).data().toString(), QStringLiteral("main.checksumBlock"));
     QCOMPARE(w.topTable()->model()->index(0, 0).data().toString(), QStringLiteral("1.92 s"));
     QCOMPARE(w.topTable()->model()->index(0, 2).data().toString(), QStringLiteral("2.40 s"));
+    QCOMPARE(w.tabs()->tabText(0), QStringLiteral("gen__baseline.cpu.pb.gz"));
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("gen__baseline.cpu.pb.gz — cpu/nanoseconds")));
 }
 
@@ -72,6 +77,7 @@ void tst_MainWindow::switchesSampleType()
     QCOMPARE(w.flameGraph()->tree()->sampleType().type, std::string("alloc_space"));
     QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(62869263));
     QCOMPARE(w.view().profiles.size(), size_t(1));   // the profile was not read again
+    QCOMPARE(w.tabs()->count(), 1);
 }
 
 void tst_MainWindow::badFileKeepsWhatIsOpen()
@@ -95,6 +101,7 @@ void tst_MainWindow::badFileKeepsWhatIsOpen()
     QCOMPARE(w.flameGraph()->tree(), before);        // the same tree, untouched
     QCOMPARE(w.flameGraph()->zoomRoot(), NodeId(1));  // and its zoom
     QCOMPARE(w.topTable()->model()->rowCount(), 187);
+    QCOMPARE(w.tabs()->count(), 1);   // the failed file's tab is gone, the good one stays
 
     w.openFiles({dir.filePath(QStringLiteral("missing.pb.gz"))});
     QVERIFY(waitLoad(w, false));
@@ -105,15 +112,50 @@ void tst_MainWindow::badFileKeepsWhatIsOpen()
 void tst_MainWindow::newerLoadSupersedesRunningOne()
 {
     MainWindow w;
-    QSignalSpy spy(&w, &MainWindow::loadFinished);
     w.openFiles({data("gen__heap.pb.gz")});
-    w.openFiles({data("pprof__sample.cpu")});   // supersedes the first at once
+    QVERIFY(waitLoad(w, true));
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    w.sampleTypeBox()->setCurrentIndex(0);   // starts a rebuild ...
+    w.sampleTypeBox()->setCurrentIndex(1);   // ... that this one supersedes at once
     QVERIFY(spy.wait(60000));
     QTest::qWait(200);   // the first job's result, if it came, must have been dropped
     QCOMPARE(spy.count(), 1);
+    QCOMPARE(w.flameGraph()->tree()->sampleType().type, std::string("alloc_space"));
+}
+
+void tst_MainWindow::closingATabWhileItLoadsIsSafe()
+{
+    MainWindow w;
+    w.openFiles({QStringLiteral(QFLAME_SHARED_DIR "/corpus/pprof__large.cpu"), data("pprof__sample.cpu")});
+    QCOMPARE(w.tabs()->count(), 2);
+    Q_EMIT w.tabs()->tabCloseRequested(0);   // still loading
+    QCOMPARE(w.tabs()->count(), 1);
+    QVERIFY(waitLoad(w, true));
+    QTest::qWait(300);
+    QCOMPARE(w.tabs()->count(), 1);
     QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(1760000000));
 }
 
+void tst_MainWindow::comparesTwoFiles()
+{
+    MainWindow w;
+    w.openArguments({data("gen__baseline.cpu.pb.gz"), data("gen__optimized.cpu.pb.gz")});
+    QVERIFY(waitLoad(w, true));
+    DiffPane *pane = w.currentDiff();
+    QVERIFY(pane);
+    const DiffTree *d = pane->diffView()->diff();
+    QCOMPARE(d->beforeTotalRaw(DiffTree::kRoot), int64_t(9760000000));
+    QCOMPARE(d->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
+    const QString summary = pane->diffView()->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("9.76 s</b> → <b>9.66 s")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("-100 ms")), qPrintable(summary));
+    QVERIFY(summary.contains(QStringLiteral("normalisation: none")));
+    QCOMPARE(w.tabs()->tabText(0), QStringLiteral("gen__baseline.cpu.pb.gz → gen__optimized.cpu.pb.gz"));
+    // The table lists every function of either side, the biggest |delta cum| first: main.checksumBlock.
+    QTableView *table = pane->diffView()->table();
+    QCOMPARE(table->model()->index(0, 0).data().toString(), QStringLiteral("main.checksumBlock"));
+    QCOMPARE(table->model()->index(0, 6).data().toString(), QStringLiteral("-1.04 s"));
+}
 void tst_MainWindow::tableSelectionHighlightsFrames()
 {
     MainWindow w;

@@ -87,6 +87,17 @@ void FlameGraphWidget::zoomTo(NodeId node)
     setState({v, node});
 }
 
+void FlameGraphWidget::showState(NodeId zoom, Viewport view)
+{
+    if (!m_layout || (zoom == m_zoom && view.begin == m_view.begin && view.end == m_view.end))
+        return;
+    m_view = view;
+    m_zoom = zoom;
+    m_hover = -1;
+    invalidate();
+    // Not zoomChanged: followers must not echo back to the view they follow.
+}
+
 void FlameGraphWidget::zoomViewport(double factor)
 {
     if (!m_layout)

@@ -35,6 +35,8 @@ public:
     Viewport viewport() const { return m_view; }
     void zoomTo(NodeId node);             // pushes the current state on the back history
     void zoomViewport(double factor);     // +/-: narrows (factor < 1) or widens the viewport around its centre
+    // Sets zoom node and viewport without touching history: for views that follow another one.
+    void showState(NodeId zoom, Viewport view);
     bool canGoBack() const { return !m_back.empty(); }
     bool canGoForward() const { return !m_forward.empty(); }
     void back();

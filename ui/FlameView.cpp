@@ -40,6 +40,12 @@ FlameView::FlameView(QWidget *parent) : QWidget(parent)
         if (ok)
             m_graph->zoomTo(NodeId(node));
     });
+    QScrollBar *bar = m_scroll->verticalScrollBar();
+    connect(bar, &QScrollBar::rangeChanged, this, [this] {
+        if (m_pinnedToRoot)
+            scrollToRoot();
+    });
+    connect(bar, &QScrollBar::actionTriggered, this, [this] { m_pinnedToRoot = false; });
     updateBreadcrumbs();
 }
 
@@ -49,13 +55,20 @@ void FlameView::setTree(std::shared_ptr<const CallTree> tree)
     scrollToRoot();
 }
 
+void FlameView::setSource(std::shared_ptr<const FlameSource> source, bool keepScroll)
+{
+    const bool first = !m_graph->source();
+    m_graph->setSource(std::move(source));
+    if (first || !keepScroll)
+        scrollToRoot();
+}
+
 void FlameView::scrollToRoot()
 {
     // Flame graphs grow upwards from the root at the bottom; icicles start at the top.
-    QTimer::singleShot(0, this, [this] {
-        QScrollBar *bar = m_scroll->verticalScrollBar();
-        bar->setValue(m_graph->orientation() == FlameGraphWidget::Orientation::Flame ? bar->maximum() : 0);
-    });
+    m_pinnedToRoot = true;
+    QScrollBar *bar = m_scroll->verticalScrollBar();
+    bar->setValue(m_graph->orientation() == FlameGraphWidget::Orientation::Flame ? bar->maximum() : 0);
 }
 
 void FlameView::changeEvent(QEvent *event)

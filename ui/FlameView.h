@@ -18,6 +18,9 @@ public:
 
     FlameGraphWidget *graph() const { return m_graph; }
     void setTree(std::shared_ptr<const CallTree> tree);
+    // Shows another source; keeps the scroll position when `keepScroll` (a re-coloured diff), else starts at
+    // the root.
+    void setSource(std::shared_ptr<const FlameSource> source, bool keepScroll = false);
     QString breadcrumbText() const;   // plain text of the breadcrumbs, for tests
 
 protected:
@@ -30,6 +33,7 @@ private:
     FlameGraphWidget *m_graph;
     QScrollArea *m_scroll;
     QLabel *m_breadcrumbs;
+    bool m_pinnedToRoot = true;   // until the user scrolls, keep the root in view as the layout settles
 };
 
 }   // namespace qflame

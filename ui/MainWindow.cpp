@@ -1,33 +1,23 @@
 #include "MainWindow.h"
 
+#include "DiffView.h"
+#include "DocumentPane.h"
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
-#include "FrameDetails.h"
-#include "TopTableModel.h"
-#include "Units.h"
 
 #include <QAction>
-#include <QApplication>
-#include <QComboBox>
 #include <QActionGroup>
+#include <QApplication>
 #include <QClipboard>
-#include <QDockWidget>
+#include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
-#include <QFileInfo>
-#include <QHeaderView>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QStatusBar>
-#include <QTableView>
-#include <QToolBar>
+#include <QTabWidget>
 
 namespace qflame {
 
@@ -35,233 +25,226 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("qflame"));
     setAcceptDrops(true);
-
-    m_flameView = new FlameView;
-    m_flame = m_flameView->graph();
-
-    m_model = new TopTableModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(TopTableModel::SortRole);
-    m_table = new QTableView;
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(TopTableModel::Flat, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
-
-    auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_flameView);
-    splitter->addWidget(m_table);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    setCentralWidget(splitter);
-
-    m_details = new QLabel;
-    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(200);
-    m_progress->hide();
-    m_cancel = new QPushButton(tr("Cancel"));
-    m_cancel->hide();
-    statusBar()->addWidget(m_details, 1);
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_cancel);
-    connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancel);
-
-    m_detailsPanel = new FrameDetails;
-    auto *dock = new QDockWidget(tr("Frame details"));
-    dock->setObjectName(QStringLiteral("detailsDock"));
-    dock->setWidget(m_detailsPanel);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-
+    m_tabs = new QTabWidget;
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    m_tabs->setDocumentMode(true);
+    setCentralWidget(m_tabs);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) {
+        QWidget *w = m_tabs->widget(i);
+        m_tabs->removeTab(i);
+        delete w;   // a pane cancels its job; the worker's result is dropped
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTitle);
     createActions();
-
-    connect(m_flame, &FlameGraphWidget::hovered, this, [this](NodeId n) {
-        if (n == CallTree::kRoot || !m_flame->tree())
-            m_details->clear();
-        else
-            m_details->setText(m_flame->describe(n).replace(QLatin1Char('\n'), QLatin1String("  |  ")));
-        // The panel shows the hovered frame, and falls back to the selected one.
-        const int64_t shown = n != CallTree::kRoot ? int64_t(n) : m_flame->selectedNode();
-        m_detailsPanel->showNode(m_view.tree.get(), m_flame->viewport(), shown);
-    });
-    connect(m_flame, &FlameGraphWidget::selectionChanged, this, [this](NodeId n) {
-        m_detailsPanel->showNode(m_view.tree.get(), m_flame->viewport(), n == CallTree::kRoot ? -1 : int64_t(n));
-    });
-    connect(m_flame, &FlameGraphWidget::contextMenuRequested, this, &MainWindow::frameMenu);
-    connect(m_flame, &FlameGraphWidget::zoomChanged, this, &MainWindow::updateZoomInfo);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) {
-                if (!current.isValid())
-                    m_flame->setHighlightedFrame(std::nullopt);
-                else
-                    m_flame->setHighlightedFrame(FrameId(current.data(TopTableModel::FrameRole).toUInt()));
-            });
+    statusBar()->showMessage(tr("Open a profile (File > Open), compare two (File > Compare), or drop files here"));
 }
 
-MainWindow::~MainWindow()
+template <typename F>
+void MainWindow::forEachGraph(F f)
 {
-    cancel();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (auto *p = qobject_cast<ProfilePane *>(m_tabs->widget(i)))
+            f(p->flameGraph());
+        if (auto *d = qobject_cast<DiffPane *>(m_tabs->widget(i)))
+            for (FlameView *v : {d->diffView()->diffGraph(), d->diffView()->beforeGraph(), d->diffView()->afterGraph()})
+                f(v->graph());
+    }
 }
 
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(tr("&Open..."), this, &MainWindow::openDialog);
-    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction(tr("&Compare..."), QKeySequence(tr("Ctrl+D")), this, &MainWindow::compareDialog);
     QMenu *exportMenu = file->addMenu(tr("&Export View"));
     exportMenu->addAction(tr("As &PNG..."), this, [this] { exportImage(false); });
     exportMenu->addAction(tr("As &SVG..."), this, [this] { exportImage(true); });
     file->addSeparator();
-    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-    quit->setShortcut(QKeySequence::Quit);
+    file->addAction(tr("Close &Tab"), QKeySequence::Close, this, [this] {
+        if (m_tabs->currentIndex() >= 0)
+            Q_EMIT m_tabs->tabCloseRequested(m_tabs->currentIndex());
+    });
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    m_backAction = view->addAction(tr("&Back"), m_flame, &FlameGraphWidget::back);
-    m_backAction->setShortcut(QKeySequence::Back);
-    m_resetAction = view->addAction(tr("&Reset Zoom"), m_flame, &FlameGraphWidget::resetZoom);
-    m_resetAction->setShortcut(Qt::Key_Escape);
-    m_resetAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    QAction *forwardAction = view->addAction(tr("&Forward"), m_flame, &FlameGraphWidget::forward);
-    forwardAction->setShortcut(QKeySequence::Forward);
-    view->addAction(tr("Zoom &In"), this, [this] { m_flame->zoomViewport(1 / 1.5); });
-    view->addAction(tr("Zoom &Out"), this, [this] { m_flame->zoomViewport(1.5); });
+    auto onGraph = [this](auto f) {
+        return [this, f] {
+            if (FlameGraphWidget *g = flameGraph())
+                f(g);
+        };
+    };
+    view->addAction(tr("&Back"), QKeySequence::Back, this, onGraph([](FlameGraphWidget *g) { g->back(); }));
+    view->addAction(tr("&Forward"), QKeySequence::Forward, this, onGraph([](FlameGraphWidget *g) { g->forward(); }));
+    view->addAction(tr("&Reset Zoom"), this, onGraph([](FlameGraphWidget *g) { g->resetZoom(); }));
+    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this,
+                    onGraph([](FlameGraphWidget *g) { g->zoomViewport(1 / 1.5); }));
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this,
+                    onGraph([](FlameGraphWidget *g) { g->zoomViewport(1.5); }));
     view->addSeparator();
     QAction *icicle = view->addAction(tr("&Icicle (Root at the Top)"));
     icicle->setCheckable(true);
     connect(icicle, &QAction::toggled, this, [this](bool on) {
-        m_flame->setOrientation(on ? FlameGraphWidget::Orientation::Icicle : FlameGraphWidget::Orientation::Flame);
+        m_icicle = on;
+        forEachGraph([on](FlameGraphWidget *g) {
+            g->setOrientation(on ? FlameGraphWidget::Orientation::Icicle : FlameGraphWidget::Orientation::Flame);
+        });
     });
     QMenu *colors = view->addMenu(tr("&Colours"));
     auto *schemes = new QActionGroup(this);
-    const std::pair<QString, ColorScheme> schemeItems[] = {{tr("By &Package"), ColorScheme::Package},
-                                                          {tr("By &Mapping (Library)"), ColorScheme::Mapping},
-                                                          {tr("By &Self Heat"), ColorScheme::SelfHeat}};
-    for (const auto &[label, scheme] : schemeItems) {
+    const std::pair<QString, ColorScheme> items[] = {{tr("By &Package"), ColorScheme::Package},
+                                                     {tr("By &Mapping (Library)"), ColorScheme::Mapping},
+                                                     {tr("By &Self Heat"), ColorScheme::SelfHeat}};
+    for (const auto &[label, scheme] : items) {
         QAction *a = colors->addAction(label);
         a->setCheckable(true);
         a->setChecked(scheme == ColorScheme::Package);
         schemes->addAction(a);
-        connect(a, &QAction::triggered, this, [this, scheme = scheme] { m_flame->setColorScheme(scheme); });
+        connect(a, &QAction::triggered, this, [this, scheme = scheme] {
+            m_scheme = int(scheme);
+            forEachGraph([scheme](FlameGraphWidget *g) { g->setColorScheme(scheme); });
+        });
     }
     colors->addSeparator();
     QAction *safe = colors->addAction(tr("Colour-&Blind Safe"));
     safe->setCheckable(true);
-    connect(safe, &QAction::toggled, m_flame, &FlameGraphWidget::setColorBlindSafe);
+    connect(safe, &QAction::toggled, this, [this](bool on) {
+        m_colorBlind = on;
+        forEachGraph([on](FlameGraphWidget *g) { g->setColorBlindSafe(on); });
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto *d = qobject_cast<DiffPane *>(m_tabs->widget(i)))
+                d->diffView()->setColorBlindSafe(on);
+    });
+}
 
-    QToolBar *bar = addToolBar(tr("Main"));
-    bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->addAction(open);
-    bar->addAction(m_backAction);
-    bar->addAction(m_resetAction);
-    bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" Sample type: ")));
-    m_sampleTypes = new QComboBox;
-    m_sampleTypes->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    bar->addWidget(m_sampleTypes);
-    bar->addWidget(new QLabel(tr("  Granularity: ")));
-    m_granularity = new QComboBox;
-    m_granularity->addItem(tr("Functions"), int(Granularity::Functions));
-    m_granularity->addItem(tr("Lines"), int(Granularity::Lines));
-    m_granularity->addItem(tr("Addresses"), int(Granularity::Addresses));
-    bar->addWidget(m_granularity);
-    bar->addSeparator();
-    m_zoomInfo = new QLabel;
-    bar->addWidget(m_zoomInfo);
-    connect(m_sampleTypes, &QComboBox::currentIndexChanged, this, &MainWindow::rebuild);
-    connect(m_granularity, &QComboBox::currentIndexChanged, this, &MainWindow::rebuild);
-    updateZoomInfo();
+void MainWindow::addPane(DocumentPane *pane, const QString &title)
+{
+    statusBar()->clearMessage();
+    const int index = m_tabs->addTab(pane, title);
+    m_tabs->setCurrentIndex(index);
+    m_tabs->setTabToolTip(index, title);
+    forEachGraph([this](FlameGraphWidget *g) {
+        g->setOrientation(m_icicle ? FlameGraphWidget::Orientation::Icicle : FlameGraphWidget::Orientation::Flame);
+        g->setColorScheme(ColorScheme(m_scheme));
+        g->setColorBlindSafe(m_colorBlind);
+        connect(g, &FlameGraphWidget::contextMenuRequested, this,
+                [this, g](NodeId n, QPoint pos) { frameMenu(g, n, pos); }, Qt::UniqueConnection);
+    });
+    connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok, const QString &error) {
+        if (!ok) {
+            if (!pane->hasContent()) {   // a new tab that never showed anything goes away again
+                const int i = m_tabs->indexOf(pane);
+                if (i >= 0)
+                    m_tabs->removeTab(i);
+                pane->deleteLater();
+            }
+            showError(error);
+        } else {
+            m_lastError.clear();
+            updateTitle();
+        }
+        Q_EMIT loadFinished(ok);
+    });
+}
+
+void MainWindow::openFiles(const QStringList &paths)
+{
+    for (const QString &path : paths) {
+        auto *pane = new ProfilePane;
+        pane->open({path});
+        addPane(pane, pane->title());
+    }
+}
+
+void MainWindow::compareFiles(const QStringList &before, const QStringList &after)
+{
+    auto *pane = new DiffPane;
+    pane->open(before, after);
+    addPane(pane, pane->title());
+}
+
+void MainWindow::openArguments(const QStringList &paths)
+{
+    if (paths.size() == 2)
+        compareFiles({paths[0]}, {paths[1]});
+    else
+        openFiles(paths);
 }
 
 void MainWindow::openDialog()
 {
     const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Open Profile"), QString(),
-        tr("pprof profiles (*.pb.gz *.pprof *.prof *.pb *.pb.zst *.gz);;All files (*)"));
-    if (!files.isEmpty())
-        openFiles(files);
+        this, tr("Open Profiles"), QString(),
+        tr("Profiles (*.pb.gz *.pprof *.prof *.pb *.pb.zst *.gz *.folded *.txt *.json);;All files (*)"));
+    openFiles(files);
 }
 
-void MainWindow::openFiles(const QStringList &paths)
+void MainWindow::compareDialog()
 {
-    if (paths.isEmpty())
+    const QString before = QFileDialog::getOpenFileName(this, tr("Baseline Profile"));
+    if (before.isEmpty())
         return;
-    QStringList names;
-    for (const QString &p : paths)
-        names << QFileInfo(p).fileName();
-    start(loadFilesAsync(paths, -1, Granularity(m_granularity->currentData().toInt())),
-          tr("Loading %1").arg(names.join(QLatin1String(" + "))));
-}
-
-void MainWindow::rebuild()
-{
-    if (m_updatingControls || m_view.profiles.empty())
-        return;
-    start(rebuildAsync(m_view.profiles, m_sampleTypes->currentIndex(),
-                       Granularity(m_granularity->currentData().toInt())),
-          tr("Building %1").arg(m_sampleTypes->currentText()));
+    const QString after = QFileDialog::getOpenFileName(this, tr("Comparison Profile"));
+    if (!after.isEmpty())
+        compareFiles({before}, {after});
 }
 
 bool MainWindow::isLoading() const
 {
-    return m_watcher != nullptr;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (static_cast<DocumentPane *>(m_tabs->widget(i))->isLoading())
+            return true;
+    return false;
 }
 
-void MainWindow::start(QFuture<LoadedView> future, const QString &what)
+ProfilePane *MainWindow::currentProfile() const
 {
-    cancel();   // a newer request supersedes a running one
-    const quint64 generation = ++m_generation;
-    m_watcher = new QFutureWatcher<LoadedView>(this);
-    connect(m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, [this, future, generation] { finished(future, generation); });
-    m_watcher->setFuture(future);
-    m_progress->setValue(0);
-    m_progress->show();
-    m_cancel->show();
-    statusBar()->showMessage(what);
+    return qobject_cast<ProfilePane *>(m_tabs->currentWidget());
 }
 
-void MainWindow::cancel()
+DiffPane *MainWindow::currentDiff() const
 {
-    if (!m_watcher)
-        return;
-    m_watcher->disconnect(this);
-    m_watcher->cancel();
-    m_watcher->deleteLater();   // the worker stops at its next progress check; its result is dropped
-    m_watcher = nullptr;
-    ++m_generation;
-    m_progress->hide();
-    m_cancel->hide();
-    statusBar()->clearMessage();
+    return qobject_cast<DiffPane *>(m_tabs->currentWidget());
 }
 
-void MainWindow::finished(QFuture<LoadedView> future, quint64 generation)
+FlameGraphWidget *MainWindow::flameGraph() const
 {
-    if (generation != m_generation)
-        return;   // stale: a newer job replaced this one
-    m_watcher->deleteLater();
-    m_watcher = nullptr;
-    m_progress->hide();
-    m_cancel->hide();
-    statusBar()->clearMessage();
-    if (future.resultCount() == 0) {
-        Q_EMIT loadFinished(false);
+    if (ProfilePane *p = currentProfile())
+        return p->flameGraph();
+    if (DiffPane *d = currentDiff())
+        return d->diffView()->diffGraph()->graph();
+    return nullptr;
+}
+
+QTableView *MainWindow::topTable() const
+{
+    ProfilePane *p = currentProfile();
+    return p ? p->topTable() : nullptr;
+}
+
+QComboBox *MainWindow::sampleTypeBox() const
+{
+    auto *pane = static_cast<DocumentPane *>(m_tabs->currentWidget());
+    return pane ? pane->sampleTypeBox() : nullptr;
+}
+
+const LoadedView &MainWindow::view() const
+{
+    static const LoadedView none;
+    ProfilePane *p = currentProfile();
+    return p ? p->view() : none;
+}
+
+void MainWindow::updateTitle()
+{
+    auto *pane = static_cast<DocumentPane *>(m_tabs->currentWidget());
+    if (!pane) {
+        setWindowTitle(tr("qflame"));
         return;
     }
-    LoadedView view = future.result();
-    if (!view.error.isEmpty()) {
-        showError(view.error);
-        Q_EMIT loadFinished(false);
-        return;
-    }
-    showView(std::move(view));
-    Q_EMIT loadFinished(true);
+    const int i = m_tabs->currentIndex();
+    m_tabs->setTabText(i, pane->title());
+    setWindowTitle(tr("%1 — %2 — qflame").arg(pane->title(), pane->sampleTypeBox()->currentText()));
 }
 
 void MainWindow::showError(const QString &message)
@@ -274,81 +257,32 @@ void MainWindow::showError(const QString &message)
     statusBar()->showMessage(message, 15000);
 }
 
-void MainWindow::showView(LoadedView view)
-{
-    m_lastError.clear();
-    m_view = std::move(view);
-    const Profile &first = *m_view.profiles.front();
-    m_updatingControls = true;
-    m_sampleTypes->clear();
-    for (size_t i = 0; i < first.sampleTypes.size(); ++i) {
-        QString text = QString::fromStdString(first.typeName(i) + "/" + first.unitName(i));
-        if (int(i) == first.effectiveDefaultType())
-            text += tr(" (default)");
-        m_sampleTypes->addItem(text);
-    }
-    m_sampleTypes->setCurrentIndex(m_view.sampleType);
-    m_granularity->setCurrentIndex(m_granularity->findData(int(m_view.granularity)));
-    m_updatingControls = false;
-
-    m_flameView->setTree(m_view.tree);
-    m_model->setTable(m_view.flat);
-    m_table->resizeColumnsToContents();
-    m_detailsPanel->showNode(nullptr, {}, -1);
-    QStringList names;
-    for (const auto &p : m_view.profiles)
-        names << QFileInfo(QString::fromStdString(p->sourceName)).fileName();
-    setWindowTitle(tr("%1 — %2 — qflame").arg(names.join(QLatin1String(" + ")), m_sampleTypes->currentText()));
-    updateZoomInfo();
-}
-
 void MainWindow::exportImage(bool svg)
 {
-    if (!m_flame->tree())
+    FlameGraphWidget *g = flameGraph();
+    if (!g || !g->source())
         return;
     const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export SVG") : tr("Export PNG"), QString(),
                                                       svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
-    const int width = std::max(m_flame->width(), 1200);
-    const bool ok = svg ? m_flame->writeSvg(path, width) : m_flame->renderImage(width).save(path, "PNG");
+    const int width = std::max(g->width(), 1200);
+    const bool ok = svg ? g->writeSvg(path, width) : g->renderImage(width).save(path, "PNG");
     if (!ok)
         showError(tr("Cannot write %1").arg(path));
     else
         statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
-void MainWindow::frameMenu(NodeId node, QPoint globalPos)
+void MainWindow::frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos)
 {
-    const CallTree *t = m_flame->tree();
-    if (!t)
+    if (!graph->source())
         return;
     QMenu menu(this);
-    menu.addAction(tr("&Zoom Into Frame"), this, [this, node] { m_flame->zoomTo(node); });
-    menu.addAction(tr("&Copy Name"), this, [t, node] {
-        QGuiApplication::clipboard()->setText(QString::fromStdString(t->label(node)));
-    });
+    menu.addAction(tr("&Zoom Into Frame"), this, [graph, node] { graph->zoomTo(node); });
+    const QString name = QString::fromStdString(graph->source()->labelBytes(node));
+    menu.addAction(tr("&Copy Name"), this, [name] { QGuiApplication::clipboard()->setText(name); });
     menu.exec(globalPos);
-}
-
-void MainWindow::updateZoomInfo()
-{
-    const CallTree *t = m_flame->tree();
-    m_backAction->setEnabled(m_flame->canGoBack());
-    m_resetAction->setEnabled(t && m_flame->zoomRoot() != CallTree::kRoot);
-    if (!t) {
-        m_zoomInfo->clear();
-        return;
-    }
-    const NodeId z = m_flame->zoomRoot();
-    const std::string &unit = t->sampleType().unit;
-    QString text = tr("Total %1").arg(QString::fromStdString(formatValue(double(t->total(CallTree::kRoot)), unit)));
-    if (z != CallTree::kRoot)
-        text += tr("  |  zoomed into %1: %2 (%3)")
-                    .arg(QString::fromStdString(t->label(z)),
-                         QString::fromStdString(formatValue(double(t->total(z)), unit)),
-                         QString::fromStdString(formatPercent(double(t->total(z)), double(t->total(CallTree::kRoot)))));
-    m_zoomInfo->setText(text);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
@@ -365,7 +299,7 @@ void MainWindow::dropEvent(QDropEvent *event)
             files << url.toLocalFile();
     if (!files.isEmpty()) {
         event->acceptProposedAction();
-        openFiles(files);
+        openArguments(files);   // one file opens, two compare
     }
 }
 

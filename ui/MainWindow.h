@@ -1,46 +1,46 @@
-// The main window: a flamegraph above a top table, a sample-type selector, loading with progress and cancel.
+// The main window: one tab per open profile or comparison, menus that act on the current tab.
 #pragma once
 
 #include "LoadJob.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 
-#include <memory>
-
 class QComboBox;
-class QLabel;
-class QProgressBar;
-class QPushButton;
-class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
-class QAction;
 
 namespace qflame {
 
+class DiffPane;
+class DocumentPane;
 class FlameGraphWidget;
-class FlameView;
-class FrameDetails;
-class TopTableModel;
+class ProfilePane;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     explicit MainWindow(QWidget *parent = nullptr);
-    ~MainWindow() override;
 
-    // Opens files in the background (several are merged). What is open stays until the new load succeeds.
+    // Opens each file in a new tab, in the background. A file that fails shows its error and closes its tab;
+    // the other tabs are untouched.
     void openFiles(const QStringList &paths);
+    // Opens a comparison of `before` (baseline) with `after` in a new tab.
+    void compareFiles(const QStringList &before, const QStringList &after);
+    // What the command line and drops mean: one file opens, two files compare.
+    void openArguments(const QStringList &paths);
+
     bool isLoading() const;
     QString lastError() const { return m_lastError; }
-    const LoadedView &view() const { return m_view; }
+    QTabWidget *tabs() const { return m_tabs; }
 
-    FlameGraphWidget *flameGraph() const { return m_flame; }
-    FlameView *flameView() const { return m_flameView; }
-    FrameDetails *detailsPanel() const { return m_detailsPanel; }
-    QTableView *topTable() const { return m_table; }
-    QComboBox *sampleTypeBox() const { return m_sampleTypes; }
+    // The current tab, when it is a profile (nullptr otherwise), and its parts.
+    ProfilePane *currentProfile() const;
+    DiffPane *currentDiff() const;
+    FlameGraphWidget *flameGraph() const;   // the current profile's, or the current comparison's diff graph
+    QTableView *topTable() const;
+    QComboBox *sampleTypeBox() const;
+    const LoadedView &view() const;
 
 Q_SIGNALS:
     void loadFinished(bool ok);
@@ -51,37 +51,21 @@ protected:
 
 private:
     void createActions();
-    void start(QFuture<LoadedView> future, const QString &what);
-    void finished(QFuture<LoadedView> future, quint64 generation);
-    void showView(LoadedView view);
+    void addPane(DocumentPane *pane, const QString &title);
     void showError(const QString &message);
-    void rebuild();
-    void cancel();
-    void updateZoomInfo();
-    void openDialog();
     void exportImage(bool svg);
-    void frameMenu(NodeId node, QPoint globalPos);
+    void openDialog();
+    void compareDialog();
+    void updateTitle();
+    void frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos);
+    template <typename F>
+    void forEachGraph(F f);
 
-    FlameView *m_flameView = nullptr;
-    FlameGraphWidget *m_flame = nullptr;
-    FrameDetails *m_detailsPanel = nullptr;
-    QTableView *m_table = nullptr;
-    TopTableModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
-    QComboBox *m_sampleTypes = nullptr;
-    QComboBox *m_granularity = nullptr;
-    QLabel *m_details = nullptr;
-    QLabel *m_zoomInfo = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QPushButton *m_cancel = nullptr;
-    QAction *m_backAction = nullptr;
-    QAction *m_resetAction = nullptr;
-
-    LoadedView m_view;
+    QTabWidget *m_tabs;
     QString m_lastError;
-    quint64 m_generation = 0;
-    QFutureWatcher<LoadedView> *m_watcher = nullptr;
-    bool m_updatingControls = false;
+    bool m_icicle = false;
+    bool m_colorBlind = false;
+    int m_scheme = 0;
 };
 
 }   // namespace qflame

@@ -1,0 +1,187 @@
+// The diff views offscreen: the apples in pixels, the share view's distortion, one-side frames, the side-by-side
+// common scale, synchronised zoom, and the diff table model.
+#include "DiffTableModel.h"
+#include "DiffView.h"
+#include "FlameView.h"
+#include "ProfileFactory.h"
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace qflame;
+
+namespace {
+
+std::shared_ptr<const DiffTree> diffOf(const std::string &before, const std::string &after,
+                                       const std::string &type = "apples")
+{
+    test::FoldedProfile b, a;
+    b.sampleTypes = a.sampleTypes = {{type, "count"}};
+    b.folded = before;
+    a.folded = after;
+    const DiffSide base = DiffSide::fromProfiles({test::profileFromFolded(b, "base")}, 0);
+    const DiffSide cmp = DiffSide::fromProfiles({test::profileFromFolded(a, "new")}, base.tree->sampleType());
+    return DiffTree::build(base, cmp);
+}
+
+NodeId named(const DiffTree &d, const std::string &label)
+{
+    for (NodeId n = 1; n < d.size(); ++n)
+        if (d.label(n) == label)
+            return n;
+    return DiffTree::kAbsent;
+}
+
+// The colour at the middle of a node's rectangle.
+QColor colorAt(FlameGraphWidget *g, NodeId n)
+{
+    const QRect r = g->nodeRect(n).toRect();
+    return g->grab().toImage().pixelColor(r.center());
+}
+
+}   // namespace
+
+class tst_DiffView : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void applesInPixels();
+    void shareViewDistortsTheApples();
+    void oneSideFramesStayVisible();
+    void sideBySideCommonScaleAndSync();
+    void tableModel();
+};
+
+void tst_DiffView::applesInPixels()
+{
+    DiffView v;
+    v.resize(1200, 800);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.setDiff(diffOf("me 2\njohn 2\nmike 2", "me 1\njohn 2\nmike 2"));
+    FlameGraphWidget *g = v.diffGraph()->graph();
+    const DiffTree &d = *v.source()->diffPtr();
+    const NodeId me = named(d, "me"), john = named(d, "john"), mike = named(d, "mike");
+    QCOMPARE(d.deltaTotal(me), -1.0);
+    QCOMPARE(d.classOf(me), DiffClass::Faster);
+    QCOMPARE(d.classOf(john), DiffClass::Unchanged);
+    // me is green (less cost), john and mike neutral grey: nothing happened to them.
+    const QColor cMe = colorAt(g, me), cJohn = colorAt(g, john), cMike = colorAt(g, mike);
+    QCOMPARE(cJohn, DiffSource::neutralColor());
+    QCOMPARE(cMike, DiffSource::neutralColor());
+    QVERIFY2(cMe.green() > cMe.red() + 60, qPrintable(cMe.name()));
+    QCOMPARE(cMe, DiffSource::deltaColor(-1, 1, false));   // the largest change gets the full colour
+    // Width is max(before, after): me keeps its baseline width, 2 of 6 units.
+    QCOMPARE(qRound(g->nodeRect(me).width()), qRound(g->width() * 2.0 / 6.0));
+    // The legend's scale is the largest |delta| of a non-root frame, in units.
+    QCOMPARE(v.source()->scale(), 1.0);
+    QVERIFY(v.summaryText().contains(QStringLiteral("<b>6</b> → <b>5</b> (-1, -16.67% of the baseline)")));
+    // Colour-blind safe: blue for less cost.
+    v.setColorBlindSafe(true);
+    const QColor safe = colorAt(g, me);
+    QVERIFY2(safe.blue() > safe.red() + 60 && safe.blue() > safe.green(), qPrintable(safe.name()));
+}
+
+void tst_DiffView::shareViewDistortsTheApples()
+{
+    DiffView v;
+    v.resize(1200, 800);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.setDiff(diffOf("me 2\njohn 2\nmike 2", "me 1\njohn 2\nmike 2"));
+    DiffOptions share;
+    share.normalization = Normalization::Total;
+    v.setOptions(share);
+    const DiffTree &d = *v.source()->diffPtr();
+    const NodeId john = named(d, "john");
+    // Scaled to the baseline total (x 6/5), john "grows" from 2 to 2.4: painted red although nothing happened.
+    QCOMPARE(d.afterTotal(john), 2.4);
+    QCOMPARE(d.classOf(john), DiffClass::Slower);
+    const QColor c = colorAt(v.diffGraph()->graph(), john);
+    QVERIFY2(c.red() > c.green() + 60, qPrintable(c.name()));
+    QVERIFY(v.summaryText().contains(QStringLiteral("the share view, not cost")));
+}
+
+void tst_DiffView::oneSideFramesStayVisible()
+{
+    DiffView v;
+    v.resize(1200, 800);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.setDiff(diffOf("main;old 3\nmain;kept 3", "main;new 2\nmain;kept 3"));
+    FlameGraphWidget *g = v.diffGraph()->graph();
+    const DiffTree &d = *v.source()->diffPtr();
+    const NodeId oldNode = named(d, "old"), newNode = named(d, "new");
+    QCOMPARE(d.classOf(oldNode), DiffClass::Removed);
+    QCOMPARE(d.classOf(newNode), DiffClass::New);
+    QVERIFY(!g->nodeRect(oldNode).isEmpty());   // removed frames keep their baseline width
+    QVERIFY(!g->nodeRect(newNode).isEmpty());
+    QCOMPARE(v.source()->mark(oldNode), FrameMark::Dashed);
+    QCOMPARE(v.source()->mark(named(d, "kept")), FrameMark::None);
+    // The removed frame is green, the new one red; the dashed outline is drawn at the frame's edge.
+    const QColor cOld = colorAt(g, oldNode), cNew = colorAt(g, newNode);
+    QVERIFY(cOld.green() > cOld.red());
+    QVERIFY(cNew.red() > cNew.green());
+    // Width toggles: comparison only makes the removed frame vanish, baseline only the new one.
+    v.setWidthMode(DiffWidth::Comparison);
+    QVERIFY(v.diffGraph()->graph()->nodeRect(oldNode).isEmpty());
+    QVERIFY(!v.diffGraph()->graph()->nodeRect(newNode).isEmpty());
+    v.setWidthMode(DiffWidth::Baseline);
+    QVERIFY(v.diffGraph()->graph()->nodeRect(newNode).isEmpty());
+}
+
+void tst_DiffView::sideBySideCommonScaleAndSync()
+{
+    DiffView v;
+    v.resize(1200, 800);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.tabs()->setCurrentIndex(1);
+    v.setDiff(diffOf("main;a 6\nmain;b 2", "main;a 2\nmain;b 2"));   // 8 -> 4
+    FlameGraphWidget *b = v.beforeGraph()->graph(), *a = v.afterGraph()->graph();
+    QTest::qWait(50);
+    // One absolute scale: the comparison's root is half as wide as the baseline's.
+    QCOMPARE(qRound(a->nodeRect(0).width()), qRound(a->width() / 2.0));
+    QCOMPARE(qRound(b->nodeRect(0).width()), b->width());
+    v.setCommonScale(false);
+    QCOMPARE(qRound(a->nodeRect(0).width()), a->width());
+    // Zooming one side zooms the other and the diff graph to the same path.
+    b->zoomTo(b->tree()->firstChild(b->tree()->firstChild(0)));   // main;a in the baseline
+    QCOMPARE(a->tree()->label(a->zoomRoot()), std::string("a"));
+    QCOMPARE(v.diffGraph()->graph()->source()->labelBytes(v.diffGraph()->graph()->zoomRoot()), std::string("a"));
+}
+
+void tst_DiffView::tableModel()
+{
+    DiffTableModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto d = diffOf("main;a 6\nmain;b 2\nmain;c 1", "main;a 2\nmain;b 5\nmain;d 1");
+    m.setTable(DiffTable::compute(d));
+    QCOMPARE(m.rowCount(), 5);   // main, a, b, c, d
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&m);
+    proxy.setSortRole(DiffTableModel::SortRole);
+    proxy.sort(DiffTableModel::DeltaCum, Qt::DescendingOrder);   // by |delta|
+    QStringList order;
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        order << proxy.index(r, DiffTableModel::Name).data().toString() + QLatin1Char(' ') +
+                     proxy.index(r, DiffTableModel::DeltaCum).data().toString();
+    QCOMPARE(order.mid(0, 2), QStringList({"a -4", "b +3"}));
+    auto row = [&](const QString &name) {
+        for (int r = 0; r < m.rowCount(); ++r)
+            if (m.index(r, 0).data().toString() == name)
+                return r;
+        return -1;
+    };
+    QCOMPARE(m.index(row("a"), DiffTableModel::DeltaCumPercent).data().toString(), QStringLiteral("-66.67%"));
+    QCOMPARE(m.index(row("d"), DiffTableModel::DeltaCumPercent).data().toString(), QStringLiteral("new"));
+    QCOMPARE(m.index(row("d"), DiffTableModel::Class).data().toString(), QStringLiteral("new"));
+    QCOMPARE(m.index(row("c"), DiffTableModel::Class).data().toString(), QStringLiteral("removed"));
+    QCOMPARE(m.index(row("main"), DiffTableModel::DeltaCum).data().toString(), QStringLiteral("-1"));
+    QCOMPARE(m.index(row("b"), DiffTableModel::BeforeFlat).data(DiffTableModel::ValueRole).toDouble(), 2.0);
+}
+
+QTEST_MAIN(tst_DiffView)
+#include "tst_diffview.moc"

@@ -1,0 +1,153 @@
+// One tab of the window: a profile (flamegraph, top table, details) or a comparison (DiffView), with its own
+// sample type and granularity, and its own background job with progress and cancel.
+#pragma once
+
+#include "LoadJob.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QHBoxLayout;
+
+namespace qflame {
+
+class DiffView;
+class FlameGraphWidget;
+class FlameView;
+class FrameDetails;
+class TopTableModel;
+
+class DocumentPane : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DocumentPane(QWidget *parent = nullptr);
+    ~DocumentPane() override;
+
+    virtual QString title() const = 0;
+    bool isLoading() const { return m_watcherActive; }
+    bool hasContent() const { return m_hasContent; }
+    QString lastError() const { return m_lastError; }
+    QComboBox *sampleTypeBox() const { return m_sampleTypes; }
+    QComboBox *granularityBox() const { return m_granularity; }
+    void cancel();
+
+Q_SIGNALS:
+    // A job ended: ok, or the one-line error. A failed job leaves what the pane showed untouched.
+    void loadFinished(bool ok, const QString &error);
+
+protected:
+    // Runs a job; a newer job supersedes a running one, whose result is dropped (generation counter).
+    template <typename T>
+    void run(QFuture<T> future, std::function<void(T)> onResult);
+    void fillSampleTypes(const Profile &profile, int current, Granularity granularity);
+    virtual void rebuild() = 0;
+    QHBoxLayout *header() const { return m_header; }
+    void setHasContent() { m_hasContent = true; }
+    bool m_updatingControls = false;
+
+private:
+    void jobEnded();
+    void startedJob();
+    void setProgress(int value);
+
+    QHBoxLayout *m_header;
+    QComboBox *m_sampleTypes;
+    QComboBox *m_granularity;
+    QProgressBar *m_progress;
+    QPushButton *m_cancel;
+    QObject *m_watcher = nullptr;
+    bool m_watcherActive = false;
+    bool m_hasContent = false;
+    quint64 m_generation = 0;
+    QString m_lastError;
+};
+
+template <typename T>
+void DocumentPane::run(QFuture<T> future, std::function<void(T)> onResult)
+{
+    cancel();
+    const quint64 generation = ++m_generation;
+    auto *watcher = new QFutureWatcher<T>(this);
+    m_watcher = watcher;
+    m_watcherActive = true;
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this](int v) { setProgress(v); });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, onResult] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;   // stale: a newer job replaced this one
+        m_watcher = nullptr;
+        jobEnded();
+        if (watcher->future().resultCount() == 0) {
+            Q_EMIT loadFinished(false, tr("cancelled"));
+            return;
+        }
+        T result = watcher->future().result();
+        if (!result.error.isEmpty()) {
+            m_lastError = result.error;
+            Q_EMIT loadFinished(false, result.error);
+            return;
+        }
+        m_lastError.clear();
+        onResult(std::move(result));
+        m_hasContent = true;
+        Q_EMIT loadFinished(true, QString());
+    });
+    watcher->setFuture(future);
+    startedJob();
+}
+
+class ProfilePane : public DocumentPane {
+    Q_OBJECT
+
+public:
+    explicit ProfilePane(QWidget *parent = nullptr);
+    void open(const QStringList &paths);
+    QString title() const override;
+
+    const LoadedView &view() const { return m_view; }
+    FlameView *flameView() const { return m_flameView; }
+    FlameGraphWidget *flameGraph() const;
+    QTableView *topTable() const { return m_table; }
+    FrameDetails *details() const { return m_details; }
+
+protected:
+    void rebuild() override;
+
+private:
+    void show(LoadedView view);
+    LoadedView m_view;
+    QStringList m_paths;
+    FlameView *m_flameView;
+    FrameDetails *m_details;
+    TopTableModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+};
+
+class DiffPane : public DocumentPane {
+    Q_OBJECT
+
+public:
+    explicit DiffPane(QWidget *parent = nullptr);
+    void open(const QStringList &before, const QStringList &after);
+    QString title() const override;
+    DiffView *diffView() const { return m_diffView; }
+    const LoadedDiff &loaded() const { return m_loaded; }
+
+protected:
+    void rebuild() override;
+
+private:
+    LoadedDiff m_loaded;
+    QStringList m_before, m_after;
+    DiffView *m_diffView;
+};
+
+}   // namespace qflame
