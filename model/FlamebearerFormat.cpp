@@ -112,7 +112,7 @@ public:
             const int64_t rate = meta.value(QLatin1String("sampleRate")).toInteger();
             if (rate > 0 && 1000000000 % rate == 0) {
                 *scale = 1000000000 / rate;
-                *period = *scale;
+                *period = *scale > 1 ? *scale : 0;   // a tick of 1 ns says nothing about the sampling period
                 return {name.empty() ? "cpu" : name, "nanoseconds"};
             }
             return {name.empty() ? "samples" : name, "count"};

@@ -1,0 +1,256 @@
+// Folded stacks: parsing, writing, telling them apart from other formats, and the round trips
+// pprof -> folded -> qflame (every node's total and self) and go tool pprof -traces -> folded -> qflame.
+#include "CallTreeBuilder.h"
+#include "FoldedFormat.h"
+#include "ProfileFormats.h"
+#include "ProfileReader.h"
+#include "ProfileWriter.h"
+#include "StackProfile.h"
+#include "TreePaths.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace qflame;
+using qflame::test::firstDifference;
+using qflame::test::treePaths;
+using qflame::test::TreePaths;
+
+namespace {
+
+QString data(const QString &name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/") + name;
+}
+
+std::string readAll(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll().toStdString();
+}
+
+std::shared_ptr<const CallTree> tree(const std::shared_ptr<const Profile> &p, int type = -1)
+{
+    return CallTreeBuilder::build({p}, size_t(type < 0 ? p->effectiveDefaultType() : type));
+}
+
+// "path=total/self" lines of every node, sorted by path: a whole tree in one comparable string.
+QString describe(const CallTree &t)
+{
+    QStringList lines;
+    for (const auto &[path, v] : treePaths(t))
+        lines << QStringLiteral("%1=%2/%3").arg(QString::fromStdString(path).replace(QLatin1Char('\n'), QLatin1Char(';')))
+                     .arg(v.first)
+                     .arg(v.second);
+    return lines.join(QLatin1Char(' '));
+}
+
+}   // namespace
+
+class tst_Folded : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void parses_data();
+    void parses();
+    void rejects_data();
+    void rejects();
+    void sniffs_data();
+    void sniffs();
+    void writesExactLines();
+    void writesSeparatorsItCannotEscape();
+    void pprofRoundTrip_data();
+    void pprofRoundTrip();
+    void goToolPprofTracesEqualThePprofTree_data();
+    void goToolPprofTracesEqualThePprofTree();
+    void compressedFoldedIsRead();
+};
+
+void tst_Folded::parses_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("tree");
+    QTest::addColumn<int>("samples");
+    QTest::newRow("one stack") << QByteArray("main;run;parse 42\n")
+                               << QStringLiteral("<root>=42/0 main=42/0 main;run=42/0 main;run;parse=42/42") << 1;
+    QTest::newRow("shared prefix, self in the middle")
+        << QByteArray("a;b 3\na;b;c 5\na;d 7\n")
+        << QStringLiteral("<root>=15/0 a=15/0 a;b=8/3 a;b;c=5/5 a;d=7/7") << 3;
+    QTest::newRow("duplicates are summed into one sample")
+        << QByteArray("a;b 3\na;b 4\n") << QStringLiteral("<root>=7/0 a=7/0 a;b=7/7") << 1;
+    QTest::newRow("spaces inside frame names")
+        << QByteArray("java;std::vector<int> grow();operator new(unsigned long) 9\n")
+        << QStringLiteral("<root>=9/0 java=9/0 java;std::vector<int> grow()=9/0 "
+                          "java;std::vector<int> grow();operator new(unsigned long)=9/9")
+        << 1;
+    QTest::newRow("tabs and several spaces before the count, CRLF, blank lines, BOM")
+        << QByteArray("\xEF\xBB\xBF" "a;b \t  2\r\n\r\n   \na 1  \r\n")
+        << QStringLiteral("<root>=3/0 a=3/1 a;b=2/2") << 2;
+    QTest::newRow("an empty stack counts at the root")
+        << QByteArray(" 4\na 6\n") << QStringLiteral("<root>=10/4 a=6/6") << 2;
+    QTest::newRow("negative and explicitly positive counts")
+        << QByteArray("a;b -2\na;c +5\n") << QStringLiteral("<root>=3/0 a=3/0 a;b=-2/-2 a;c=5/5") << 2;
+    QTest::newRow("no final newline") << QByteArray("x 1") << QStringLiteral("<root>=1/0 x=1/1") << 1;
+    QTest::newRow("zero counts are kept as samples but add no node")
+        << QByteArray("a 0\nb 2\n") << QStringLiteral("<root>=2/0 b=2/2") << 2;
+}
+
+void tst_Folded::parses()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, tree);
+    QFETCH(int, samples);
+    const auto p = readFolded(text.toStdString(), "t.folded");
+    QCOMPARE(int(p->sampleCount()), samples);
+    QCOMPARE(p->sampleTypes.size(), size_t(1));
+    QCOMPARE(p->typeName(0), std::string("samples"));
+    QCOMPARE(p->unitName(0), std::string("count"));
+    QCOMPARE(describe(*::tree(p)), tree);
+}
+
+void tst_Folded::rejects_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no count") << QByteArray("a;b 1\na;b;c\n")
+                              << QStringLiteral("t.folded: line 2: not folded stacks: expected 'frame;frame;... COUNT' "
+                                                "with a whole-number count, got 'a;b;c'");
+    QTest::newRow("fractional count") << QByteArray("a;b 1.5\n")
+                                      << QStringLiteral("t.folded: line 1: not folded stacks: expected 'frame;frame;... "
+                                                        "COUNT' with a whole-number count, got 'a;b 1.5'");
+    QTest::newRow("count alone, without a separator")
+        << QByteArray("\n\n7\n") << QStringLiteral("t.folded: line 3: not folded stacks: expected 'frame;frame;... "
+                                                   "COUNT' with a whole-number count, got '7'");
+    QTest::newRow("count over int64") << QByteArray("a 9223372036854775808\n")
+                                      << QStringLiteral("t.folded: line 1: not folded stacks: expected 'frame;frame;... "
+                                                        "COUNT' with a whole-number count, got 'a 9223372036854775808'");
+    QTest::newRow("only blank lines") << QByteArray("\n  \n")
+                                      << QStringLiteral("t.folded: no stacks: the folded input has no lines");
+}
+
+void tst_Folded::rejects()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, message);
+    try {
+        readFolded(text.toStdString(), "t.folded");
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QCOMPARE(QString::fromUtf8(e.what()), message);
+    }
+}
+
+void tst_Folded::sniffs_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("format");
+    QTest::newRow("folded") << QByteArray("main;a 1\n") << QStringLiteral("folded");
+    QTest::newRow("folded after blank lines") << QByteArray("\n\r\nmain 12\n") << QStringLiteral("folded");
+    QTest::newRow("json object") << QByteArray(" \n{\"flamebearer\":{}}") << QStringLiteral("flamebearer");
+    QTest::newRow("prose") << QByteArray("hello, this is not a profile\n") << QStringLiteral("pprof");
+    QTest::newRow("tsv header") << QByteArray("file\tbytes\n") << QStringLiteral("pprof");
+    QTest::newRow("number alone") << QByteArray("42\n") << QStringLiteral("pprof");
+    // A line of binary that happens to end in " 12" is still binary.
+    QTest::newRow("binary line ending like a count") << QByteArray("\x08\x01\x10 12\n", 7) << QStringLiteral("pprof");
+    QTest::newRow("real pprof")
+        << QByteArray::fromStdString(decompress(readAll(data(QStringLiteral("gen__heap.pb.gz"))), Compression::Gzip, 1 << 30))
+        << QStringLiteral("pprof");
+    QTest::newRow("real folded") << QByteArray::fromStdString(readAll(data(QStringLiteral("formats/gen__heap.alloc_space.folded"))))
+                                 << QStringLiteral("folded");
+}
+
+void tst_Folded::sniffs()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, format);
+    QCOMPARE(QString::fromLatin1(profileFormatName(sniffProfileFormat(bytes.toStdString()))), format);
+}
+
+void tst_Folded::writesExactLines()
+{
+    const auto p = readFolded(" 2\nmain;b;x 1\nmain;a 5\nmain;a;y 3\nmain 4\n", "t");
+    QCOMPARE(QString::fromStdString(writeFolded(*tree(p))),
+             QStringLiteral(" 2\nmain 4\nmain;a 5\nmain;a;y 3\nmain;b;x 1\n"));
+}
+
+void tst_Folded::writesSeparatorsItCannotEscape()
+{
+    // A function named with ';' and a line break stays one frame on one line, as stackcollapse-perf.pl writes it.
+    StackProfileBuilder b(std::vector<StackProfileBuilder::SampleType>{{"samples", "count"}});
+    b.addStack({"main", "x;y\nz\r"}, {3});
+    const auto t = tree(b.build("t"));
+    QCOMPARE(QString::fromStdString(writeFolded(*t)), QStringLiteral("main;x:y z  3\n"));
+    QCOMPARE(describe(*tree(readFolded(writeFolded(*t), "t"))), QStringLiteral("<root>=3/0 main=3/0 main;x:y z=3/3"));
+}
+
+void tst_Folded::pprofRoundTrip_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("type");
+    for (const char *f : {"gen__baseline.cpu.pb.gz", "gen__optimized.cpu.pb.gz", "gen__heap.pb.gz", "gen__block.pb.gz",
+                          "pprof__sample.cpu", "parca__normal-cpu.stripped.pprof", "parca__node-profile.pb.gz",
+                          "ddgo__pprof.lines.pb.gz"}) {
+        const auto p = readProfile(readAll(data(QLatin1String(f))), f);
+        for (size_t t = 0; t < p->sampleTypes.size(); ++t)
+            QTest::addRow("%s %s", f, p->typeName(t).c_str()) << QString::fromLatin1(f) << int(t);
+    }
+}
+
+void tst_Folded::pprofRoundTrip()
+{
+    QFETCH(QString, file);
+    QFETCH(int, type);
+    const auto original = tree(readAnyProfileFile(data(file)), type);
+    const std::string folded = writeFolded(*original);
+    const auto back = tree(readFolded(folded, "roundtrip.folded"));
+    const TreePaths expected = treePaths(*original), actual = treePaths(*back);
+    QVERIFY2(expected == actual, qPrintable(firstDifference(expected, actual)));
+    QCOMPARE(back->size(), original->size());
+    QVERIFY(original->total(CallTree::kRoot) != 0);
+}
+
+void tst_Folded::goToolPprofTracesEqualThePprofTree_data()
+{
+    QTest::addColumn<QString>("folded");
+    QTest::addColumn<QString>("pprof");
+    QTest::addColumn<QString>("sampleType");
+    QTest::addColumn<qlonglong>("total");
+    QTest::addColumn<int>("lines");
+    QTest::newRow("baseline cpu") << QStringLiteral("formats/gen__baseline.cpu.folded")
+                                  << QStringLiteral("gen__baseline.cpu.pb.gz") << QStringLiteral("cpu")
+                                  << qlonglong(9760000000) << 229;
+    QTest::newRow("heap alloc_space") << QStringLiteral("formats/gen__heap.alloc_space.folded")
+                                      << QStringLiteral("gen__heap.pb.gz") << QStringLiteral("alloc_space")
+                                      << qlonglong(62869263) << 11;
+}
+
+void tst_Folded::goToolPprofTracesEqualThePprofTree()
+{
+    QFETCH(QString, folded);
+    QFETCH(QString, pprof);
+    QFETCH(QString, sampleType);
+    QFETCH(qlonglong, total);
+    QFETCH(int, lines);
+    const auto fromFolded = readAnyProfileFile(data(folded));
+    QCOMPARE(int(fromFolded->sampleCount()), lines);
+    const auto p = readAnyProfileFile(data(pprof));
+    const auto expected = tree(p, p->findSampleType(sampleType.toStdString()));
+    const auto actual = tree(fromFolded);
+    QCOMPARE(actual->total(CallTree::kRoot), int64_t(total));
+    QCOMPARE(expected->total(CallTree::kRoot), int64_t(total));
+    const TreePaths e = treePaths(*expected), a = treePaths(*actual);
+    QVERIFY2(e == a, qPrintable(firstDifference(e, a)));
+}
+
+void tst_Folded::compressedFoldedIsRead()
+{
+    const std::string text = "main;a 5\nmain;b 7\n";
+    const auto p = readAnyProfile(gzipCompress(text), "t.folded.gz");
+    QCOMPARE(describe(*tree(p)), QStringLiteral("<root>=12/0 main=12/0 main;a=5/5 main;b=7/7"));
+    QCOMPARE(p->sourceName, std::string("t.folded.gz"));
+}
+
+QTEST_GUILESS_MAIN(tst_Folded)
+#include "tst_folded.moc"
