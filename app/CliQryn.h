@@ -1,0 +1,55 @@
+// The verbs that ask a qryn (or Grafana Pyroscope) server instead of reading files: `qflame merge`, and
+// `qflame top --url`, which prints the same table as `qflame top FILE`.
+#pragma once
+
+#include "FlatTable.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+// Usage lines for cliUsage(), a macro so that they concatenate with its string literal.
+#define QFLAME_QRYN_USAGE \
+    "  qflame merge --url URL --type PROFILE_TYPE_ID [--query SELECTOR] --from TIME --to TIME\n" \
+    "               --output FILE [--force]\n" \
+    "                                the server's merged pprof of the query, gzip-compressed as\n" \
+    "                                profilecli query merge --output pprof=FILE writes it (for go build\n" \
+    "                                -pgo); warns when its total disagrees with the server's flamegraph\n" \
+    "  qflame top --url URL --type PROFILE_TYPE_ID [--query SELECTOR] --from TIME --to TIME\n" \
+    "             [--limit N] [--tsv|--csv]\n" \
+    "                                the table of `qflame top FILE` for the server's merged flamegraph\n" \
+    "Server options (merge, top --url):\n" \
+    "  --type ID                     e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds\n" \
+    "  --query SELECTOR              e.g. '{service_name=\"api\", env=~\"prod.*\"}' (default {}: all)\n" \
+    "  --from, --to TIME             RFC 3339 (2026-11-29T21:00:00Z), epoch seconds or ms, now,\n" \
+    "                                now-1h, now-20m\n" \
+    "  --user U --password-env VAR   HTTP basic auth, the password read from environment variable VAR\n" \
+    "  --token-env VAR               bearer token from environment variable VAR\n" \
+    "  --tenant T                    X-Scope-OrgID header (Grafana Pyroscope multi-tenancy)\n" \
+    "  --ca-file PEM                 also trust these CA certificates (TLS is always verified)\n" \
+    "  --protocol qryn|connect       connect adds Connect-Protocol-Version: 1 (Grafana Pyroscope)\n" \
+    "  --timeout SECONDS             per request (default 60)\n" \
+    "  --max-size MIB                largest answer accepted (default 1024)\n"
+
+// Whether a verb's arguments name a server (--url) rather than files.
+bool wantsServer(const std::vector<std::string> &args);
+
+// `qflame merge --url URL --type ID [--query SEL] --from T --to T --output FILE [--force] [auth, TLS options]`:
+// writes the server's merged pprof gzip-compressed, as `profilecli query merge --output pprof=FILE` does.
+// Returns the exit status; throws CliExit like the other verbs.
+int runMerge(const std::vector<std::string> &args);
+
+// `qflame top --url ...`: the flat table of the server's merged flamegraph, and the --limit/--tsv to print it
+// with. Throws CliExit{1} after a usage message and CliExit{2} after a server or data error.
+struct RemoteTop {
+    std::shared_ptr<const FlatTable> table;
+    std::optional<uint64_t> limit;
+    bool tsv = false, csv = false;
+};
+RemoteTop fetchRemoteTop(const std::vector<std::string> &args);
+
+}   // namespace qflame

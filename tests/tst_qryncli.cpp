@@ -1,0 +1,258 @@
+// `qflame merge` and `qflame top --url` as a user runs them: the real binary against the real qryn of the ctest
+// fixture (tests/qryn/qryn-fixture.sh), its output, its files and its exit status (0 ok, 1 usage, 2 failure).
+#include "ProfileReader.h"
+#include "qryn/QrynFixtureEnv.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kCpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+const QString kBase = QStringLiteral("{service_name=\"svc-base\"}");
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run runQflame(const QStringList &args, const QMap<QString, QString> &env = {})
+{
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        e.insert(it.key(), it.value());
+    p.setProcessEnvironment(e);
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    if (!p.waitForStarted())
+        return {};
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+// flat<TAB>name of the rows with a flat value, pprof's " (inline)" marker dropped (a server cannot know it).
+QStringList flatRows(const QByteArray &tsv)
+{
+    QStringList rows;
+    for (const QByteArray &line : tsv.split('\n')) {
+        const QList<QByteArray> f = line.split('\t');
+        if (f.size() == 3 && f[0] != "0")
+            rows << QString::fromUtf8(f[0] + '\t' + f[2]).remove(QLatin1String(" (inline)"));
+    }
+    rows.sort();
+    return rows;
+}
+
+}   // namespace
+
+class tst_QrynCli : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void topTsvEqualsLocalTop_data();
+    void topTsvEqualsLocalTop();
+    void topTable();
+    void mergeWritesGzipPprof();
+    void mergeRefusesToOverwrite();
+    void basicAuth();
+    void failures_data();
+    void failures();
+
+private:
+    QStringList server(const QString &type = kCpu, const QString &query = kBase) const
+    {
+        return {"--url", m_env.value("QRYN_URL"), "--type", type, "--query", query, "--from", "now-1h", "--to", "now"};
+    }
+
+    qflame::test::QrynFixtureEnv m_env, m_auth;
+    QTemporaryDir m_tmp;
+};
+
+void tst_QrynCli::initTestCase()
+{
+    m_env = qflame::test::readQrynFixture(QStringLiteral(QFLAME_QRYN_FIXTURE));
+    m_auth = qflame::test::readQrynFixture(QStringLiteral(QFLAME_QRYN_AUTH_FIXTURE));
+    if (!m_env.skipReason.isEmpty())
+        QSKIP(qPrintable(m_env.skipReason));
+    QVERIFY2(m_env.error.isEmpty(), qPrintable(m_env.error));
+    QVERIFY2(m_auth.error.isEmpty(), qPrintable(m_auth.error));
+    QVERIFY(m_tmp.isValid());
+}
+
+void tst_QrynCli::topTsvEqualsLocalTop_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QStringList>("files");
+    QTest::addColumn<QString>("sample");
+    const QString dir = QStringLiteral(QFLAME_QRYN_PROFILES "/");
+    QTest::newRow("cpu svc-base") << kCpu << kBase << QStringList{dir + "gen__baseline.cpu.pb.gz"} << "cpu";
+    QTest::newRow("samples svc-opt") << "process_cpu:samples:count:cpu:nanoseconds" << "{service_name=\"svc-opt\"}"
+                                     << QStringList{dir + "gen__optimized.cpu.pb.gz"} << "samples";
+    QTest::newRow("cpu, both") << kCpu << "{}"
+                               << QStringList{dir + "gen__baseline.cpu.pb.gz", dir + "gen__optimized.cpu.pb.gz"}
+                               << "cpu";
+    QTest::newRow("inuse_space") << "memory:inuse_space:bytes:space:bytes" << kBase
+                                 << QStringList{dir + "gen__heap.pb.gz"} << "inuse_space";
+}
+
+void tst_QrynCli::topTsvEqualsLocalTop()
+{
+    QFETCH(QString, type);
+    QFETCH(QString, query);
+    QFETCH(QStringList, files);
+    QFETCH(QString, sample);
+    const Run remote = runQflame(QStringList{"top"} << server(type, query) << "--tsv");
+    QVERIFY2(remote.code == 0, remote.err.constData());
+    const Run local = runQflame(QStringList{"top"} << files << "--sample" << sample << "--tsv");
+    QVERIFY2(local.code == 0, local.err.constData());
+    const QStringList rows = flatRows(remote.out);
+    QVERIFY(rows.size() >= 5);
+    QCOMPARE(rows, flatRows(local.out));
+}
+
+void tst_QrynCli::topTable()
+{
+    const Run r = runQflame(QStringList{"top"} << server() << "--limit" << "3");
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(QString::fromUtf8(r.out), QStringLiteral("Type: cpu/nanoseconds  total 9.76 s  (174 functions, showing 3)\n"
+                                                      "        flat   flat%    sum%          cum    cum%  name\n"
+                                                      "      1.92 s  19.67%  19.67%       2.40 s  24.59%  main.checksumBlock\n"
+                                                      "      1.13 s  11.58%  31.25%       1.13 s  11.58%  runtime.asyncPreempt\n"
+                                                      "      700 ms   7.17%  38.42%       700 ms   7.17%  cmpbody\n"));
+    QVERIFY(r.err.isEmpty());
+}
+
+void tst_QrynCli::mergeWritesGzipPprof()
+{
+    const QString out = m_tmp.filePath("svc-base.pb.gz");
+    const Run r = runQflame(QStringList{"merge"} << server() << "--output" << out);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(QString::fromUtf8(r.out),
+             "Wrote " + out + ": 611 samples, 2 sample types, 38306 bytes of pprof (gzip-compressed)\n");
+    // qryn 3.2.39's inflated export is written as served, and said so.
+    QCOMPARE(QString::fromUtf8(r.err),
+             QStringLiteral("qflame: warning: the merged pprof (SelectMergeProfile) has a cpu/nanoseconds total of "
+                            "15870000000 (15.9 s), the flamegraph (SelectMergeStacktraces) 9760000000 (9.76 s) "
+                            "(+62.6%); qryn 3.2.39 inflates SelectMergeProfile values (a known server bug), so the "
+                            "flamegraph's numbers are the right ones\n"));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.read(2), QByteArray("\x1f\x8b"));   // gzip, as profilecli writes it
+    const auto p = qflame::readProfileFile(out);
+    QCOMPARE(p->sampleTypes.size(), size_t(2));
+    QCOMPARE(p->typeName(1), std::string("cpu"));
+    QCOMPARE(p->unitName(1), std::string("nanoseconds"));
+    QCOMPARE(p->total(1), 15870000000LL);
+    QCOMPARE(p->period, 10000000LL);
+    QCOMPARE(int(p->sampleCount()), 611);
+}
+
+void tst_QrynCli::mergeRefusesToOverwrite()
+{
+    const QString out = m_tmp.filePath("exists.pb.gz");
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("keep me");
+    f.close();
+    const Run refused = runQflame(QStringList{"merge"} << server() << "--output" << out);
+    QCOMPARE(refused.code, 1);
+    QCOMPARE(QString::fromUtf8(refused.err),
+             "qflame: " + out + " already exists (--force overwrites it)\nRun 'qflame --help' for usage.\n");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("keep me"));
+    f.close();
+    const Run forced = runQflame(QStringList{"merge"} << server("process_cpu:samples:count:cpu:nanoseconds")
+                                                      << "--output" << out << "--force");
+    QVERIFY2(forced.code == 0, forced.err.constData());
+    QCOMPARE(qflame::readProfileFile(out)->total(0), 1587LL);
+}
+
+void tst_QrynCli::basicAuth()
+{
+    const QStringList args{"top",  "--url",  m_auth.value("QRYN_URL"), "--type",       kCpu,     "--from",
+                           "now-1h", "--to", "now",                    "--user", "qflame", "--password-env",
+                           "QF_TEST_PASSWORD", "--tsv"};
+    const Run wrong = runQflame(args, {{"QF_TEST_PASSWORD", "wrong"}});
+    QCOMPARE(wrong.code, 2);
+    QCOMPARE(QString::fromUtf8(wrong.err), "qflame: SelectMergeStacktraces at " + m_auth.value("QRYN_URL") +
+                                               ": HTTP 401 Unauthorized: the server rejected the credentials: "
+                                               "Unauthorized!: Wrong username/password.\n");
+    const Run right = runQflame(args, {{"QF_TEST_PASSWORD", m_auth.value("QRYN_PASSWORD")}});
+    QVERIFY2(right.code == 0, right.err.constData());
+    qint64 flat = 0;
+    for (const QByteArray &line : right.out.split('\n'))
+        flat += line.split('\t').first().toLongLong();
+    QCOMPARE(flat, 19420000000LL);   // the flat column sums to the total: both CPU profiles of the seed
+}
+
+void tst_QrynCli::failures_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("err");   // "URL" stands for the server's URL
+    const QString url = m_env.value("QRYN_URL");
+    const QString usage = QStringLiteral("\nRun 'qflame --help' for usage.\n");
+    QTest::newRow("3 days ago") << QStringList{"top", "--url", url, "--type", kCpu, "--from", "1795700000",
+                                               "--to", "1795703600"}
+                                << 2 << "qflame: no profiles of type " + kCpu +
+                                            " match {} between 2026-11-26T13:33:20.000Z and 2026-11-26T14:33:20.000Z\n";
+    QTest::newRow("unquoted selector") << QStringList{"top", "--url", url, "--type", kCpu, "--query", "{env=ci}",
+                                                      "--from", "now-1h", "--to", "now"}
+                                       << 2
+                                       << "qflame: SelectMergeStacktraces at URL: HTTP 500 Internal Server Error: the "
+                                          "server gave no details (its log has the cause); the label selector {env=ci} "
+                                          "is malformed: the value of env must be in double quotes: env=\"ci\"\n";
+    QTest::newRow("unknown type, merge") << QStringList{"merge", "--url", url, "--type", "nope:nope:nope:nope:nope",
+                                                        "--from", "2026-11-26T13:33:20Z", "--to",
+                                                        "2026-11-26T14:33:20+00:00", "--output", "/nonexistent/x"}
+                                         << 2
+                                         << "qflame: no profiles of type nope:nope:nope:nope:nope match {} between "
+                                            "2026-11-26T13:33:20.000Z and 2026-11-26T14:33:20.000Z\n";
+    QTest::newRow("bad time") << QStringList{"top", "--url", url, "--type", kCpu, "--from", "yesterday", "--to", "now"}
+                              << 1
+                              << "qflame: --from: 'yesterday' is not a time: use RFC 3339 (2026-11-29T21:00:00Z), "
+                                 "epoch seconds or ms, now, or now-<N><unit> (ms s m h d w)" + usage;
+    QTest::newRow("no output") << QStringList{"merge", "--url", url, "--type", kCpu, "--from", "now-1h", "--to", "now"}
+                               << 1 << "qflame: merge needs --output FILE" + usage;
+    QTest::newRow("no --to") << QStringList{"top", "--url", url, "--type", kCpu, "--from", "now-1h"} << 1
+                             << "qflame: top needs --to" + usage;
+    QTest::newRow("password variable unset")
+        << QStringList{"top", "--url", url, "--type", kCpu, "--from", "now-1h", "--to", "now", "--user", "u",
+                       "--password-env", "QF_TEST_UNSET_VARIABLE"}
+        << 1 << "qflame: --password-env: the environment variable QF_TEST_UNSET_VARIABLE is not set or empty" + usage;
+    QTest::newRow("granularity") << QStringList{"top", "--url", url, "--type", kCpu, "--from", "now-1h", "--to",
+                                                "now", "--granularity", "lines"}
+                                 << 1
+                                 << "qflame: --granularity does not apply to a server: --type picks the sample type, "
+                                    "and the server's flamegraph has function names only" + usage;
+    QTest::newRow("refused") << QStringList{"top", "--url", "http://127.0.0.1:1", "--type", kCpu, "--from",
+                                            "now-1h", "--to", "now"}
+                             << 2
+                             << "qflame: SelectMergeStacktraces at http://127.0.0.1:1: connection refused: nothing "
+                                "listens on 127.0.0.1 port 1\n";
+}
+
+void tst_QrynCli::failures()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, err);
+    const Run r = runQflame(args);
+    QCOMPARE(QString::fromUtf8(r.err), err.replace(QLatin1String("URL"), m_env.value("QRYN_URL")));
+    QCOMPARE(r.code, code);
+    QVERIFY(r.out.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(tst_QrynCli)
+#include "tst_qryncli.moc"
