@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Checks the man page against the program: every verb that `qflame --help` lists (and `top --url`) has its own
+# section, and groff formats the page without a warning.
+# usage: packaging/check-man.sh QFLAME_BINARY MAN_PAGE
+set -euo pipefail
+BIN="${1:?usage: $0 QFLAME_BINARY MAN_PAGE}"
+MAN="${2:?usage: $0 QFLAME_BINARY MAN_PAGE}"
+command -v groff >/dev/null || { echo "check-man: groff is missing (apt-get install groff-base)"; exit 1; }
+
+verbs="$("$BIN" --help | sed -nE 's/^  qflame ([a-z]+( --url)?) .*/\1/p' | sort -u)"
+[ -n "$verbs" ] || { echo "check-man: found no verb in qflame --help"; exit 1; }
+checked=0 missing=0
+while read -r verb; do
+  section="$(printf '%s' "$verb" | sed 's/-/\\\\-/g')"   # the page escapes '-' as '\-'
+  if grep -qE "^\.SS \"qflame $section( |\")" "$MAN"; then
+    checked=$((checked + 1))
+  else
+    echo "check-man: qflame $verb is in --help but has no '.SS \"qflame $verb ...\"' section in $MAN"
+    missing=$((missing + 1))
+  fi
+done <<<"$verbs"
+
+warnings="$(groff -man -ww -z "$MAN" 2>&1)"
+if [ -n "$warnings" ]; then
+  echo "check-man: groff warns: $warnings"
+  missing=$((missing + 1))
+fi
+echo "check-man: $checked verbs documented ($(echo $verbs | tr '\n' ' ')), $missing problems"
+[ "$missing" -eq 0 ]
