@@ -1,0 +1,198 @@
+// The format verbs and options as a user runs them: the real qflame binary reading folded stacks and flamebearer
+// JSON, `convert` to pprof and folded (read back by qflame itself), `top --csv`, and their errors.
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run runQflame(const QStringList &args, const QByteArray &stdinData = {})
+{
+    QProcess p;
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    if (!p.waitForStarted())
+        return {};
+    if (!stdinData.isEmpty())
+        p.write(stdinData);
+    p.closeWriteChannel();
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QString data(const char *name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// `qflame top --tsv` of FILE for one sample type: the exact table to compare conversions by.
+QByteArray topTsv(const QString &file, const QString &sample = {})
+{
+    QStringList args{QStringLiteral("top"), QStringLiteral("--tsv"), file};
+    if (!sample.isEmpty())
+        args << QStringLiteral("--sample") << sample;
+    return runQflame(args).out;
+}
+
+}   // namespace
+
+class tst_CliFormats : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void readsEveryFormat_data();
+    void readsEveryFormat();
+    void convertToFoldedKeepsTheTable();
+    void convertToPprofKeepsEverySampleType();
+    void convertMergedTreeToPprof();
+    void convertFromStdinToStdout();
+    void topCsv();
+    void errors_data();
+    void errors();
+};
+
+void tst_CliFormats::readsEveryFormat_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("firstRow");
+    // All three are the baseline CPU profile: the same top function with the same flat and cum.
+    QTest::newRow("pprof") << data("gen__baseline.cpu.pb.gz") << QStringLiteral("1920000000\t2400000000\tmain.checksumBlock");
+    QTest::newRow("folded from go tool pprof -traces")
+        << data("formats/gen__baseline.cpu.folded") << QStringLiteral("1920000000\t2400000000\tmain.checksumBlock");
+    QTest::newRow("flamebearer from qryn") << data("formats/qryn-render.svc-base.cpu.json")
+                                           << QStringLiteral("1920000000\t2400000000\tmain.checksumBlock");
+}
+
+void tst_CliFormats::readsEveryFormat()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, firstRow);
+    const Run r = runQflame({QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--limit"), QStringLiteral("1"), file});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(QString::fromUtf8(r.out), firstRow + QLatin1Char('\n'));
+}
+
+void tst_CliFormats::convertToFoldedKeepsTheTable()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("cpu.folded"));
+    const Run r = runQflame({QStringLiteral("convert"), data("gen__baseline.cpu.pb.gz"), QStringLiteral("--to"),
+                             QStringLiteral("folded"), QStringLiteral("--output"), out});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.isEmpty());
+    // The default sample type (cpu) in nanoseconds: 229 distinct stacks, the same as go tool pprof -traces gives.
+    const QByteArray folded = readFile(out);
+    QCOMPARE(folded.count('\n'), 229);
+    QVERIFY(folded.contains("\nruntime.main;main.main;main.burn;runtime/pprof.Do;main.burn.func1;main.ingestPath;"
+                            "main.checksumBlock 1920000000\n"));
+    const QByteArray original = topTsv(data("gen__baseline.cpu.pb.gz"), QStringLiteral("cpu"));
+    // Inline markers aside (folded stacks cannot say a call was inlined), the table is the same.
+    QByteArray expected = original;
+    expected.replace(" (inline)", "").replace(" (partial-inline)", "");
+    QCOMPARE(topTsv(out), expected);
+}
+
+void tst_CliFormats::convertToPprofKeepsEverySampleType()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("heap.pb.gz"));
+    QCOMPARE(runQflame({QStringLiteral("convert"), data("gen__heap.pb.gz"), QStringLiteral("--to"), QStringLiteral("pprof"),
+                        QStringLiteral("-o"), out})
+                 .code,
+             0);
+    QCOMPARE(readFile(out).left(2), QByteArray("\x1f\x8b"));
+    for (const char *type : {"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"})
+        QCOMPARE(topTsv(out, QLatin1String(type)), topTsv(data("gen__heap.pb.gz"), QLatin1String(type)));
+    const Run info = runQflame({QStringLiteral("info"), out});
+    QVERIFY(info.out.contains("  3  inuse_space/bytes  [default]  total 21286415 (20.3 MiB)\n"));
+}
+
+void tst_CliFormats::convertMergedTreeToPprof()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("both.pb.gz"));
+    const QString base = data("gen__baseline.cpu.pb.gz"), opt = data("gen__optimized.cpu.pb.gz");
+    QCOMPARE(runQflame({QStringLiteral("convert"), base, opt, QStringLiteral("--to"), QStringLiteral("pprof"),
+                        QStringLiteral("--sample"), QStringLiteral("cpu"), QStringLiteral("--output"), out})
+                 .code,
+             0);
+    const Run info = runQflame({QStringLiteral("info"), out});
+    QVERIFY2(info.out.contains("  0  cpu/nanoseconds  [default]  total 19420000000 (19.4 s)\n"), info.out.constData());
+    QByteArray merged = runQflame({QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--sample"),
+                                   QStringLiteral("cpu"), base, opt})
+                            .out;
+    merged.replace(" (inline)", "").replace(" (partial-inline)", "");
+    QCOMPARE(topTsv(out), merged);
+}
+
+void tst_CliFormats::convertFromStdinToStdout()
+{
+    const Run r = runQflame({QStringLiteral("convert"), QStringLiteral("-"), QStringLiteral("--to"), QStringLiteral("folded")},
+                            "main;b 2\nmain;a 1\nmain;a 3\n");
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("main;a 4\nmain;b 2\n"));
+}
+
+void tst_CliFormats::topCsv()
+{
+    const Run r = runQflame({QStringLiteral("top"), QStringLiteral("--csv"), QStringLiteral("--limit"), QStringLiteral("2"),
+                             data("gen__baseline.cpu.pb.gz")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("flat,flat_percent,sum_percent,cum,cum_percent,name\r\n"
+                               "1920000000,19.67,19.67,2400000000,24.59,main.checksumBlock\r\n"
+                               "1130000000,11.58,31.25,1130000000,11.58,runtime.asyncPreempt\r\n"));
+}
+
+void tst_CliFormats::errors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("stderrContains");
+    const QString base = data("gen__baseline.cpu.pb.gz");
+    QTest::newRow("convert without --to") << QStringList{QStringLiteral("convert"), base} << QByteArray() << 1
+                                          << QStringLiteral("convert needs --to pprof or --to folded");
+    QTest::newRow("unknown target") << QStringList{QStringLiteral("convert"), base, QStringLiteral("--to"), QStringLiteral("svg")}
+                                    << QByteArray() << 1 << QStringLiteral("convert needs --to pprof or --to folded");
+    QTest::newRow("no input") << QStringList{QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("pprof")}
+                              << QByteArray() << 1 << QStringLiteral("convert takes one or more FILEs");
+    QTest::newRow("unknown sample type")
+        << QStringList{QStringLiteral("convert"), base, QStringLiteral("--to"), QStringLiteral("folded"),
+                       QStringLiteral("--sample"), QStringLiteral("wall")}
+        << QByteArray() << 1 << QStringLiteral("no sample type 'wall'");
+    QTest::newRow("unwritable output")
+        << QStringList{QStringLiteral("convert"), base, QStringLiteral("--to"), QStringLiteral("folded"),
+                       QStringLiteral("-o"), QStringLiteral("/nonexistent/dir/x.folded")}
+        << QByteArray() << 2 << QStringLiteral("/nonexistent/dir/x.folded: cannot write");
+    QTest::newRow("malformed folded line")
+        << QStringList{QStringLiteral("top"), QStringLiteral("-")} << QByteArray("a;b 1\na;b;c\n") << 2
+        << QStringLiteral("<stdin>: line 2: not folded stacks");
+    QTest::newRow("flamebearer diff") << QStringList{QStringLiteral("info"), data("formats/qryn-render-diff.base-opt.cpu.json")}
+                                      << QByteArray() << 2 << QStringLiteral("flamebearer format \"double\"");
+}
+
+void tst_CliFormats::errors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QByteArray, input);
+    QFETCH(int, code);
+    QFETCH(QString, stderrContains);
+    const Run r = runQflame(args, input);
+    QCOMPARE(r.code, code);
+    QVERIFY2(QString::fromUtf8(r.err).contains(stderrContains), r.err.constData());
+}
+
+QTEST_GUILESS_MAIN(tst_CliFormats)
+#include "tst_cliformats.moc"
