@@ -3,12 +3,13 @@
 #   bash packaging/setup.sh run    installs what is needed, builds, opens qflame on the bundled examples
 #   bash packaging/setup.sh test   installs what is needed, builds, runs every test (what CI runs)
 #   bash packaging/setup.sh build  installs and builds only
+#   bash packaging/setup.sh package  installs, builds, makes the .deb (cpack -G DEB) and checks it
 # Nothing is downloaded but Debian packages (and, for the qryn tests, npm packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode="${1:-}"
-case "$mode" in run|test|build) ;; *) echo "usage: $0 run|test|build" >&2; exit 1;; esac
+case "$mode" in run|test|build|package) ;; *) echo "usage: $0 run|test|build|package" >&2; exit 1;; esac
 
 BUILD_DIR="${QFLAME_BUILD_DIR:-build}"
 PACKAGES=(
@@ -16,6 +17,8 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl-dev
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
   qtkeychain-qt6-dev fonts-dejavu-core
+  nodejs npm   # the real qryn 3.2.39 the qryn client tests run against (tests/qryn/)
+  dpkg-dev appstream desktop-file-utils groff-base shared-mime-info binutils   # the .deb and its checks (packaging/)
 )
 
 as_root() {
@@ -50,5 +53,12 @@ case "$mode" in
   test)
     # ctest prints the summary CI reads ("100% tests passed, 0 tests failed out of N").
     QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
+    ;;
+  package)
+    # The package installs under /usr; dpkg-shlibdeps derives its library dependencies.
+    (cd "$BUILD_DIR" && cpack -G DEB -B "$PWD/deb")
+    deb="$(ls "$BUILD_DIR"/deb/qflame_*.deb)"
+    bash packaging/check-package.sh "$BUILD_DIR" "$deb"
+    echo "setup: $deb is ready: apt install ./$deb"
     ;;
 esac
