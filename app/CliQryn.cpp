@@ -2,13 +2,18 @@
 #include "CliQryn.h"
 
 #include "Cli.h"
+#include "CliDiff.h"
 #include "ExportCheck.h"
 #include "PprofExport.h"
+#include "ProfileWriter.h"
 #include "QrynClient.h"
+#include "StacksToTree.h"
 #include "TimeSpec.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <iostream>
@@ -137,25 +142,31 @@ ConnectionSettings connectionFrom(const ServerArgs &a)
     return s;
 }
 
-ProfileQuery queryFrom(const ServerArgs &a)
+// The query of --type, --<prefix>query, --<prefix>from and --<prefix>to (prefix "base-" for a diff's baseline,
+// falling back to the unprefixed options).
+ProfileQuery queryFrom(const ServerArgs &a, const std::string &prefix = "")
 {
+    auto option = [&](const std::string &name) {
+        return a.has((prefix + name).c_str()) ? prefix + name : name;
+    };
     ProfileQuery q;
     q.profileTypeId = a.get("type");
     ProfileType parsed;
     if (!ProfileType::parse(q.profileTypeId, &parsed))
         usageError("--type must be a profile type ID name:sample_type:sample_unit:period_type:period_unit, e.g. "
                    "process_cpu:cpu:nanoseconds:cpu:nanoseconds, not '" + q.profileTypeId.toStdString() + "'");
-    q.labelSelector = a.get("query", "{}");
+    q.labelSelector = a.get(option("query").c_str(), "{}");
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QString why;
-    const std::optional<qint64> from = parseTimeSpec(a.get("from"), now, &why);
+    const std::string fromOption = option("from"), toOption = option("to");
+    const std::optional<qint64> from = parseTimeSpec(a.get(fromOption.c_str()), now, &why);
     if (!from)
-        usageError("--from: " + why.toStdString());
-    const std::optional<qint64> to = parseTimeSpec(a.get("to"), now, &why);
+        usageError("--" + fromOption + ": " + why.toStdString());
+    const std::optional<qint64> to = parseTimeSpec(a.get(toOption.c_str()), now, &why);
     if (!to)
-        usageError("--to: " + why.toStdString());
+        usageError("--" + toOption + ": " + why.toStdString());
     if (*from > *to)
-        usageError("--from is after --to");
+        usageError("--" + fromOption + " is after --" + toOption);
     q.range = {*from, *to};
     return q;
 }
@@ -173,6 +184,44 @@ T valueOrExit(Result<T> r)
         serverError(r.error.message);
     return std::move(r.value);
 }
+
+// One side of a remote diff: the query's flamegraph and, for process_cpu, its samples/count flamegraph, as one
+// profile lasting the query's window.
+std::shared_ptr<const Profile> diffSide(QrynClient &client, const ProfileQuery &query)
+{
+    ProfileType type;
+    ProfileType::parse(query.profileTypeId, &type);
+    std::vector<ProfileQuery> queries{query};
+    std::vector<ProfileType> types{type};
+    if (type.name == u"process_cpu" && type.sampleType != u"samples") {
+        ProfileQuery counts = query;
+        counts.profileTypeId = QStringLiteral("process_cpu:samples:count:%1:%2").arg(type.periodType, type.periodUnit);
+        ProfileType countType;
+        ProfileType::parse(counts.profileTypeId, &countType);
+        queries.insert(queries.begin(), counts);
+        types.insert(types.begin(), countType);
+    }
+    std::vector<QFuture<Result<MergedFlamegraph>>> futures;
+    for (const ProfileQuery &q : queries)
+        futures.push_back(client.selectMergeStacktraces(q));
+    std::vector<Flamegraph> graphs;
+    for (auto &f : futures)
+        graphs.push_back(valueOrExit(QrynClient::wait(f)).graph);
+    if (graphs.back().total == 0)
+        serverError(describeQuery(query));
+    QString why;
+    auto profile = flamegraphsToProfile(graphs, types, query.range.lengthMs() * 1'000'000,
+                                        query.labelSelector.toStdString(), &why);
+    if (!profile)
+        serverError(QStringLiteral("SelectMergeStacktraces: the flamegraph is inconsistent: %1").arg(why));
+    return profile;
+}
+
+// Restores the working directory when a remote diff is done, however it ends.
+struct CurrentDirectory {
+    QString saved = QDir::currentPath();
+    ~CurrentDirectory() { QDir::setCurrent(saved); }
+};
 
 }   // namespace
 
@@ -232,6 +281,42 @@ int runMerge(const std::vector<std::string> &argv)
               << merged.profile->sampleTypes.size() << " sample types, " << merged.pprof.size()
               << " bytes of pprof (gzip-compressed)\n";
     return 0;
+}
+
+int runRemoteDiff(const std::vector<std::string> &argv)
+{
+    // The options of `qflame diff` itself go to runDiff unchanged; the rest say what to ask the server.
+    std::vector<std::string> serverArgv, diffArgv;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        const bool withValue = s == "--normalize" || s == "--noise";
+        if (withValue || s == "--tsv" || s.rfind("--normalize=", 0) == 0 || s.rfind("--noise=", 0) == 0) {
+            diffArgv.push_back(s);
+            if (withValue && i + 1 < argv.size())
+                diffArgv.push_back(argv[++i]);
+        } else {
+            serverArgv.push_back(s);
+        }
+    }
+    const ServerArgs a = parseServerArgs(serverArgv, "diff", {"base-query", "base-from", "base-to"});
+    const ProfileQuery base = queryFrom(a, "base-"), comparison = queryFrom(a);
+    QrynClient client(connectionFrom(a));
+    const auto before = diffSide(client, base), after = diffSide(client, comparison);
+    // runDiff reads files; "base" and "new" in a private directory are the names its table shows.
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        serverError(QStringLiteral("cannot create a temporary directory: %1").arg(dir.errorString()));
+    for (const auto &[name, profile] : {std::pair{"base", before}, std::pair{"new", after}}) {
+        QFile f(dir.filePath(QLatin1String(name)));
+        const std::string bytes = encodePprof(*profile);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
+            serverError(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));
+    }
+    CurrentDirectory restore;
+    QDir::setCurrent(dir.path());
+    std::vector<std::string> args{"base", "new"};
+    args.insert(args.end(), diffArgv.begin(), diffArgv.end());
+    return runDiff(args);
 }
 
 }   // namespace qflame

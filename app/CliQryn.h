@@ -22,7 +22,11 @@ namespace qflame {
     "  qflame top --url URL --type PROFILE_TYPE_ID [--query SELECTOR] --from TIME --to TIME\n" \
     "             [--limit N] [--tsv|--csv]\n" \
     "                                the table of `qflame top FILE` for the server's merged flamegraph\n" \
-    "Server options (merge, top --url):\n" \
+    "  qflame diff --url URL --type PROFILE_TYPE_ID [--base-query SELECTOR] [--base-from TIME]\n" \
+    "              [--base-to TIME] [--query SELECTOR] --from TIME --to TIME [diff options]\n" \
+    "                                the table of `qflame diff BASE NEW` for two queries of the server\n" \
+    "                                (the base defaults to --query, --from and --to)\n" \
+    "Server options (merge, top --url, diff --url):\n" \
     "  --type ID                     e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds\n" \
     "  --query SELECTOR              e.g. '{service_name=\"api\", env=~\"prod.*\"}' (default {}: all)\n" \
     "  --from, --to TIME             RFC 3339 (2026-11-29T21:00:00Z), epoch seconds or ms, now,\n" \
@@ -51,5 +55,12 @@ struct RemoteTop {
     bool tsv = false, csv = false;
 };
 RemoteTop fetchRemoteTop(const std::vector<std::string> &args);
+
+// `qflame diff --url URL --type ID [--base-query SEL] [--base-from T] [--base-to T] [--query SEL] --from T --to T
+// [--normalize ...] [--noise K] [--tsv]`: the server's flamegraphs of the two queries, compared and printed by
+// `qflame diff` itself (runDiff), so the table is the one of two files. The base defaults to the comparison's
+// selector and window. Each side lasts its window (per-second normalisation divides by the window lengths) and,
+// for process_cpu, carries samples/count so the noise test works.
+int runRemoteDiff(const std::vector<std::string> &args);
 
 }   // namespace qflame

@@ -65,6 +65,9 @@ private Q_SLOTS:
     void mergeWritesGzipPprof();
     void mergeRefusesToOverwrite();
     void basicAuth();
+    void diffTsvEqualsLocalDiff();
+    void diffTable_data();
+    void diffTable();
     void failures_data();
     void failures();
 
@@ -196,6 +199,67 @@ void tst_QrynCli::basicAuth()
     QCOMPARE(flat, 19420000000LL);   // the flat column sums to the total: both CPU profiles of the seed
 }
 
+namespace {
+
+// before_flat, after_flat, delta_flat and the name of the rows with a flat value on either side.
+QStringList diffFlatRows(const QByteArray &tsv)
+{
+    QStringList rows;
+    for (const QByteArray &line : tsv.split('\n')) {
+        const QList<QByteArray> f = line.split('\t');
+        if (f.size() == 8 && (f[0] != "0" || f[1] != "0"))
+            rows << QString::fromUtf8(f[0] + '\t' + f[1] + '\t' + f[2] + '\t' + f[7]).remove(QLatin1String(" (inline)"));
+    }
+    rows.sort();
+    return rows;
+}
+
+}   // namespace
+
+void tst_QrynCli::diffTsvEqualsLocalDiff()
+{
+    const Run remote = runQflame({"diff", "--url", m_env.value("QRYN_URL"), "--type", kCpu, "--base-query", kBase,
+                                  "--query", "{service_name=\"svc-opt\"}", "--from", "now-1h", "--to", "now", "--tsv"});
+    QVERIFY2(remote.code == 0, remote.err.constData());
+    const QString dir = QStringLiteral(QFLAME_QRYN_PROFILES "/");
+    const Run local = runQflame({"diff", dir + "gen__baseline.cpu.pb.gz", dir + "gen__optimized.cpu.pb.gz", "--tsv"});
+    QVERIFY2(local.code == 0, local.err.constData());
+    const QStringList rows = diffFlatRows(remote.out);
+    QVERIFY(rows.size() > 10);
+    QCOMPARE(rows, diffFlatRows(local.out));
+}
+
+void tst_QrynCli::diffTable_data()
+{
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QString>("head");   // the first two lines
+    QTest::newRow("absolute")
+        << QStringList{}
+        << "Comparing cpu/nanoseconds by functions: base -> new\n"
+           "Total 9.76 s -> 9.66 s, delta -100 ms (-1.02% of the baseline total); durations 1 h -> 1 h; normalisation: "
+           "none (absolute values in nanoseconds); within noise: |delta| < 2 standard errors (counts: samples/count)\n";
+    QTest::newRow("per second over a 2 h and a 1 h window")
+        << QStringList{"--base-from", "now-2h", "--normalize", "per-second"}
+        << "Comparing cpu/nanoseconds by functions: base -> new\n"
+           "Total 0.00136 cores -> 0.00268 cores, delta +0.00133 cores (+97.95% of the baseline total); durations "
+           "2 h -> 1 h (-50.0%, more than 5% apart); normalisation: per-second (each side divided by its own "
+           "duration); within noise: |delta| < 2 standard errors (counts: samples/count)\n";
+}
+
+void tst_QrynCli::diffTable()
+{
+    QFETCH(QStringList, extra);
+    QFETCH(QString, head);
+    const Run r = runQflame(QStringList{"diff", "--url", m_env.value("QRYN_URL"), "--type", kCpu, "--base-query",
+                                        kBase, "--query", "{service_name=\"svc-opt\"}", "--from", "now-1h", "--to",
+                                        "now"}
+                            << extra);
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<QByteArray> lines = r.out.split('\n');
+    QVERIFY(lines.size() > 3);
+    QCOMPARE(QString::fromUtf8(lines[0] + '\n' + lines[1] + '\n'), head);
+}
+
 void tst_QrynCli::failures_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -236,6 +300,12 @@ void tst_QrynCli::failures_data()
                                  << 1
                                  << "qflame: --granularity does not apply to a server: --type picks the sample type, "
                                     "and the server's flamegraph has function names only" + usage;
+    QTest::newRow("diff, empty base") << QStringList{"diff", "--url", url, "--type", kCpu, "--base-query",
+                                                     "{service_name=\"nope\"}", "--from", "1795700000", "--to",
+                                                     "1795703600"}
+                                      << 2
+                                      << "qflame: no profiles of type " + kCpu + " match {service_name=\"nope\"} "
+                                         "between 2026-11-26T13:33:20.000Z and 2026-11-26T14:33:20.000Z\n";
     QTest::newRow("refused") << QStringList{"top", "--url", "http://127.0.0.1:1", "--type", kCpu, "--from",
                                             "now-1h", "--to", "now"}
                              << 2

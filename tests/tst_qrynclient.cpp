@@ -301,6 +301,7 @@ void tst_QrynClient::selectMergeStacktraces()
     QCOMPARE(QString::fromStdString(m.tree->sampleType().type), t.sampleType);
     QCOMPARE(QString::fromStdString(m.tree->sampleType().unit), t.sampleUnit);
     QCOMPARE(m.isEmpty(), total == 0);
+    QCOMPARE(m.tree->durationNanos(), kHourMs * 1'000'000);   // the window, for per-second comparisons
 }
 
 void tst_QrynClient::flamegraphEqualsLocalTop_data()

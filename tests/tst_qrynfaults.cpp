@@ -355,15 +355,22 @@ void tst_QrynFaults::gzipAnswer()
     QCOMPARE(server.headers.value("accept-encoding"), QByteArray("gzip"));
 }
 
-// A chunked answer that stops early looks complete to Qt; a gzip stream cut short does not inflate.
+// A chunked answer cut short: Qt 6.4 either notices (the connection closed mid-transfer) or, depending on when
+// the close is read, finishes as if complete; then the gzip stream, cut short, does not inflate. Either way it is
+// an error that says so, never a decoded prefix.
 void tst_QrynFaults::truncatedGzip()
 {
     FaultServer server(Mode::TruncatedGzip);
     QrynClient client(settingsFor(server.url(), 5000));
     const auto r = QrynClient::wait(client.labelNames({}, {0, 1}));
+    const QString prefix = "LabelNames at " + server.url().toString() + ": ";
+    if (r.error.kind == ErrorKind::ConnectionLost) {
+        QVERIFY2(r.error.message.startsWith(prefix + "the server closed the connection after "),
+                 qPrintable(r.error.message));
+        return;
+    }
     QCOMPARE(r.error.kind, ErrorKind::Undecodable);
-    QVERIFY2(r.error.message.startsWith("LabelNames at " + server.url().toString() + ": HTTP 200 but its gzip body ("),
-             qPrintable(r.error.message));
+    QVERIFY2(r.error.message.startsWith(prefix + "HTTP 200 but its gzip body ("), qPrintable(r.error.message));
     QVERIFY2(r.error.message.contains(") does not inflate: gzip: truncated data"), qPrintable(r.error.message));
 }
 

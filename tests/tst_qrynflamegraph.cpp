@@ -84,6 +84,7 @@ private Q_SLOTS:
     void inconsistentLevels();
     void flamegraphToTree();
     void emptyFlamegraph();
+    void twoSampleTypes();
     void diffSides();
     void codecRequests();
     void codecResponses();
@@ -148,7 +149,7 @@ void tst_QrynFlamegraph::inconsistentLevels()
     MergedFlamegraph m;
     m.graph.names = kNames;
     m.graph.levels = levels;
-    QVERIFY(!buildMergedFlamegraph(&m, kCpuType, "test", &reason));
+    QVERIFY(!buildMergedFlamegraph(&m, kCpuType, 0, "test", &reason));
     QCOMPARE(reason, why);
 }
 
@@ -157,7 +158,9 @@ void tst_QrynFlamegraph::flamegraphToTree()
     MergedFlamegraph m;
     m.graph = {kNames, kLevels, 100, 60};
     QString why;
-    QVERIFY2(buildMergedFlamegraph(&m, kCpuType, "test", &why), qPrintable(why));
+    QVERIFY2(buildMergedFlamegraph(&m, kCpuType, 3600000000000, "test", &why), qPrintable(why));
+    QCOMPARE(m.profile->durationNanos, 3600000000000LL);
+    QCOMPARE(m.tree->durationNanos(), 3600000000000LL);
     QCOMPARE(m.profile->typeName(0), std::string("cpu"));
     QCOMPARE(m.profile->unitName(0), std::string("nanoseconds"));
     QCOMPARE(m.profile->str(m.profile->periodType.type), std::string("cpu"));
@@ -176,11 +179,33 @@ void tst_QrynFlamegraph::emptyFlamegraph()
     MergedFlamegraph m;
     m.graph = {{"total", "n/a"}, {{0, 0, 0, 0}, {}}, 0, 0};
     QString why;
-    QVERIFY2(buildMergedFlamegraph(&m, kCpuType, "empty", &why), qPrintable(why));
+    QVERIFY2(buildMergedFlamegraph(&m, kCpuType, 0, "empty", &why), qPrintable(why));
     QVERIFY(m.isEmpty());
     QCOMPARE(m.profile->sampleCount(), size_t(0));
     QCOMPARE(m.tree->size(), size_t(1));
     QCOMPARE(m.flat->rows().size(), size_t(0));
+}
+
+// process_cpu's cpu and samples flamegraphs of the same samples become one profile with both sample types.
+void tst_QrynFlamegraph::twoSampleTypes()
+{
+    const Flamegraph cpu{kNames, kLevels, 100, 60};
+    // The samples flamegraph: 10 ns a sample, and c (1 sample) missing to show a stack present in one graph only.
+    const Flamegraph samples{kNames, {{0, 9, 0, 0}, {0, 9, 1, 1}, {0, 6, 6, 2, 0, 2, 2, 3}, {}}, 9, 6};
+    const ProfileType samplesType{"process_cpu:samples:count:cpu:nanoseconds", "process_cpu", "samples", "count",
+                                  "cpu", "nanoseconds"};
+    QString why;
+    const auto p = flamegraphsToProfile({samples, cpu}, {samplesType, kCpuType}, 42, "both", &why);
+    QVERIFY2(p, qPrintable(why));
+    QCOMPARE(p->typeName(0) + "/" + p->unitName(0), std::string("samples/count"));
+    QCOMPARE(p->typeName(1) + "/" + p->unitName(1), std::string("cpu/nanoseconds"));
+    QCOMPARE(p->total(0), 9LL);
+    QCOMPARE(p->total(1), 100LL);
+    QCOMPARE(p->durationNanos, 42LL);
+    QCOMPARE(treeText(*CallTreeBuilder::build({p}, 0)), QStringLiteral("1/main 9 1|2/a 6 6|2/b 2 2"));
+    QCOMPARE(treeText(*CallTreeBuilder::build({p}, 1)), QStringLiteral("1/main 100 10|2/a 60 60|2/b 30 20|3/c 10 10"));
+    QVERIFY(!flamegraphsToProfile({cpu, {kNames, {{0, 1, 0}}, 1, 1}}, {kCpuType, kCpuType}, 0, "bad", &why));
+    QCOMPARE(why, QStringLiteral("level 0 has 3 numbers, not a multiple of 4"));
 }
 
 // render-diff's layout: [left offset, total, self, right offset, total, self, name]; a node on one side only has
@@ -444,7 +469,7 @@ void tst_QrynFlamegraph::writeGzipPprof()
     MergedFlamegraph m;
     m.graph = {kNames, kLevels, 100, 60};
     QString why;
-    QVERIFY(buildMergedFlamegraph(&m, kCpuType, "test", &why));
+    QVERIFY(buildMergedFlamegraph(&m, kCpuType, 0, "test", &why));
     const QByteArray pprof = QByteArray::fromStdString(encodePprof(*m.profile));
     QCOMPARE(qryn::writeGzipPprof(path, pprof, false), QString());
     QFile f(path);

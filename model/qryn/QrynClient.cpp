@@ -374,9 +374,10 @@ QFuture<Result<QList<LabelSet>>> QrynClient::series(const QStringList &matchers,
 QFuture<Result<MergedFlamegraph>> QrynClient::selectMergeStacktraces(const ProfileQuery &query)
 {
     const ProfileType type = typeOf(query.profileTypeId);
+    const int64_t windowNanos = std::max<int64_t>(0, query.range.lengthMs()) * 1'000'000;
     return querier<MergedFlamegraph>(
         QStringLiteral("SelectMergeStacktraces"), codec::selectMergeStacktracesRequest(query),
-        {query.labelSelector}, [type](const QByteArray &body, MergedFlamegraph *out, QString *why) {
+        {query.labelSelector}, [type, windowNanos](const QByteArray &body, MergedFlamegraph *out, QString *why) {
             auto graph = codec::selectMergeStacktracesResponse(body);
             if (!graph) {
                 *why = notA(body, QStringLiteral("SelectMergeStacktraces"));
@@ -384,7 +385,8 @@ QFuture<Result<MergedFlamegraph>> QrynClient::selectMergeStacktraces(const Profi
             }
             out->graph = std::move(*graph);
             QString reason;
-            if (!buildMergedFlamegraph(out, type, "SelectMergeStacktraces " + type.id.toStdString(), &reason)) {
+            if (!buildMergedFlamegraph(out, type, windowNanos, "SelectMergeStacktraces " + type.id.toStdString(),
+                                       &reason)) {
                 *why = QStringLiteral("its flamegraph is inconsistent: %1").arg(reason);
                 return false;
             }

@@ -101,7 +101,9 @@ struct FlamegraphDiff {
 // to show: they are right where SelectMergeProfile's are not (qryn 3.2.39, see ExportCheck.h).
 struct MergedFlamegraph {
     Flamegraph graph;
-    std::shared_ptr<const Profile> profile;   // the flamegraph as a pprof, one sample per node with self > 0
+    // The flamegraph as a pprof: one sample per node with self > 0; its duration is the query window's length,
+    // what per-second comparisons of two windows divide by.
+    std::shared_ptr<const Profile> profile;
     std::shared_ptr<const CallTree> tree;
     std::shared_ptr<const FlatTable> flat;
     bool isEmpty() const { return graph.total == 0; }

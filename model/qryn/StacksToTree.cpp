@@ -4,6 +4,7 @@
 #include "FlatTable.h"
 #include "StackProfile.h"
 
+#include <map>
 #include <string_view>
 
 namespace qflame::qryn {
@@ -17,6 +18,7 @@ std::shared_ptr<const Profile> stacksToProfile(const StackSet &stacks, const Sta
     StackProfileBuilder builder(std::move(types));
     if (!spec.periodType.type.empty())
         builder.setPeriod({spec.periodType.type, spec.periodType.unit}, spec.period);
+    builder.setDurationNanos(spec.durationNanos);
     std::vector<std::string_view> frames;
     for (size_t i = 0; i < stacks.stacks.size(); ++i) {
         frames.clear();
@@ -36,12 +38,55 @@ StackProfileSpec specFor(const ProfileType &type)
 }
 
 std::shared_ptr<const Profile> flamegraphToProfile(const Flamegraph &graph, const ProfileType &type,
-                                                   const std::string &sourceName, QString *why)
+                                                   int64_t durationNanos, const std::string &sourceName,
+                                                   QString *why)
 {
     std::vector<FlameNode> nodes;
     if (!decodeLevels(graph.levels, graph.names.size(), kSingleLayout, &nodes, why))
         return nullptr;
-    return stacksToProfile(stacksFromNodes(nodes, graph.names), specFor(type), sourceName);
+    StackProfileSpec spec = specFor(type);
+    spec.durationNanos = durationNanos;
+    return stacksToProfile(stacksFromNodes(nodes, graph.names), spec, sourceName);
+}
+
+std::shared_ptr<const Profile> flamegraphsToProfile(const std::vector<Flamegraph> &graphs,
+                                                    const std::vector<ProfileType> &types, int64_t durationNanos,
+                                                    const std::string &sourceName, QString *why)
+{
+    StackProfileSpec spec;
+    for (const ProfileType &t : types)
+        spec.sampleTypes.push_back({t.sampleType.toStdString(), t.sampleUnit.toStdString()});
+    if (!types.empty())
+        spec.periodType = {types[0].periodType.toStdString(), types[0].periodUnit.toStdString()};
+    spec.durationNanos = durationNanos;
+    StackSet merged;
+    std::map<std::vector<std::string>, size_t> stackIndex;
+    std::map<std::string, uint32_t> nameIndex;
+    for (size_t g = 0; g < graphs.size(); ++g) {
+        std::vector<FlameNode> nodes;
+        if (!decodeLevels(graphs[g].levels, graphs[g].names.size(), kSingleLayout, &nodes, why))
+            return nullptr;
+        const StackSet one = stacksFromNodes(nodes, graphs[g].names);
+        for (size_t i = 0; i < one.stacks.size(); ++i) {
+            std::vector<std::string> path;
+            for (uint32_t n : one.stacks[i])
+                path.push_back(one.names[n]);
+            auto [it, added] = stackIndex.try_emplace(path, merged.stacks.size());
+            if (added) {
+                std::vector<uint32_t> frames;
+                for (const std::string &name : path) {
+                    auto [ni, newName] = nameIndex.try_emplace(name, uint32_t(merged.names.size()));
+                    if (newName)
+                        merged.names.push_back(name);
+                    frames.push_back(ni->second);
+                }
+                merged.stacks.push_back(std::move(frames));
+                merged.values.emplace_back(graphs.size(), 0);
+            }
+            merged.values[it->second][g] += one.values[i][0];
+        }
+    }
+    return stacksToProfile(merged, spec, sourceName);
 }
 
 void buildTree(MergedFlamegraph *out)
@@ -50,10 +95,10 @@ void buildTree(MergedFlamegraph *out)
     out->flat = FlatTable::compute(out->tree);
 }
 
-bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, const std::string &sourceName,
-                           QString *why)
+bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, int64_t durationNanos,
+                           const std::string &sourceName, QString *why)
 {
-    out->profile = flamegraphToProfile(out->graph, type, sourceName, why);
+    out->profile = flamegraphToProfile(out->graph, type, durationNanos, sourceName, why);
     if (!out->profile)
         return false;
     buildTree(out);

@@ -18,6 +18,7 @@ struct StackProfileSpec {
     std::vector<SampleTypeInfo> sampleTypes;   // one per value of a stack
     SampleTypeInfo periodType;                 // empty type: not set
     int64_t period = 0;
+    int64_t durationNanos = 0;                 // e.g. the query's window, for per-second views
 };
 
 // The stacks as a profile: one function and one location per distinct frame name, one sample per distinct stack.
@@ -29,17 +30,26 @@ std::shared_ptr<const Profile> stacksToProfile(const StackSet &stacks, const Sta
 // type cpu/nanoseconds and period type cpu/nanoseconds.
 StackProfileSpec specFor(const ProfileType &type);
 
-// A flamegraph (single layout) as a profile of `type`. Returns null and sets *why when the levels are
-// inconsistent (see decodeLevels).
+// A flamegraph (single layout) as a profile of `type` lasting durationNanos. Returns null and sets *why when the
+// levels are inconsistent (see decodeLevels).
 std::shared_ptr<const Profile> flamegraphToProfile(const Flamegraph &graph, const ProfileType &type,
-                                                   const std::string &sourceName, QString *why);
+                                                   int64_t durationNanos, const std::string &sourceName,
+                                                   QString *why);
+
+// Flamegraphs of the same samples in different sample types (process_cpu's cpu and samples, say) as one profile
+// with one sample type per flamegraph, in that order: stacks are matched by their path of names, a stack missing
+// from a flamegraph has 0 there. The period type is the first type's. With samples/count among them, a diff can
+// tell noise from change (DiffSide's count tree). Returns null and sets *why like flamegraphToProfile.
+std::shared_ptr<const Profile> flamegraphsToProfile(const std::vector<Flamegraph> &graphs,
+                                                    const std::vector<ProfileType> &types, int64_t durationNanos,
+                                                    const std::string &sourceName, QString *why);
 
 // Fills out->tree (function granularity) and out->flat from out->profile.
 void buildTree(MergedFlamegraph *out);
 
 // out->graph as out->profile, out->tree and out->flat. Returns false and sets *why like flamegraphToProfile.
-bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, const std::string &sourceName,
-                           QString *why);
+bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, int64_t durationNanos,
+                           const std::string &sourceName, QString *why);
 
 // Each side of render-diff's two-sided flamegraph as a profile of `type` (out->left, out->right). Returns false
 // and sets *why when the levels are inconsistent.
