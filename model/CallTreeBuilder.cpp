@@ -1,11 +1,10 @@
 #include "CallTreeBuilder.h"
 
-#include "FlatHashMap.h"
-
 #include <QRegularExpression>
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace qflame {
 
@@ -30,14 +29,6 @@ std::string withoutArguments(std::string name)
             return name.substr(0, i);
     }
     return name;
-}
-
-// A mapping whose file is a URL and has no build id was a remote source placeholder; pprof drops it
-// (driver.unsourceMappings), so it must not name frames.
-bool isUrl(const std::string &s)
-{
-    static const QRegularExpression scheme(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*:"));
-    return scheme.match(QString::fromStdString(s)).hasMatch();
 }
 
 // pprof's profile.Prune for drop_frames / keep_frames, as per-location and per-sample cuts.
@@ -99,28 +90,6 @@ Pruning computePruning(const Profile &p)
     return r;
 }
 
-struct Building {
-    std::vector<NodeId> parent;
-    std::vector<FrameId> frame;
-    std::vector<int64_t> self;
-    std::vector<uint8_t> kinds;
-    FlatHashMap children{4096};
-
-    NodeId child(NodeId p, FrameId f, bool inlined)
-    {
-        bool inserted = false;
-        const NodeId id = children.findOrInsert((uint64_t(p) << 32) | f, NodeId(parent.size()), &inserted);
-        if (inserted) {
-            parent.push_back(p);
-            frame.push_back(f);
-            self.push_back(0);
-            kinds.push_back(0);
-        }
-        kinds[id] |= inlined ? CallTree::kInlined : CallTree::kCalled;
-        return id;
-    }
-};
-
 }   // namespace
 
 std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::shared_ptr<const Profile>> &profiles,
@@ -131,6 +100,8 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
     const Profile &first = *profiles.front();
     if (typeIndex >= first.sampleTypes.size())
         throw ProfileError(first.sourceName + ": the profile has no sample type #" + std::to_string(typeIndex));
+    const CompiledFilters filters(options.filters, profiles);   // a bad option fails before any work
+    const bool collapse = options.filters.collapseRecursion;
 
     auto frames = std::make_shared<FrameTable>();
     auto tree = std::make_shared<CallTree>();
@@ -138,12 +109,7 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
     tree->m_granularity = options.granularity;
     tree->m_profileCount = profiles.size();
 
-    Building b;
-    b.parent.push_back(CallTree::kRoot);
-    b.frame.push_back(FrameTable::kRoot);
-    b.self.push_back(0);
-    b.kinds.push_back(0);
-
+    CallTreeAccumulator b;
     size_t totalSamples = 0, doneSamples = 0;
     for (const auto &p : profiles)
         totalSamples += p->sampleCount();
@@ -166,19 +132,28 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
             return strMap[local];
         };
         const Pruning pruning = computePruning(p);
+        std::optional<ProfileFilter> filter;
+        if (filters.filtersSamples())
+            filter.emplace(filters, p, pruning.skipLines);
 
-        // Frames of every location once, outermost (caller) first, the order samples are walked in.
+        // Frames of every location once, outermost (caller) first, the order samples are walked in. A location
+        // hidden by the filters has none, so walking a sample skips it.
+        // The object file pprof names frames without a function after (none for remote-source placeholders).
+        std::vector<StrId> objfiles(p.mappings.size(), 0);
+        for (uint32_t m = 0; m < p.mappings.size(); ++m)
+            if (!filterMappingFile(p, m).empty())
+                objfiles[m] = g(p.mappings[m].file);
         std::vector<uint32_t> locBegin(p.locations.size() + 1, 0);
         std::vector<FrameId> locFrames;
-        std::vector<uint8_t> locInlined;
+        std::vector<uint8_t> locKinds;   // how each frame is entered: the outermost line is a call, others inlined
         locFrames.reserve(p.lines.size() + p.locations.size());
         for (size_t l = 0; l < p.locations.size(); ++l) {
             const Location &loc = p.locations[l];
             locBegin[l] = uint32_t(locFrames.size());
+            if (filter && filter->locationHidden(uint32_t(l)))
+                continue;
             const Mapping *m = loc.mapping == kNone ? nullptr : &p.mappings[loc.mapping];
-            StrId objfile = 0;
-            if (m && m->file != 0 && !(m->buildId == 0 && isUrl(p.str(m->file))))
-                objfile = g(m->file);
+            const StrId objfile = m ? objfiles[loc.mapping] : 0;
             Frame extras;
             extras.mappingFile = m ? g(m->file) : 0;
             extras.buildId = m ? g(m->buildId) : 0;
@@ -189,10 +164,13 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                 key.address = address;
                 key.objfile = objfile;
                 locFrames.push_back(frames->intern(key, extras));
-                locInlined.push_back(0);
+                locKinds.push_back(CallTree::kCalled);
                 continue;
             }
+            uint8_t kind = CallTree::kCalled;
             for (int i = int(loc.lineCount) - 1; i >= int(skip); --i) {
+                if (filter && !filter->lineKept(loc.firstLine + uint32_t(i)))
+                    continue;
                 const Line &ln = p.lines[loc.firstLine + uint32_t(i)];
                 const Function &fn = p.functions[ln.function];
                 FrameKey key;
@@ -210,7 +188,8 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                 extras.sourceFile = g(fn.filename);
                 extras.systemName = g(fn.systemName);
                 locFrames.push_back(frames->intern(key, extras));
-                locInlined.push_back(i != int(loc.lineCount) - 1);
+                locKinds.push_back(kind);
+                kind = CallTree::kInlined;
             }
         }
         locBegin[p.locations.size()] = uint32_t(locFrames.size());
@@ -242,78 +221,108 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                     break;
                 }
             }
+            if (filter && !filter->keepSample(s, begin, end))
+                continue;
             NodeId node = CallTree::kRoot;
-            for (size_t k = end; k-- > begin;) {
-                const uint32_t loc = p.sampleLocations[k];
-                for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f)
-                    node = b.child(node, locFrames[f], locInlined[f]);
+            if (collapse) {
+                for (size_t k = end; k-- > begin;) {
+                    const uint32_t loc = p.sampleLocations[k];
+                    for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f)
+                        if (locFrames[f] != b.frame(node))   // a direct self-call stays in the caller's node
+                            node = b.child(node, locFrames[f], locKinds[f]);
+                }
+            } else {
+                for (size_t k = end; k-- > begin;) {
+                    const uint32_t loc = p.sampleLocations[k];
+                    for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f)
+                        node = b.child(node, locFrames[f], locKinds[f]);
+                }
             }
-            b.self[node] += v;
+            b.addSelf(node, v);
             ++tree->m_sampleCount;
         }
     }
 
-    // Renumber breadth-first with each node's children contiguous and sorted by label.
-    const size_t n = b.parent.size();
-    std::vector<uint32_t> rank(frames->size());
+    freeze(b, *frames, *tree, options.progress);
+    tree->m_frames = std::move(frames);
+    if (options.progress)
+        options.progress(1.0);
+    return tree;
+}
+
+std::shared_ptr<const CallTree> CallTreeBuilder::derive(CallTreeAccumulator &&nodes, const CallTree &like)
+{
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = like.m_sampleType;
+    tree->m_granularity = like.m_granularity;
+    tree->m_durationNanos = like.m_durationNanos;
+    tree->m_profileCount = like.m_profileCount;
+    tree->m_sampleCount = like.m_sampleCount;
+    freeze(nodes, *like.m_frames, *tree, {});
+    tree->m_frames = like.m_frames;
+    return tree;
+}
+
+// Renumbers breadth-first with each node's children contiguous and sorted by label, and sums totals.
+void CallTreeBuilder::freeze(CallTreeAccumulator &b, const FrameTable &frames, CallTree &tree,
+                             const ProgressFn &progress)
+{
+    const size_t n = b.size();
+    std::vector<uint32_t> rank(frames.size());
     {
-        std::vector<FrameId> order(frames->size());
+        std::vector<FrameId> order(frames.size());
         std::iota(order.begin(), order.end(), 0);
         std::sort(order.begin(), order.end(),
-                  [&](FrameId a, FrameId c) { return frames->label(a) < frames->label(c); });
+                  [&](FrameId a, FrameId c) { return frames.label(a) < frames.label(c); });
         for (uint32_t i = 0; i < order.size(); ++i)
             rank[order[i]] = i;
     }
     std::vector<uint32_t> childBegin(n + 1, 0);
     for (size_t i = 1; i < n; ++i)
-        ++childBegin[b.parent[i] + 1];
+        ++childBegin[b.m_parent[i] + 1];
     std::partial_sum(childBegin.begin(), childBegin.end(), childBegin.begin());
     std::vector<NodeId> childList(n > 0 ? n - 1 : 0);
     {
         std::vector<uint32_t> fill(childBegin.begin(), childBegin.end() - 1);
         for (size_t i = 1; i < n; ++i)
-            childList[fill[b.parent[i]]++] = NodeId(i);
+            childList[fill[b.m_parent[i]]++] = NodeId(i);
     }
-    if (options.progress && !options.progress(0.85))
+    if (progress && !progress(0.85))
         throw Cancelled();
 
-    tree->m_parent.resize(n);
-    tree->m_frame.resize(n);
-    tree->m_firstChild.resize(n);
-    tree->m_childCount.resize(n);
-    tree->m_depth.resize(n);
-    tree->m_self.resize(n);
-    tree->m_total.resize(n);
-    tree->m_callKinds.resize(n);
+    tree.m_parent.resize(n);
+    tree.m_frame.resize(n);
+    tree.m_firstChild.resize(n);
+    tree.m_childCount.resize(n);
+    tree.m_depth.resize(n);
+    tree.m_self.resize(n);
+    tree.m_total.resize(n);
+    tree.m_callKinds.resize(n);
     std::vector<NodeId> order;   // order[newId] = oldId
     order.reserve(n);
     order.push_back(CallTree::kRoot);
-    tree->m_parent[0] = CallTree::kRoot;
-    tree->m_depth[0] = 0;
+    tree.m_parent[0] = CallTree::kRoot;
+    tree.m_depth[0] = 0;
     for (size_t newId = 0; newId < n; ++newId) {
         const NodeId old = order[newId];
         auto first = childList.begin() + childBegin[old];
         auto last = childList.begin() + childBegin[old + 1];
-        std::sort(first, last, [&](NodeId a, NodeId c) { return rank[b.frame[a]] < rank[b.frame[c]]; });
-        tree->m_firstChild[newId] = NodeId(order.size());
-        tree->m_childCount[newId] = uint32_t(last - first);
+        std::sort(first, last, [&](NodeId a, NodeId c) { return rank[b.m_frame[a]] < rank[b.m_frame[c]]; });
+        tree.m_firstChild[newId] = NodeId(order.size());
+        tree.m_childCount[newId] = uint32_t(last - first);
         for (auto it = first; it != last; ++it) {
-            tree->m_parent[order.size()] = NodeId(newId);
-            tree->m_depth[order.size()] = tree->m_depth[newId] + 1;
+            tree.m_parent[order.size()] = NodeId(newId);
+            tree.m_depth[order.size()] = tree.m_depth[newId] + 1;
             order.push_back(*it);
         }
-        tree->m_frame[newId] = b.frame[old];
-        tree->m_self[newId] = b.self[old];
-        tree->m_total[newId] = b.self[old];
-        tree->m_callKinds[newId] = b.kinds[old];
-        tree->m_maxDepth = std::max(tree->m_maxDepth, tree->m_depth[newId]);
+        tree.m_frame[newId] = b.m_frame[old];
+        tree.m_self[newId] = b.m_self[old];
+        tree.m_total[newId] = b.m_self[old];
+        tree.m_callKinds[newId] = b.m_kinds[old];
+        tree.m_maxDepth = std::max(tree.m_maxDepth, tree.m_depth[newId]);
     }
     for (size_t i = n; i-- > 1;)
-        tree->m_total[tree->m_parent[i]] += tree->m_total[i];
-    tree->m_frames = std::move(frames);
-    if (options.progress)
-        options.progress(1.0);
-    return tree;
+        tree.m_total[tree.m_parent[i]] += tree.m_total[i];
 }
 
 std::vector<NodeId> CallTree::pathTo(NodeId n) const

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "CallTree.h"
+#include "FlatHashMap.h"
 #include "Profile.h"
 #include "ProfileReader.h"
+#include "SampleFilter.h"
 
 #include <functional>
 #include <memory>
@@ -13,18 +15,68 @@ namespace qflame {
 
 struct BuildOptions {
     Granularity granularity = Granularity::Functions;
-    // Optional: keep only the samples for which this returns true (label filters, later focus filters).
+    // pprof's focus / ignore / hide / show / tagfocus / tagignore, and collapse recursion (SampleFilter.h).
+    SampleFilters filters;
+    // Optional: keep only the samples for which this returns true, on top of `filters`.
     std::function<bool(const Profile &, size_t sample)> sampleFilter;
     ProgressFn progress;
+};
+
+// The nodes of a call tree gathered in any order, node 0 being the root, before CallTreeBuilder freezes them
+// into an immutable CallTree (renumbered breadth-first, children sorted by label, totals summed).
+class CallTreeAccumulator {
+public:
+    explicit CallTreeAccumulator(size_t expectedNodes = 4096) : m_children(expectedNodes)
+    {
+        m_parent.push_back(CallTree::kRoot);
+        m_frame.push_back(FrameTable::kRoot);
+        m_self.push_back(0);
+        m_kinds.push_back(0);
+    }
+
+    // The child of `parent` for `frame`, created on first use; `callKinds` (CallTree::kInlined / kCalled) is
+    // added to how that child was reached.
+    NodeId child(NodeId parent, FrameId frame, uint8_t callKinds)
+    {
+        bool inserted = false;
+        const NodeId id = m_children.findOrInsert((uint64_t(parent) << 32) | frame, NodeId(m_parent.size()), &inserted);
+        if (inserted) {
+            m_parent.push_back(parent);
+            m_frame.push_back(frame);
+            m_self.push_back(0);
+            m_kinds.push_back(0);
+        }
+        m_kinds[id] |= callKinds;
+        return id;
+    }
+    void addSelf(NodeId n, int64_t value) { m_self[n] += value; }
+    FrameId frame(NodeId n) const { return m_frame[n]; }
+    size_t size() const { return m_parent.size(); }
+
+private:
+    friend class CallTreeBuilder;
+    std::vector<NodeId> m_parent;
+    std::vector<FrameId> m_frame;
+    std::vector<int64_t> m_self;
+    std::vector<uint8_t> m_kinds;
+    FlatHashMap m_children;
 };
 
 class CallTreeBuilder {
 public:
     // Builds the tree of sample type `typeIndex` of the first profile; every further profile must have a
     // sample type with the same name and unit, or ProfileError is thrown. drop_frames/keep_frames are applied
-    // as pprof applies them.
+    // as pprof applies them, then options.filters; an option that does not compile throws FilterError.
     static std::shared_ptr<const CallTree> build(const std::vector<std::shared_ptr<const Profile>> &profiles,
                                                  size_t typeIndex, const BuildOptions &options = {});
+
+    // Freezes nodes derived from `like` (a sandwich view of it, say) into a CallTree that shares its frame
+    // table and carries its sample type, granularity, duration, profile count and sample count.
+    static std::shared_ptr<const CallTree> derive(CallTreeAccumulator &&nodes, const CallTree &like);
+
+private:
+    static void freeze(CallTreeAccumulator &nodes, const FrameTable &frames, CallTree &tree,
+                       const ProgressFn &progress);
 };
 
 }   // namespace qflame
