@@ -4,8 +4,12 @@
 
 #include "CallTreeBuilder.h"
 #include "CliDiff.h"
+#include "CliFormats.h"
+#include "CliQryn.h"
 #include "FlatTable.h"
+#include "ProfileFormats.h"
 #include "ProfileReader.h"
+#include "TableCsv.h"
 #include "Units.h"
 
 #include <QDateTime>
@@ -22,13 +26,24 @@ namespace {
 struct Args {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, limit, maxSize;
-    bool tsv = false;
+    bool tsv = false, csv = false;
+    SampleFilters filters;
 };
 
 [[noreturn]] void usageError(const std::string &message)
 {
     std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
     throw CliExit{1};
+}
+
+// The pprof filter option `arg` names (--focus=RE or --focus RE), or nullptr.
+std::string *filterOption(SampleFilters &f, const std::string &arg)
+{
+    for (auto [name, slot] : {std::pair{"--focus", &f.focus}, {"--ignore", &f.ignore}, {"--hide", &f.hide},
+                              {"--show", &f.show}, {"--tagfocus", &f.tagFocus}, {"--tagignore", &f.tagIgnore}})
+        if (arg == name || arg.rfind(std::string(name) + "=", 0) == 0)
+            return slot;
+    return nullptr;
 }
 
 Args parseArgs(const std::vector<std::string> &argv, bool allowTsv)
@@ -57,6 +72,14 @@ Args parseArgs(const std::vector<std::string> &argv, bool allowTsv)
             value(a.maxSize);
         else if (allowTsv && s == "--tsv")
             a.tsv = true;
+        else if (allowTsv && s == "--csv")
+            a.csv = true;
+        else if (std::string *filter = allowTsv ? filterOption(a.filters, s) : nullptr) {
+            std::optional<std::string> v;
+            value(v);
+            *filter = *v;
+        } else if (allowTsv && s == "--collapse-recursion")
+            a.filters.collapseRecursion = true;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);
         else
@@ -119,7 +142,7 @@ int runInfo(const std::vector<std::string> &argv)
     const Args a = parseArgs(argv, false);
     if (a.positional.size() != 1)
         usageError("info takes exactly one FILE");
-    auto p = readProfileFile(QString::fromStdString(a.positional[0]), readOptions(a));
+    auto p = readAnyProfileFile(QString::fromStdString(a.positional[0]), readOptions(a));
     std::cout << "File: " << p->sourceName << "\n";
     std::cout << "Sample types:\n";
     const int dflt = p->effectiveDefaultType();
@@ -146,21 +169,28 @@ int runInfo(const std::vector<std::string> &argv)
     return 0;
 }
 
+int printTop(const FlatTable &table, std::optional<uint64_t> limit, bool tsv, bool csv);
+
 int runTop(const std::vector<std::string> &argv)
 {
+    if (wantsServer(argv)) {
+        const RemoteTop remote = fetchRemoteTop(argv);
+        return printTop(*remote.table, remote.limit, remote.tsv, remote.csv);
+    }
     const Args a = parseArgs(argv, true);
     if (a.positional.empty())
         usageError("top takes one or more FILEs (several are merged)");
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    build.filters = a.filters;
     std::optional<uint64_t> limit;
     if (a.limit && !(limit = parseCount(*a.limit)))
         usageError("--limit takes a whole number, not '" + *a.limit + "'");
     const ReadOptions ro = readOptions(a);
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : a.positional)
-        profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
+        profiles.push_back(readAnyProfileFile(QString::fromStdString(f), ro));
     const Profile &first = *profiles.front();
     int type = first.effectiveDefaultType();
     if (a.sample) {
@@ -174,10 +204,21 @@ int runTop(const std::vector<std::string> &argv)
     }
     if (type < 0)
         throw ProfileError(first.sourceName + ": the profile has no sample types");
-    const auto table = FlatTable::compute(CallTreeBuilder::build(profiles, size_t(type), build));
+    return printTop(*FlatTable::compute(CallTreeBuilder::build(profiles, size_t(type), build)), limit, a.tsv,
+                    a.csv);
+}
+
+// The table of `qflame top`, for files and for a server's flamegraph (CliQryn.cpp) alike.
+int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv, bool csv)
+{
+    const FlatTable *table = &flatTable;
     const std::string unit = table->tree().sampleType().unit;
     const size_t n = limit ? std::min<size_t>(*limit, table->rows().size()) : table->rows().size();
-    if (a.tsv) {
+    if (csv) {
+        std::cout << flatTableCsv(*table, n);
+        return 0;
+    }
+    if (tsv) {
         for (size_t i = 0; i < n; ++i) {
             const FlatRow &r = table->rows()[i];
             std::cout << r.flat << '\t' << r.cum << '\t' << escapeField(table->displayName(r)) << '\n';
@@ -211,28 +252,46 @@ const char *cliUsage()
            "  qflame [FILE]                 open the window (on FILE, if given)\n"
            "  qflame info FILE              sample types, counts, period, time, duration, totals\n"
            "  qflame top FILE... [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
-           "                     [--limit N] [--tsv]\n"
+           "                     [--limit N] [--tsv|--csv]\n"
+           "                     [--focus RE] [--ignore RE] [--hide RE] [--show RE] [--tagfocus F]\n"
+           "                     [--tagignore F] [--collapse-recursion]\n"
            "                                flat/cum table per function; several FILEs are merged;\n"
            "                                --tsv prints exact integers: flat<TAB>cum<TAB>name\n"
+           "                                --csv: flat,flat_percent,sum_percent,cum,cum_percent,name\n"
+           "                                --focus/--ignore/--hide/--show/--tagfocus/--tagignore: pprof's\n"
+           "                                sample filters, same syntax and meaning (see docs/filters.md);\n"
+           "                                --collapse-recursion folds direct self-calls (flat/cum unchanged)\n"
+           "                                (with filters, percentages are of what they keep)\n"
            "  qflame diff BASE NEW [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
            "                     [--normalize none|per-second|total|FACTOR] [--noise K] [--tsv]\n"
+           "                     [--png FILE] [--svg FILE]\n"
            "                                per-function change from BASE to NEW (delta = NEW - BASE);\n"
            "                                --normalize: none (default, absolute), per-second (each side\n"
            "                                by its duration), total (NEW scaled to BASE's total: the share\n"
            "                                view), FACTOR (NEW multiplied by it); --noise K: a delta under\n"
            "                                K Poisson standard errors is 'noise' (default 2, 0 off);\n"
            "                                --tsv: before_flat after_flat delta_flat before_cum after_cum\n"
-           "                                delta_cum class name, sorted by |delta_cum|\n"
+           "                                delta_cum class name, sorted by |delta_cum|; --png/--svg: the\n"
+           "                                diff flamegraph as a picture (works without a display)\n"
+           "  qflame convert FILE... --to pprof|folded [--output OUT] [--sample TYPE|INDEX]\n"
+           "                     [--granularity functions|lines|addresses]\n"
+           "                                writes FILE as gzip pprof or folded stacks ('root;...;leaf COUNT'\n"
+           "                                lines) to OUT (default '-', standard output); several FILEs are\n"
+           "                                merged; --to pprof of one FILE without --sample or --granularity\n"
+           "                                keeps the whole profile (every sample type, labels), otherwise the\n"
+           "                                call tree of one sample type is written\n"
+           QFLAME_QRYN_USAGE
            "Common options:\n"
            "  --max-size MIB                refuse inputs that inflate to more (default 1024)\n"
            "  --help, --version\n"
-           "FILE may be gzip, zstd or raw protobuf pprof; '-' reads standard input.\n"
+           "FILE may be pprof, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd compressed, told\n"
+           "apart by content; '-' reads standard input.\n"
            "Exit status: 0 success, 1 usage error, 2 bad input.\n";
 }
 
 bool isCliVerb(const std::string &word)
 {
-    return word == "info" || word == "top" || word == "diff";
+    return word == "info" || word == "top" || word == "diff" || word == "convert" || word == "merge";
 }
 
 int runCli(const std::string &verb, const std::vector<std::string> &args)
@@ -243,10 +302,17 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
         if (verb == "top")
             return runTop(args);
         if (verb == "diff")
-            return runDiff(args);
+            return wantsServer(args) ? runRemoteDiff(args) : runDiff(args);
+        if (verb == "convert")
+            return runConvert(args);
+        if (verb == "merge")
+            return runMerge(args);
         usageError("unknown verb " + verb);
     } catch (const CliExit &e) {
         return e.code;
+    } catch (const FilterError &e) {   // a filter option that does not compile is a usage error
+        std::cerr << "qflame: " << e.what() << "\n";
+        return 1;
     } catch (const ProfileError &e) {
         std::cerr << "qflame: " << e.what() << "\n";
         return 2;

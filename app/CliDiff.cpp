@@ -1,6 +1,7 @@
 // `qflame diff BASE NEW`: the per-function diff table of the model, printed exactly (--tsv) or for people.
 #include "CliDiff.h"
 
+#include "CliRender.h"
 #include "Cli.h"
 #include "DiffTable.h"
 #include "ProfileReader.h"
@@ -17,7 +18,7 @@ namespace {
 
 struct DiffArgs {
     std::vector<std::string> positional;
-    std::optional<std::string> sample, granularity, normalize, noise, maxSize;
+    std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg;
     bool tsv = false;
 };
 
@@ -52,6 +53,10 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
             value(a.noise);
         else if (is("--max-size"))
             value(a.maxSize);
+        else if (is("--png"))
+            value(a.png);
+        else if (is("--svg"))
+            value(a.svg);
         else if (s == "--tsv")
             a.tsv = true;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
@@ -183,7 +188,15 @@ int runDiff(const std::vector<std::string> &argv)
         throw ProfileError(base->sourceName + ": the profile has no sample types");
     const DiffSide before = DiffSide::fromProfiles({base}, size_t(type), build);
     const DiffSide after = DiffSide::fromProfiles({comparison}, before.tree->sampleType(), build);
-    const auto table = DiffTable::compute(DiffTree::build(before, after, options));
+    const auto diff = DiffTree::build(before, after, options);
+    for (const auto &[file, svg] : {std::pair{a.png, false}, std::pair{a.svg, true}}) {
+        if (!file)
+            continue;
+        const std::string error = renderDiffPicture(diff, *file, svg);
+        if (!error.empty())
+            throw ProfileError(error);
+    }
+    const auto table = DiffTable::compute(diff);
     if (a.tsv)
         printTsv(*table);
     else

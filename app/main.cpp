@@ -4,6 +4,9 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QGuiApplication>
+
+#include <algorithm>
 
 #include <cstring>
 #include <iostream>
@@ -19,8 +22,25 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && qflame::isCliVerb(argv[1])) {
-        QCoreApplication app(argc, argv);
         std::vector<std::string> args(argv + 2, argv + argc);
+        // Verbs that draw (diff --png/--svg) need fonts and painting: a GUI application, offscreen unless a
+        // display is there, so they work on servers and in CI alike. The others stay QtCore only.
+        const bool draws = std::any_of(args.begin(), args.end(), [](const std::string &a) {
+            return a.rfind("--png", 0) == 0 || a.rfind("--svg", 0) == 0;
+        });
+        // The verbs report their own errors in one line; Qt's own chatter (runtime dirs, fonts) stays out of it.
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &message) {
+            if (type == QtFatalMsg)
+                std::cerr << "qflame: " << message.toStdString() << "\n";
+        });
+        if (draws) {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+                qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            QGuiApplication app(argc, argv);
+            return qflame::runCli(argv[1], args);
+        }
+        QCoreApplication app(argc, argv);
         return qflame::runCli(argv[1], args);
     }
 

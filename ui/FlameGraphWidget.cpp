@@ -9,7 +9,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPaintEvent>
-#include <QSvgGenerator>
 #include <QToolTip>
 
 #include <algorithm>
@@ -172,16 +171,6 @@ void FlameGraphWidget::setHighlightedFrame(std::optional<FrameId> frame)
     update();   // outlines are drawn over the cache
 }
 
-const QString &FlameGraphWidget::labelOf(NodeId n) const
-{
-    QString &s = m_labelCache[m_source->frame(n)];
-    if (s.isNull()) {
-        const std::string &bytes = m_source->labelBytes(n);
-        s = QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
-    }
-    return s;
-}
-
 PaintOptions FlameGraphWidget::paintOptions() const
 {
     return PaintOptions{m_scheme, m_colorBlind, palette()};
@@ -234,70 +223,17 @@ QRectF FlameGraphWidget::nodeRect(NodeId node) const
 
 // ---- painting --------------------------------------------------------------------------------------------
 
-void FlameGraphWidget::paintFrames(QPainter &p, const QRect &area, int w, int h) const
+FlamePainter FlameGraphWidget::painter() const
 {
-    p.fillRect(area, palette().color(QPalette::Base));
-    if (!m_layout)
-        return;
-    const PaintOptions options = paintOptions();
-    auto yOf = [&](uint32_t depth) {
-        return m_orientation == Orientation::Icicle ? int(depth) * m_rowHeight : h - int(depth + 1) * m_rowHeight;
-    };
-    // Depths that intersect the area.
-    int d0, d1;
-    if (m_orientation == Orientation::Icicle) {
-        d0 = area.top() / m_rowHeight;
-        d1 = area.bottom() / m_rowHeight;
-    } else {
-        d0 = std::max(0, (h - 1 - area.bottom()) / m_rowHeight);
-        d1 = (h - 1 - area.top()) / m_rowHeight;
-    }
-    if (d1 < d0)
-        return;
-    const QFontMetrics fm = fontMetrics();
-    const int minTextWidth = fm.horizontalAdvance(QLatin1String("Wm…"));
-    const QColor background = palette().color(QPalette::Base);
-    const bool searching = !m_matches.empty();
-    const QColor text(Qt::black);   // frame colours are light in both palettes
-    for (const FlameRect &r : m_layout->visible(m_view, w, 1.0, uint32_t(d0), uint32_t(d1 - d0 + 1))) {
-        const double x = std::max(r.x, -1.0), right = std::min(r.x + r.width, double(w) + 1);
-        if (r.merged) {
-            // A run of sub-pixel frames: one column as tall as their deepest subtree, so nothing vanishes.
-            const uint32_t top = r.depth + r.rows - 1;
-            const int yTop = m_orientation == Orientation::Icicle ? yOf(r.depth) : yOf(top);
-            const QColor c = palette().color(QPalette::Mid);
-            p.fillRect(QRectF(x, yTop, std::max(right - x, 1.0), r.rows * m_rowHeight - 1), c);
-            continue;
-        }
-        const QRectF box(x, yOf(r.depth), right - x - (right - x >= 3 ? 1 : 0), m_rowHeight - 1);
-        const bool dim = searching && !m_matches[m_source->frame(r.node)];
-        QColor c = m_source->color(r.node, options);
-        if (dim)
-            c = dimmed(c, background);
-        p.fillRect(box, c);
-        switch (m_source->mark(r.node)) {
-        case FrameMark::Hatched:   // within noise
-            p.fillRect(box, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
-            break;
-        case FrameMark::Dashed:    // one side only
-            p.setPen(QPen(Qt::black, 1, Qt::DashLine));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
-            break;
-        case FrameMark::None: break;
-        }
-        if (m_source->inlined(r.node)) {   // inlined frames: a dotted underline
-            p.setPen(QPen(Qt::black, 1, Qt::DotLine));
-            p.drawLine(box.bottomLeft(), box.bottomRight());
-        }
-        if (box.width() >= minTextWidth) {
-            p.setPen(dim ? text.lighter() : text);
-            // Labels stay readable when a frame extends past the left edge: they start at the visible part.
-            const QRectF textRect = box.adjusted(3, 0, -2, 0);
-            p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(labelOf(r.node), Qt::ElideRight, int(textRect.width())));
-        }
-    }
+    FlamePainter fp(*m_source);
+    fp.view = m_view;
+    fp.icicle = m_orientation == Orientation::Icicle;
+    fp.rowHeight = m_rowHeight;
+    fp.font = font();
+    fp.options = paintOptions();
+    fp.matches = &m_matches;
+    fp.labelCache = &m_labelCache;
+    return fp;
 }
 
 void FlameGraphWidget::paintEvent(QPaintEvent *event)
@@ -319,7 +255,7 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
         m_cache.setDevicePixelRatio(dpr);
         QPainter cp(&m_cache);
         cp.translate(-m_cacheRect.topLeft());
-        paintFrames(cp, m_cacheRect, width(), height());
+        painter().paint(cp, m_cacheRect, width(), height());
         m_cacheValid = true;
     }
     p.drawPixmap(m_cacheRect.topLeft(), m_cache);
@@ -361,26 +297,12 @@ void FlameGraphWidget::changeEvent(QEvent *event)
 
 QImage FlameGraphWidget::renderImage(int w) const
 {
-    const int h = sizeHint().height();
-    QImage img(w, h, QImage::Format_ARGB32_Premultiplied);
-    QPainter p(&img);
-    paintFrames(p, QRect(0, 0, w, h), w, h);
-    return img;
+    return m_source ? painter().image(w) : QImage();
 }
 
 bool FlameGraphWidget::writeSvg(const QString &path, int w) const
 {
-    const int h = sizeHint().height();
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(QSize(w, h));
-    svg.setViewBox(QRect(0, 0, w, h));
-    svg.setTitle(tr("qflame flamegraph"));
-    QPainter p;
-    if (!p.begin(&svg))
-        return false;
-    paintFrames(p, QRect(0, 0, w, h), w, h);
-    return p.end();
+    return m_source && painter().svg(path, w, tr("qflame flamegraph"));
 }
 
 // ---- interaction -----------------------------------------------------------------------------------------

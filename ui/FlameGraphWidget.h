@@ -4,6 +4,7 @@
 // on top of it, so pointer feedback never waits on a repaint of the whole view.
 #pragma once
 
+#include "FlamePainter.h"
 #include "FlameSource.h"
 
 #include <QPixmap>
@@ -107,10 +108,9 @@ private:
     void pushHistory();
     void setHover(int64_t node);
     void invalidate();
-    void paintFrames(QPainter &p, const QRect &area, int width, int height) const;
+    FlamePainter painter() const;   // the painting state of this view
     void updateNode(int64_t node);
     void moveSelection(int key);
-    const QString &labelOf(NodeId n) const;
     PaintOptions paintOptions() const;
 
     std::shared_ptr<const FlameSource> m_source;
