@@ -28,6 +28,8 @@ as_root() {
 install_packages() {
   local missing=()
   for p in "${PACKAGES[@]}"; do
+    # NodeSource's nodejs bundles npm (it Provides and Conflicts with Debian's npm), so apt cannot add npm there.
+    [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if [ "${#missing[@]}" -eq 0 ]; then
