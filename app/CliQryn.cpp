@@ -171,12 +171,6 @@ ProfileQuery queryFrom(const ServerArgs &a, const std::string &prefix = "")
     return q;
 }
 
-QString describeQuery(const ProfileQuery &q)
-{
-    return QStringLiteral("no profiles of type %1 match %2 between %3 and %4")
-        .arg(q.profileTypeId, q.labelSelector, formatTimeMs(q.range.startMs), formatTimeMs(q.range.endMs));
-}
-
 template <class T>
 T valueOrExit(Result<T> r)
 {
@@ -208,7 +202,7 @@ std::shared_ptr<const Profile> diffSide(QrynClient &client, const ProfileQuery &
     for (auto &f : futures)
         graphs.push_back(valueOrExit(QrynClient::wait(f)).graph);
     if (graphs.back().total == 0)
-        serverError(describeQuery(query));
+        serverError(noProfilesMessage(query));
     QString why;
     auto profile = flamegraphsToProfile(graphs, types, query.range.lengthMs() * 1'000'000,
                                         query.labelSelector.toStdString(), &why);
@@ -244,7 +238,7 @@ RemoteTop fetchRemoteTop(const std::vector<std::string> &argv)
     QrynClient client(connectionFrom(a));
     const MergedFlamegraph merged = valueOrExit(QrynClient::wait(client.selectMergeStacktraces(query)));
     if (merged.isEmpty())
-        serverError(describeQuery(query));
+        serverError(noProfilesMessage(query));
     out.table = merged.flat;
     return out;
 }
@@ -266,7 +260,7 @@ int runMerge(const std::vector<std::string> &argv)
     const MergedFlamegraph graph = valueOrExit(QrynClient::wait(graphFuture));
     const MergedProfile merged = valueOrExit(QrynClient::wait(profileFuture));
     if (merged.isEmpty())
-        serverError(describeQuery(query) + (graph.isEmpty() ? QString()
+        serverError(noProfilesMessage(query) + (graph.isEmpty() ? QString()
                                                              : QStringLiteral(" (but its flamegraph is not empty: "
                                                                               "the server sent an empty pprof)")));
     ProfileType type;

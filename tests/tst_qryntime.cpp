@@ -23,6 +23,7 @@ private Q_SLOTS:
     void parseTimeSpec_data();
     void parseTimeSpec();
     void formatTimeMs();
+    void noProfilesMessage();
     void parseSelector_data();
     void parseSelector();
     void quoteAndFormat();
@@ -98,6 +99,16 @@ void tst_QrynTime::formatTimeMs()
 {
     QCOMPARE(qflame::qryn::formatTimeMs(kNow), QStringLiteral("2026-11-29T21:13:20.123Z"));
     QCOMPARE(qflame::qryn::formatTimeMs(0), QStringLiteral("1970-01-01T00:00:00.000Z"));
+}
+
+void tst_QrynTime::noProfilesMessage()
+{
+    QCOMPARE(qflame::qryn::noProfilesMessage({"a:b:c:d:e", "{env=\"x\"}", {kNow - 3600000, kNow}}),
+             QStringLiteral("no profiles of type a:b:c:d:e match {env=\"x\"} between 2026-11-29T20:13:20.123Z and "
+                            "2026-11-29T21:13:20.123Z"));
+    QCOMPARE(qflame::qryn::noProfilesMessage({"a:b:c:d:e", "", {0, 1000}}),
+             QStringLiteral("no profiles of type a:b:c:d:e match {} between 1970-01-01T00:00:00.000Z and "
+                            "1970-01-01T00:00:01.000Z"));
 }
 
 void tst_QrynTime::parseSelector_data()

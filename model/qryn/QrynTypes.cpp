@@ -1,5 +1,7 @@
 #include "QrynTypes.h"
 
+#include "TimeSpec.h"
+
 namespace qflame::qryn {
 
 bool ProfileType::parse(const QString &id, ProfileType *out)
@@ -20,6 +22,13 @@ QString labelValue(const LabelSet &labels, const QString &name)
         if (l.name == name)
             return l.value;
     return {};
+}
+
+QString noProfilesMessage(const ProfileQuery &q)
+{
+    return QStringLiteral("no profiles of type %1 match %2 between %3 and %4")
+        .arg(q.profileTypeId, q.labelSelector.isEmpty() ? QStringLiteral("{}") : q.labelSelector,
+             formatTimeMs(q.range.startMs), formatTimeMs(q.range.endMs));
 }
 
 }   // namespace qflame::qryn

@@ -71,6 +71,10 @@ struct ProfileQuery {
     TimeRange range;
 };
 
+// What to tell people when a query's answer is empty (no profile of the type, or none in the range, or the
+// selector matches nothing: the server cannot say which): "no profiles of type T match S between A and B".
+QString noProfilesMessage(const ProfileQuery &query);
+
 struct ProfileStats {
     bool dataIngested = false;
     qint64 oldestProfileMs = 0;
