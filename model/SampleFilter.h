@@ -48,7 +48,8 @@ const std::string &filterMappingFile(const Profile &p, uint32_t mapping);
 // SampleFilters compiled once for a build over `profiles` (merged, as pprof merges them before filtering).
 class CompiledFilters {
 public:
-    // Throws FilterError when an option cannot be compiled.
+    // Throws FilterError when an option cannot be compiled; with no profiles it just validates a spec (a filter
+    // bar can check what the user typed before rebuilding anything).
     CompiledFilters(const SampleFilters &spec, const std::vector<std::shared_ptr<const Profile>> &profiles);
 
     const SampleFilters &spec() const { return m_spec; }
