@@ -15,6 +15,7 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
         throw ProfileError(view.profiles.front()->sourceName + ": the profile has no sample types");
     BuildOptions options;
     options.granularity = view.granularity;
+    options.filters = view.filters;
     options.progress = [&](double f) {
         promise.setProgressValue(int(1000 * (from + (1 - from) * 0.95 * f)));
         return !promise.isCanceled();
@@ -62,14 +63,16 @@ QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Gra
 }
 
 QFuture<LoadedView> rebuildAsync(std::vector<std::shared_ptr<const Profile>> profiles, int sampleType,
-                                 Granularity granularity)
+                                 Granularity granularity, SampleFilters filters)
 {
-    return QtConcurrent::run([profiles = std::move(profiles), sampleType, granularity](QPromise<LoadedView> &promise) {
+    return QtConcurrent::run([profiles = std::move(profiles), sampleType, granularity,
+                              filters = std::move(filters)](QPromise<LoadedView> &promise) {
         promise.setProgressRange(0, 1000);
         LoadedView view;
         view.profiles = profiles;
         view.sampleType = sampleType;
         view.granularity = granularity;
+        view.filters = filters;
         try {
             build(promise, view, 0.0);
         } catch (const Cancelled &) {

@@ -20,6 +20,7 @@ struct LoadedView {
     std::vector<std::shared_ptr<const Profile>> profiles;
     int sampleType = -1;
     Granularity granularity = Granularity::Functions;
+    SampleFilters filters;
     std::shared_ptr<const CallTree> tree;
     std::shared_ptr<const FlatTable> flat;
     QString error;   // empty on success; one line otherwise
@@ -30,9 +31,9 @@ struct LoadedView {
 QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Granularity granularity,
                                    ReadOptions options = {});
 
-// Rebuilds the tree of already-read profiles for another sample type or granularity.
+// Rebuilds the tree of already-read profiles for another sample type, granularity or set of filters.
 QFuture<LoadedView> rebuildAsync(std::vector<std::shared_ptr<const Profile>> profiles, int sampleType,
-                                 Granularity granularity);
+                                 Granularity granularity, SampleFilters filters = {});
 
 // A comparison: both sides read and the diff built for one sample type of the baseline.
 struct LoadedDiff {

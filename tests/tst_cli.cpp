@@ -2,6 +2,7 @@
 #include "OracleFile.h"
 
 #include <QFile>
+#include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -69,6 +70,7 @@ private Q_SLOTS:
     void topMergesFiles();
     void topTable();
     void info();
+    void diffPictures();
     void exitStatus_data();
     void exitStatus();
 };
@@ -163,6 +165,33 @@ void tst_Cli::info()
     QVERIFY(cpu.out.contains("\nDuration: 10111935549 ns (10.1 s)\n"));
     QVERIFY(cpu.out.contains("\nTime: 2026-11-29T20:18:23.205Z\n"));
     QVERIFY(cpu.out.contains("\nPeriod: 10000000 cpu/nanoseconds\n"));
+}
+
+void tst_Cli::diffPictures()
+{
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("diff.png")), svg = dir.filePath(QStringLiteral("diff.svg"));
+    const Run r = runQflame({QStringLiteral("diff"), data("gen__baseline.cpu.pb.gz"), data("gen__optimized.cpu.pb.gz"),
+                             QStringLiteral("--png"), png, QStringLiteral("--svg=") + svg, QStringLiteral("--tsv")});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    const QImage img(png);
+    QCOMPARE(img.width(), 1600);
+    // The baseline's deepest stack is 26 frames, the optimized one's 25: the union has 27 rows with the root.
+    QCOMPARE(img.height() % 27, 0);
+    // main.burn.func1 (depth 5) -> main.ingestPath -> main.checksumBlock got faster: their left part is green.
+    const int row = img.height() / 27;
+    const QColor c = img.pixelColor(300, img.height() - 5 * row - row / 2);   // right of the label
+    QVERIFY2(c.green() > c.red() + 60, qPrintable(c.name()));
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("main.checksumBlock"));
+    const Run bad = runQflame({QStringLiteral("diff"), data("gen__baseline.cpu.pb.gz"), data("gen__optimized.cpu.pb.gz"),
+                               QStringLiteral("--png"), QStringLiteral("/nonexistent/dir/x.png")});
+    QCOMPARE(bad.code, 2);
+    QCOMPARE(bad.err, QByteArray("qflame: /nonexistent/dir/x.png: cannot write the PNG file\n"));
 }
 
 void tst_Cli::exitStatus_data()

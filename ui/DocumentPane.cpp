@@ -3,8 +3,19 @@
 #include "DiffView.h"
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
+#include "FilterBar.h"
 #include "FrameDetails.h"
+#include "SandwichView.h"
+#include "SearchBar.h"
+#include "Search.h"
 #include "TopTableModel.h"
+#include "Units.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMenu>
+#include <QRegularExpression>
+#include <QTabWidget>
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -129,20 +140,40 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
 
+    m_search = new SearchBar;
+    m_filters = new FilterBar;
+    m_sandwich = new SandwichView;
     auto *top = new QSplitter(Qt::Horizontal);
     top->addWidget(m_flameView);
     top->addWidget(m_details);
     top->setStretchFactor(0, 4);
     top->setStretchFactor(1, 1);
+    m_views = new QTabWidget;
+    m_views->addTab(top, tr("Flame graph"));
+    m_views->addTab(m_sandwich, tr("Sandwich"));
     auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(top);
+    split->addWidget(m_views);
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(header());
+    layout->addWidget(m_search);
+    layout->addWidget(m_filters);
     layout->addWidget(split, 1);
+    connect(m_search, &SearchBar::changed, this, &ProfilePane::runSearch);
+    connect(m_search, &SearchBar::stepRequested, this, [this](int direction) {
+        m_flameView->graph()->selectNextMatch(direction);
+    });
+    connect(m_filters, &FilterBar::filtersChanged, this, [this] {
+        if (hasContent())
+            rebuild();
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        showSandwich(FrameId(index.data(TopTableModel::FrameRole).toUInt()));
+    });
+    connect(m_flameView->graph(), &FlameGraphWidget::contextMenuRequested, this, &ProfilePane::frameMenu);
 
     FlameGraphWidget *g = m_flameView->graph();
     connect(g, &FlameGraphWidget::hovered, this, [this, g](NodeId n) {
@@ -168,14 +199,72 @@ void ProfilePane::open(const QStringList &paths)
 {
     m_paths = paths;
     run<LoadedView>(loadFilesAsync(paths, -1, Granularity(granularityBox()->currentData().toInt())),
-                    [this](LoadedView v) { show(std::move(v)); });
+                    [this](LoadedView v) { showView(std::move(v)); });
 }
 
 void ProfilePane::rebuild()
 {
     run<LoadedView>(rebuildAsync(m_view.profiles, sampleTypeBox()->currentIndex(),
-                                 Granularity(granularityBox()->currentData().toInt())),
-                    [this](LoadedView v) { show(std::move(v)); });
+                                 Granularity(granularityBox()->currentData().toInt()), m_filters->filters()),
+                    [this](LoadedView v) { showView(std::move(v)); });
+}
+
+void ProfilePane::showSandwich(FrameId frame)
+{
+    if (!m_view.tree || frame == FrameTable::kRoot || frame >= m_view.tree->frames().size())
+        return;
+    m_sandwich->showFunction(*m_view.tree, frame);
+    m_views->setCurrentWidget(m_sandwich);
+}
+
+void ProfilePane::runSearch()
+{
+    FlameGraphWidget *g = m_flameView->graph();
+    const QString pattern = m_search->pattern();
+    if (!m_view.tree || pattern.isEmpty()) {
+        g->setMatches({});
+        m_proxy->setFilterRegularExpression(QRegularExpression());
+        m_search->setResultText(QString(), false);
+        return;
+    }
+    const SearchResult r = Search::run(*m_view.tree, pattern, m_search->caseSensitivity());
+    if (!r.valid()) {
+        m_search->setResultText(tr("invalid pattern: %1").arg(r.error), true);
+        return;
+    }
+    std::vector<uint8_t> matches(r.frameMatches.begin(), r.frameMatches.end());
+    g->setMatches(std::move(matches));
+    // The top table follows the search.
+    QRegularExpression rx(pattern);
+    if (m_search->caseSensitivity() == Qt::CaseInsensitive)
+        rx.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
+    m_proxy->setFilterRegularExpression(rx);
+    const std::string &unit = m_view.tree->sampleType().unit;
+    m_search->setResultText(tr("%n function(s), matched %1 (%2 of the profile)", "", int(r.matchedFrames))
+                                .arg(QString::fromStdString(formatValue(double(r.matchedTotal), unit)),
+                                     QString::fromStdString(formatPercent(double(r.matchedTotal), double(r.rootTotal)))),
+                            false);
+}
+
+void ProfilePane::frameMenu(NodeId node, QPoint globalPos)
+{
+    FlameGraphWidget *g = m_flameView->graph();
+    if (!m_view.tree)
+        return;
+    const QString name = QString::fromStdString(m_view.tree->label(node));
+    // Filters on this function by name: anchored and escaped, so they hit this function only.
+    const QString exact = QStringLiteral("^") + QRegularExpression::escape(name) + QStringLiteral("$");
+    QMenu menu(this);
+    menu.addAction(tr("&Zoom Into Frame"), this, [g, node] { g->zoomTo(node); });
+    menu.addAction(tr("&Sandwich (Callers and Callees)"), this, [this, node] { showSandwich(m_view.tree->frame(node)); });
+    menu.addSeparator();
+    menu.addAction(tr("&Focus on %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Focus, exact); });
+    menu.addAction(tr("&Ignore %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Ignore, exact); });
+    menu.addAction(tr("&Hide %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Hide, exact); });
+    menu.addAction(tr("Sho&w Only %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Show, exact); });
+    menu.addSeparator();
+    menu.addAction(tr("&Copy Name"), this, [name] { QGuiApplication::clipboard()->setText(name); });
+    menu.exec(globalPos);
 }
 
 QString ProfilePane::title() const
@@ -186,7 +275,7 @@ QString ProfilePane::title() const
     return names.join(QLatin1String(" + "));
 }
 
-void ProfilePane::show(LoadedView view)
+void ProfilePane::showView(LoadedView view)
 {
     m_view = std::move(view);
     fillSampleTypes(*m_view.profiles.front(), m_view.sampleType, m_view.granularity);
@@ -194,6 +283,9 @@ void ProfilePane::show(LoadedView view)
     m_model->setTable(m_view.flat);
     m_table->resizeColumnsToContents();
     m_details->showNode(nullptr, {}, -1);
+    m_sandwich->clear();
+    m_views->setCurrentIndex(0);
+    runSearch();   // the search stays in force on the new tree
 }
 
 // ---- DiffPane ---------------------------------------------------------------------------------------------

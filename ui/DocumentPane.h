@@ -14,11 +14,15 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QHBoxLayout;
+class QTabWidget;
 
 namespace qflame {
 
 class DiffView;
+class FilterBar;
 class FlameGraphWidget;
+class SandwichView;
+class SearchBar;
 class FlameView;
 class FrameDetails;
 class TopTableModel;
@@ -116,13 +120,25 @@ public:
     FlameGraphWidget *flameGraph() const;
     QTableView *topTable() const { return m_table; }
     FrameDetails *details() const { return m_details; }
+    SearchBar *searchBar() const { return m_search; }
+    FilterBar *filterBar() const { return m_filters; }
+    SandwichView *sandwichView() const { return m_sandwich; }
+    QTabWidget *views() const { return m_views; }
+    // Shows the sandwich of a frame of the current tree.
+    void showSandwich(FrameId frame);
 
 protected:
     void rebuild() override;
 
 private:
-    void show(LoadedView view);
+    void showView(LoadedView view);
+    void runSearch();
+    void frameMenu(NodeId node, QPoint globalPos);
     LoadedView m_view;
+    SearchBar *m_search;
+    FilterBar *m_filters;
+    SandwichView *m_sandwich;
+    QTabWidget *m_views;
     QStringList m_paths;
     FlameView *m_flameView;
     FrameDetails *m_details;

@@ -4,6 +4,7 @@
 #include "DocumentPane.h"
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
+#include "SearchBar.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -67,6 +68,20 @@ void MainWindow::createActions()
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Find..."), QKeySequence::Find, this, [this] {
+        if (ProfilePane *p = currentProfile())
+            p->searchBar()->focusSearch();
+    });
+    edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, [this] {
+        if (FlameGraphWidget *g = flameGraph())
+            g->selectNextMatch(1);
+    });
+    edit->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, this, [this] {
+        if (FlameGraphWidget *g = flameGraph())
+            g->selectNextMatch(-1);
+    });
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
     auto onGraph = [this](auto f) {
         return [this, f] {
@@ -127,9 +142,11 @@ void MainWindow::addPane(DocumentPane *pane, const QString &title)
         g->setOrientation(m_icicle ? FlameGraphWidget::Orientation::Icicle : FlameGraphWidget::Orientation::Flame);
         g->setColorScheme(ColorScheme(m_scheme));
         g->setColorBlindSafe(m_colorBlind);
-        connect(g, &FlameGraphWidget::contextMenuRequested, this,
-                [this, g](NodeId n, QPoint pos) { frameMenu(g, n, pos); }, Qt::UniqueConnection);
     });
+    if (auto *d = qobject_cast<DiffPane *>(pane))   // a profile pane has its own menu, with filters
+        for (FlameView *v : {d->diffView()->diffGraph(), d->diffView()->beforeGraph(), d->diffView()->afterGraph()})
+            connect(v->graph(), &FlameGraphWidget::contextMenuRequested, this,
+                    [this, g = v->graph()](NodeId n, QPoint pos) { frameMenu(g, n, pos); });
     connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok, const QString &error) {
         if (!ok) {
             if (!pane->hasContent()) {   // a new tab that never showed anything goes away again

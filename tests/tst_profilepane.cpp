@@ -1,0 +1,134 @@
+// A profile tab as a user works in it: search with its matched total, filters from the bar and removed in one
+// click, and the sandwich of a function; numbers checked against the oracle of the profile.
+#include "DocumentPane.h"
+#include "FilterBar.h"
+#include "FlameGraphWidget.h"
+#include "FlameView.h"
+#include "SandwichView.h"
+#include "SearchBar.h"
+
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace qflame;
+
+namespace {
+
+bool waitLoad(ProfilePane &p)
+{
+    QSignalSpy spy(&p, &DocumentPane::loadFinished);
+    return spy.wait(60000) && spy.count() == 1 && spy.at(0).at(0).toBool();
+}
+
+FrameId frameNamed(const CallTree &t, const std::string &label)
+{
+    for (FrameId f = 1; f < t.frames().size(); ++f)
+        if (t.frames().label(f) == label)
+            return f;
+    return 0;
+}
+
+}   // namespace
+
+class tst_ProfilePane : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void searchHighlightsAndTotals();
+    void filtersRebuildAndRemoveInOneClick();
+    void badFilterKeepsTheView();
+    void sandwichTotalsAddUp();
+
+private:
+    ProfilePane *m_pane = nullptr;
+};
+
+void tst_ProfilePane::init()
+{
+    m_pane = new ProfilePane;
+    m_pane->resize(1200, 900);
+    m_pane->show();
+    m_pane->open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")});
+    QVERIFY(waitLoad(*m_pane));
+}
+
+void tst_ProfilePane::cleanup()
+{
+    delete m_pane;
+}
+
+void tst_ProfilePane::searchHighlightsAndTotals()
+{
+    m_pane->searchBar()->setPattern(QStringLiteral("CHECKSUMBLOCK"));   // case-insensitive by default
+    // main.checksumBlock's cum is 2400000000 ns of 9760000000 (oracle): each sample counted once.
+    QCOMPARE(m_pane->searchBar()->resultText(), QStringLiteral("1 function(s), matched 2.40 s (24.59% of the profile)"));
+    QCOMPARE(m_pane->topTable()->model()->rowCount(), 1);   // the table follows the search
+    // "checksum" also matches crypto/sha256.(*digest).checkSum (cum 100 ms, never under checksumBlock).
+    m_pane->searchBar()->setPattern(QStringLiteral("checksum"));
+    QCOMPARE(m_pane->searchBar()->resultText(), QStringLiteral("2 function(s), matched 2.50 s (25.61% of the profile)"));
+    m_pane->searchBar()->setPattern(QStringLiteral("main\\.(ingest|index)Path"));
+    QCOMPARE(m_pane->searchBar()->resultText(),
+             QStringLiteral("2 function(s), matched 7.68 s (78.69% of the profile)"));   // 2.80 s + 4.88 s
+    FlameGraphWidget *g = m_pane->flameGraph();
+    QVERIFY(g->selectNextMatch(1));
+    QCOMPARE(g->tree()->label(NodeId(g->selectedNode())), std::string("main.ingestPath"));
+    QVERIFY(g->selectNextMatch(1));
+    QCOMPARE(g->tree()->label(NodeId(g->selectedNode())), std::string("main.indexPath"));
+    m_pane->searchBar()->setPattern(QStringLiteral("(unclosed"));
+    QVERIFY(m_pane->searchBar()->resultText().startsWith(QLatin1String("invalid pattern")));
+    m_pane->searchBar()->setPattern(QString());
+    QCOMPARE(m_pane->topTable()->model()->rowCount(), 187);
+}
+
+void tst_ProfilePane::filtersRebuildAndRemoveInOneClick()
+{
+    QSignalSpy spy(m_pane, &DocumentPane::loadFinished);
+    m_pane->filterBar()->setFilter(FilterBar::Focus, QStringLiteral("^main\\.checksumBlock$"));
+    QVERIFY(spy.wait(60000));
+    // Focus keeps the samples through main.checksumBlock: its cum, 2400000000 ns, is the whole tree now.
+    QCOMPARE(m_pane->flameGraph()->tree()->total(CallTree::kRoot), int64_t(2400000000));
+    QCOMPARE(m_pane->filterBar()->activeTexts(), QStringList({"focus: ^main\\.checksumBlock$"}));
+    // go tool pprof -focus='^main\.checksumBlock$' -ignore=asyncPreempt: 1920000000ns.
+    m_pane->filterBar()->setFilter(FilterBar::Ignore, QStringLiteral("asyncPreempt"));
+    QVERIFY(spy.wait(60000));
+    QCOMPARE(m_pane->flameGraph()->tree()->total(CallTree::kRoot), int64_t(1920000000));
+    m_pane->filterBar()->removeFilter(FilterBar::Focus);
+    QVERIFY(spy.wait(60000));
+    m_pane->filterBar()->removeFilter(FilterBar::Ignore);
+    QVERIFY(spy.wait(60000));
+    QCOMPARE(m_pane->flameGraph()->tree()->total(CallTree::kRoot), int64_t(9760000000));
+    QVERIFY(m_pane->filterBar()->activeTexts().isEmpty());
+}
+
+void tst_ProfilePane::badFilterKeepsTheView()
+{
+    const CallTree *before = m_pane->flameGraph()->tree();
+    QSignalSpy spy(m_pane, &DocumentPane::loadFinished);
+    m_pane->filterBar()->setFilter(FilterBar::Focus, QStringLiteral("(unclosed"));
+    QVERIFY(spy.wait(60000));
+    QCOMPARE(spy.at(0).at(0).toBool(), false);
+    QVERIFY(!spy.at(0).at(1).toString().isEmpty());
+    QCOMPARE(m_pane->flameGraph()->tree(), before);
+}
+
+void tst_ProfilePane::sandwichTotalsAddUp()
+{
+    const CallTree &t = *m_pane->flameGraph()->tree();
+    const FrameId f = frameNamed(t, "sort.partition_func");
+    QVERIFY(f);
+    m_pane->showSandwich(f);
+    QCOMPARE(m_pane->views()->currentWidget(), m_pane->sandwichView());
+    const Sandwich &s = m_pane->sandwichView()->sandwich();
+    // Both halves total the function's cum (1940000000 ns in the oracle), though it recurses.
+    QCOMPARE(s.callers->total(CallTree::kRoot), int64_t(1940000000));
+    QCOMPARE(s.callees->total(CallTree::kRoot), int64_t(1940000000));
+    QCOMPARE(s.callers->label(1), std::string("sort.partition_func"));
+    QVERIFY(m_pane->sandwichView()->titleText().contains(QStringLiteral("1.94 s (19.88% of the profile)")));
+    QCOMPARE(m_pane->sandwichView()->calleesView()->graph()->orientation(), FlameGraphWidget::Orientation::Icicle);
+}
+
+QTEST_MAIN(tst_ProfilePane)
+#include "tst_profilepane.moc"
