@@ -110,7 +110,6 @@ private Q_SLOTS:
     void selectMergeProfile();
     void exportCheckReportsTheInflation_data();
     void exportCheckReportsTheInflation();
-    void emptyAnswersAreNotErrors();
     void profileStats();
     void render();
     void renderDiff();
@@ -507,29 +506,6 @@ void tst_QrynClient::exportCheckReportsTheInflation()
     QCOMPARE(c.flamegraphTotal, flamegraph);
     QCOMPARE(c.exportTotal, exported);
     QCOMPARE(c.message, message);
-}
-
-// No data is an answer, not a failure: qryn's empty flamegraph, a 0-byte pprof, empty lists.
-void tst_QrynClient::emptyAnswersAreNotErrors()
-{
-    for (const QString &type : {QStringLiteral("nope:nope:nope:nope:nope"),
-                                QStringLiteral("process_cpu:wall:nanoseconds:cpu:nanoseconds")}) {
-        const auto graph = get(m_client->selectMergeStacktraces(query(type, "{}")));
-        QVERIFY2(graph.ok(), qPrintable(graph.error.message));
-        QVERIFY(graph.value.isEmpty());
-        QCOMPARE(graph.value.graph.names, (std::vector<std::string>{"total", "n/a"}));
-        const auto profile = get(m_client->selectMergeProfile(query(type, "{}")));
-        QVERIFY2(profile.ok(), qPrintable(profile.error.message));
-        QVERIFY(profile.value.isEmpty());
-        QVERIFY(!profile.value.profile);
-    }
-    const auto old = get(m_client->selectMergeProfile({kCpu, "{}", m_threeDaysAgo}));
-    QVERIFY2(old.ok() && old.value.isEmpty(), qPrintable(old.error.message));
-    const auto types = get(m_client->profileTypes(m_threeDaysAgo));
-    QVERIFY2(types.ok(), qPrintable(types.error.message));
-    QCOMPARE(types.value.size(), 0);
-    const auto check = checkExportTotals(0, nullptr, {kCpu, "process_cpu", "cpu", "nanoseconds", "cpu", "nanoseconds"});
-    QVERIFY(check.agree);
 }
 
 void tst_QrynClient::profileStats()

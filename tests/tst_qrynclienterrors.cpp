@@ -1,6 +1,7 @@
 // What a real qryn 3.2.39 refuses, and the one-line messages the client makes of it: malformed selectors and type
-// IDs, missing fields, broken server features, and basic auth (a second qryn started with QRYN_LOGIN/PASSWORD by
+// IDs, missing fields, broken server features, and basic auth; and the answers that are empty but not errors (a second qryn started with QRYN_LOGIN/PASSWORD by
 // the ctest fixture qryn_auth_fixture_up). The bodies qryn sends are in tests/qryn/OBSERVED.md.
+#include "ExportCheck.h"
 #include "QrynClient.h"
 #include "qryn/QrynFixtureEnv.h"
 
@@ -47,6 +48,7 @@ private Q_SLOTS:
     void basicAuth_data();
     void basicAuth();
     void rightPasswordGetsData();
+    void emptyAnswersAreNotErrors();
 
 private:
     test::QrynFixtureEnv m_env, m_auth;
@@ -197,6 +199,33 @@ void tst_QrynClientErrors::rightPasswordGetsData()
     const auto graph = QrynClient::wait(client.selectMergeStacktraces({kCpu, kBase, lastHour()}));
     QVERIFY2(graph.ok(), qPrintable(graph.error.message));
     QCOMPARE(graph.value.graph.total, 9760000000LL);
+}
+
+// No data is an answer, not a failure: qryn's empty flamegraph, a 0-byte pprof, empty lists.
+void tst_QrynClientErrors::emptyAnswersAreNotErrors()
+{
+    ConnectionSettings settings;
+    settings.url = m_env.url();
+    QrynClient client(settings);
+    for (const QString &type : {QStringLiteral("nope:nope:nope:nope:nope"),
+                                QStringLiteral("process_cpu:wall:nanoseconds:cpu:nanoseconds")}) {
+        const auto graph = QrynClient::wait(client.selectMergeStacktraces({type, "{}", lastHour()}));
+        QVERIFY2(graph.ok(), qPrintable(graph.error.message));
+        QVERIFY(graph.value.isEmpty());
+        QCOMPARE(graph.value.graph.names, (std::vector<std::string>{"total", "n/a"}));
+        const auto profile = QrynClient::wait(client.selectMergeProfile({type, "{}", lastHour()}));
+        QVERIFY2(profile.ok(), qPrintable(profile.error.message));
+        QVERIFY(profile.value.isEmpty());
+        QVERIFY(!profile.value.profile);
+    }
+    const TimeRange threeDaysAgo{lastHour().startMs - 71 * kHourMs, lastHour().endMs - 71 * kHourMs};
+    const auto old = QrynClient::wait(client.selectMergeProfile({kCpu, "{}", threeDaysAgo}));
+    QVERIFY2(old.ok() && old.value.isEmpty(), qPrintable(old.error.message));
+    const auto types = QrynClient::wait(client.profileTypes(threeDaysAgo));
+    QVERIFY2(types.ok(), qPrintable(types.error.message));
+    QCOMPARE(types.value.size(), 0);
+    const auto check = checkExportTotals(0, nullptr, {kCpu, "process_cpu", "cpu", "nanoseconds", "cpu", "nanoseconds"});
+    QVERIFY(check.agree);
 }
 
 QTEST_GUILESS_MAIN(tst_QrynClientErrors)
