@@ -117,6 +117,7 @@ private Q_SLOTS:
     void inlinedFramesKeepTheirKind();
     void treesWorkWithLayoutAndSearch();
     void absentAndInvalidFrames();
+    void deepStacksDoNotRecurse();
     void matchesGoToolPprofPeek_data();
     void matchesGoToolPprofPeek();
 };
@@ -219,6 +220,27 @@ void tst_Sandwich::absentAndInvalidFrames()
     QCOMPARE(s.callers->size(), size_t(1));
     QCOMPARE(s.callees->size(), size_t(1));
     QCOMPARE(s.total(), int64_t(0));
+}
+
+void tst_Sandwich::deepStacksDoNotRecurse()
+{
+    // main, then f0..f4999 four times over: 20001 frames, each f on the stack four times.
+    std::string folded = "main";
+    for (int i = 0; i < 20000; ++i)
+        folded += ";f" + std::to_string(i % 5000);
+    folded += " 3\n";
+    const auto t = tree(folded.c_str());
+    QCOMPARE(t->maxDepth(), 20001u);
+    const Sandwich s = SandwichBuilder::build(*t, frameNamed(*t, "f2500"));
+    // Callers: f2500 then f2499 .. f0 and main above its outermost occurrence; callees: the 17500 frames below.
+    QCOMPARE(s.callers->maxDepth(), 2502u);
+    QCOMPARE(s.callees->maxDepth(), 17500u);
+    QCOMPARE(s.callers->total(CallTree::kRoot), int64_t(3));
+    QCOMPARE(s.callees->total(CallTree::kRoot), int64_t(3));
+    QCOMPARE(s.callers->label(s.callers->size() - 1), std::string("main"));
+    const SearchResult r = Search::run(*t, QStringLiteral("^f2500$"));
+    QCOMPARE(r.matchedNodes, size_t(4));
+    QCOMPARE(r.matchedTotal, int64_t(3));
 }
 
 void tst_Sandwich::matchesGoToolPprofPeek_data()
