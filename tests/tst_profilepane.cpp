@@ -7,7 +7,11 @@
 #include "SandwichView.h"
 #include "SearchBar.h"
 
+#include "CallTreeBuilder.h"
+#include "FoldedFormat.h"
+
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTableView>
 #include <QTest>
 
@@ -41,6 +45,7 @@ private Q_SLOTS:
     void filtersRebuildAndRemoveInOneClick();
     void badFilterKeepsTheView();
     void sandwichTotalsAddUp();
+    void exportsSubtree();
 
 private:
     ProfilePane *m_pane = nullptr;
@@ -128,6 +133,31 @@ void tst_ProfilePane::sandwichTotalsAddUp()
     QCOMPARE(s.callers->label(1), std::string("sort.partition_func"));
     QVERIFY(m_pane->sandwichView()->titleText().contains(QStringLiteral("1.94 s (19.88% of the profile)")));
     QCOMPARE(m_pane->sandwichView()->calleesView()->graph()->orientation(), FlameGraphWidget::Orientation::Icicle);
+}
+
+void tst_ProfilePane::exportsSubtree()
+{
+    const CallTree &t = *m_pane->flameGraph()->tree();
+    NodeId sortRecords = 0;
+    for (NodeId n = 1; n < t.size() && !sortRecords; ++n)
+        if (t.label(n) == "main.sortRecords")
+            sortRecords = n;
+    QVERIFY(sortRecords);
+    QTemporaryDir dir;
+    const QString folded = dir.filePath(QStringLiteral("sub.folded")), pprof = dir.filePath(QStringLiteral("sub.pb.gz"));
+    QVERIFY(m_pane->exportSubtree(sortRecords, false, folded));
+    QVERIFY(m_pane->exportSubtree(sortRecords, true, pprof));
+    QFile f(folded);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    // Every line runs through the path to main.sortRecords; together they hold its total.
+    const auto fromFolded = CallTreeBuilder::build({readFolded(text.toStdString(), "sub.folded")}, 0);
+    QCOMPARE(fromFolded->total(CallTree::kRoot), t.total(sortRecords));
+    QCOMPARE(fromFolded->total(CallTree::kRoot), int64_t(3040000000));
+    QVERIFY(text.startsWith("runtime.main;main.main;main.burn;runtime/pprof.Do;main.burn.func3;main.indexPath;main.sortRecords"));
+    const auto fromPprof = readProfileFile(pprof);
+    QCOMPARE(fromPprof->total(0), int64_t(3040000000));
+    QVERIFY(!m_pane->exportSubtree(sortRecords, false, QStringLiteral("/nonexistent/dir/x.folded")));
 }
 
 QTEST_MAIN(tst_ProfilePane)

@@ -11,7 +11,13 @@
 #include "TopTableModel.h"
 #include "Units.h"
 
+#include "FoldedFormat.h"
+#include "ProfileWriter.h"
+#include "Subtree.h"
+
 #include <QClipboard>
+#include <QFile>
+#include <QFileDialog>
 #include <QGuiApplication>
 #include <QMenu>
 #include <QRegularExpression>
@@ -246,6 +252,24 @@ void ProfilePane::runSearch()
                             false);
 }
 
+bool ProfilePane::exportSubtree(NodeId node, bool pprof, const QString &chosenPath)
+{
+    QString path = chosenPath;
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, tr("Export Subtree"), QString(),
+                                            pprof ? tr("pprof (*.pb.gz)") : tr("Folded stacks (*.folded *.txt)"));
+    if (path.isEmpty() || !m_view.tree)
+        return false;
+    const auto subtree = subtreeWithPath(*m_view.tree, node);
+    const std::string bytes = pprof ? gzipCompress(encodePprof(*subtree)) : writeFolded(*subtree);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size())) {
+        Q_EMIT loadFinished(false, tr("%1: cannot write: %2").arg(path, f.errorString()));
+        return false;
+    }
+    return true;
+}
+
 void ProfilePane::frameMenu(NodeId node, QPoint globalPos)
 {
     FlameGraphWidget *g = m_flameView->graph();
@@ -263,6 +287,8 @@ void ProfilePane::frameMenu(NodeId node, QPoint globalPos)
     menu.addAction(tr("&Hide %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Hide, exact); });
     menu.addAction(tr("Sho&w Only %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Show, exact); });
     menu.addSeparator();
+    menu.addAction(tr("Export Subtree as &Folded Stacks..."), this, [this, node] { exportSubtree(node, false); });
+    menu.addAction(tr("Export Subtree as &pprof..."), this, [this, node] { exportSubtree(node, true); });
     menu.addAction(tr("&Copy Name"), this, [name] { QGuiApplication::clipboard()->setText(name); });
     menu.exec(globalPos);
 }

@@ -126,6 +126,9 @@ public:
     QTabWidget *views() const { return m_views; }
     // Shows the sandwich of a frame of the current tree.
     void showSandwich(FrameId frame);
+    // Writes the subtree of `node` (with its path) as gzip pprof or folded stacks; asks for a file when `path`
+    // is empty. A failure is reported through loadFinished(false, message).
+    bool exportSubtree(NodeId node, bool pprof, const QString &path = QString());
 
 protected:
     void rebuild() override;
