@@ -4,6 +4,8 @@
 #include "ProfileFactory.h"
 
 #include <QApplication>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
@@ -22,6 +24,13 @@ private Q_SLOTS:
     void keyboard();
     void tooltipText();
     void paintsRealProfile();
+    void arrowsMoveBetweenFrames();
+    void icicleHitTests();
+    void viewportZoomKeys();
+    void exportsPngAndSvg();
+    void colourSchemes();
+    void searchDimsNonMatches();
+    void subPixelFramesStayVisible();
 
 private:
     // root 10 -> main 10 -> {a 6, b 2}, main's self 2. 1000 px wide: a [0,600), b [600,800), gap [800,1000).
@@ -152,6 +161,127 @@ void tst_FlameGraphWidget::paintsRealProfile()
     const int64_t n = w.nodeAt(QPoint(600, w.height() - w.rowHeight() - 2));
     QVERIFY(n > 0);
     QCOMPARE(w.tree()->label(NodeId(n)), std::string("runtime.main"));
+}
+
+void tst_FlameGraphWidget::arrowsMoveBetweenFrames()
+{
+    // root -> main -> {a 6, b 2}: Up goes to the heaviest child, Down to the parent, Left/Right to siblings.
+    QTest::keyClick(m_w, Qt::Key_Up);   // no selection yet: selects the zoom root
+    QCOMPARE(m_w->selectedNode(), int64_t(0));
+    QTest::keyClick(m_w, Qt::Key_Up);
+    QCOMPARE(m_w->selectedNode(), int64_t(1));
+    QTest::keyClick(m_w, Qt::Key_Up);
+    QCOMPARE(m_w->selectedNode(), int64_t(2));   // a, the heavier child
+    QTest::keyClick(m_w, Qt::Key_Right);
+    QCOMPARE(m_w->selectedNode(), int64_t(3));   // b
+    QTest::keyClick(m_w, Qt::Key_Right);
+    QCOMPARE(m_w->selectedNode(), int64_t(3));   // no sibling further right
+    QTest::keyClick(m_w, Qt::Key_Left);
+    QCOMPARE(m_w->selectedNode(), int64_t(2));
+    QTest::keyClick(m_w, Qt::Key_Return);
+    QCOMPARE(m_w->zoomRoot(), NodeId(2));         // Enter zooms into the selection
+    QTest::keyClick(m_w, Qt::Key_Down);
+    QCOMPARE(m_w->selectedNode(), int64_t(1));
+    // In the icicle, Down goes towards the leaves.
+    m_w->setOrientation(FlameGraphWidget::Orientation::Icicle);
+    QTest::keyClick(m_w, Qt::Key_Down);
+    QCOMPARE(m_w->selectedNode(), int64_t(2));
+}
+
+void tst_FlameGraphWidget::icicleHitTests()
+{
+    m_w->setOrientation(FlameGraphWidget::Orientation::Icicle);
+    const int rh = m_w->rowHeight();
+    QCOMPARE(m_w->nodeAt(QPoint(5, rh / 2)), int64_t(0));        // root at the top
+    QCOMPARE(m_w->nodeAt(QPoint(300, 2 * rh + rh / 2)), int64_t(2));
+    QCOMPARE(m_w->nodeAt(QPoint(700, 2 * rh + rh / 2)), int64_t(3));
+    QCOMPARE(m_w->nodeRect(3), QRectF(600, 2 * rh, 200, rh));
+    const QImage img = m_w->grab().toImage();
+    QCOMPARE(img.pixelColor(900, 2 * rh + rh / 2), m_w->palette().color(QPalette::Base));
+}
+
+void tst_FlameGraphWidget::viewportZoomKeys()
+{
+    QTest::keyClick(m_w, Qt::Key_Plus);   // 1.5x in, around the centre: [10/6 .. 10 - 10/6) of 10 units
+    const Viewport v = m_w->viewport();
+    QVERIFY(qFuzzyCompare(v.span(), 10.0 / 1.5));
+    QVERIFY(qFuzzyCompare(v.begin + v.end, 10.0));
+    // b now spans (6 - 5/3) .. (8 - 5/3) units of a 6.67-unit view: 650 .. 950 px.
+    QCOMPARE(qRound(m_w->nodeRect(3).x()), 650);
+    QCOMPARE(qRound(m_w->nodeRect(3).width()), 300);
+    QTest::keyClick(m_w, Qt::Key_Minus);
+    QVERIFY(qFuzzyCompare(m_w->viewport().span(), 10.0));
+    QTest::keyClick(m_w, Qt::Key_Minus);   // never wider than the whole profile
+    QVERIFY(qFuzzyCompare(m_w->viewport().span(), 10.0));
+    m_w->back();
+    m_w->back();
+    QVERIFY(qFuzzyCompare(m_w->viewport().span(), 10.0 / 1.5));
+}
+
+void tst_FlameGraphWidget::exportsPngAndSvg()
+{
+    const QImage img = m_w->renderImage(500);
+    QCOMPARE(img.width(), 500);
+    QCOMPARE(img.height(), 3 * m_w->rowHeight());   // root, main, a/b: every level, whatever the window shows
+    const QColor a = img.pixelColor(150, img.height() - 2 * m_w->rowHeight() - m_w->rowHeight() / 2);
+    QCOMPARE(a.rgb(), m_w->frameColor(2).rgb());
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("f.svg"));
+    QVERIFY(m_w->writeSvg(svg, 500));
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains(">main<"));
+}
+
+void tst_FlameGraphWidget::colourSchemes()
+{
+    m_w->setColorScheme(ColorScheme::SelfHeat);
+    // a is all self (6 of 6): the hottest colour; main has 2 of 10 self.
+    QCOMPARE(m_w->frameColor(2), heatColor(1.0, false));
+    QCOMPARE(m_w->frameColor(1), heatColor(0.2, false));
+    m_w->setColorBlindSafe(true);
+    QCOMPARE(m_w->frameColor(2), heatColor(1.0, true));
+    m_w->setColorScheme(ColorScheme::Package);
+    QCOMPARE(m_w->frameColor(2), colorForKey(u"a", true));
+    // Stable: the same package gives the same colour in another tree.
+    FlameGraphWidget other;
+    other.setTree(CallTreeBuilder::build({test::profileFromFolded("x;a 1\n")}, 0));
+    other.setColorBlindSafe(true);
+    QCOMPARE(other.frameColor(2), m_w->frameColor(2));
+}
+
+void tst_FlameGraphWidget::searchDimsNonMatches()
+{
+    std::vector<uint8_t> matches(m_w->source()->frameCount(), 0);
+    matches[m_w->tree()->frame(3)] = 1;   // b
+    const QImage before = m_w->grab().toImage();
+    m_w->setMatches(matches);
+    const QImage after = m_w->grab().toImage();
+    QCOMPARE(after.pixelColor(700, y(2)), before.pixelColor(700, y(2)));   // b keeps its colour
+    const QColor a = after.pixelColor(300, y(2));
+    QCOMPARE(a, dimmed(before.pixelColor(300, y(2)), m_w->palette().color(QPalette::Base)));
+    QVERIFY(a != before.pixelColor(300, y(2)));
+}
+
+void tst_FlameGraphWidget::subPixelFramesStayVisible()
+{
+    // 5,000 leaves of one unit each under main in a 1000 px view: 5 per pixel. None gets its own rectangle,
+    // but their columns are painted, as tall as the leaves' level, across the whole width.
+    std::string folded;
+    for (int i = 0; i < 5000; ++i)
+        folded += "main;f" + std::to_string(10000 + i) + " 1\n";
+    FlameGraphWidget w;
+    w.setTree(CallTreeBuilder::build({test::profileFromFolded(folded)}, 0));
+    w.resize(1000, w.sizeHint().height());
+    const QImage img = w.grab().toImage();
+    const int row = img.height() - 2 * w.rowHeight() - w.rowHeight() / 2;
+    int painted = 0;
+    for (int x = 0; x < 1000; ++x)
+        painted += img.pixelColor(x, row) != w.palette().color(QPalette::Base);
+    QCOMPARE(painted, 1000);
+    QCOMPARE(img.pixelColor(500, row).rgb(), w.palette().color(QPalette::Mid).rgb());
 }
 
 QTEST_MAIN(tst_FlameGraphWidget)
