@@ -6,7 +6,10 @@
 #include "MainWindow.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -35,7 +38,9 @@ class tst_MainWindow : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase();
     void opensProfileAndShowsDefaultType();
+    void remembersRecentFilesAndViewOptions();
     void switchesSampleType();
     void badFileKeepsWhatIsOpen();
     void newerLoadSupersedesRunningOne();
@@ -44,6 +49,47 @@ private Q_SLOTS:
     void tableSelectionHighlightsFrames();
     void dropOpensFiles();
 };
+
+void tst_MainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);   // settings go to a test location, not the user's
+    QCoreApplication::setOrganizationName(QStringLiteral("qflame-test"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    QSettings().clear();
+}
+
+void tst_MainWindow::remembersRecentFilesAndViewOptions()
+{
+    QSettings().clear();
+    {
+        MainWindow w;
+        w.openFiles({data("pprof__sample.cpu")});
+        QVERIFY(waitLoad(w, true));
+        w.compareFiles({data("gen__baseline.cpu.pb.gz")}, {data("gen__optimized.cpu.pb.gz")});
+        QVERIFY(waitLoad(w, true));
+        const QStringList recent = w.recentFiles();
+        QCOMPARE(recent.size(), 2);
+        QCOMPARE(recent[0], QFileInfo(data("gen__baseline.cpu.pb.gz")).absoluteFilePath() + QLatin1Char('\n') +
+                                QFileInfo(data("gen__optimized.cpu.pb.gz")).absoluteFilePath());
+        QCOMPARE(recent[1], QFileInfo(data("pprof__sample.cpu")).absoluteFilePath());
+        w.openFiles({data("pprof__sample.cpu")});   // again: moves to the front, not twice in the list
+        QVERIFY(waitLoad(w, true));
+        QCOMPARE(w.recentFiles().size(), 2);
+        QCOMPARE(w.recentFiles()[0], QFileInfo(data("pprof__sample.cpu")).absoluteFilePath());
+        w.close();
+    }
+    QSettings().setValue(QStringLiteral("view/icicle"), true);
+    QSettings().setValue(QStringLiteral("view/colorScheme"), int(ColorScheme::SelfHeat));
+    MainWindow w;
+    w.openFiles({data("pprof__sample.cpu")});
+    QVERIFY(waitLoad(w, true));
+    QCOMPARE(w.flameGraph()->orientation(), FlameGraphWidget::Orientation::Icicle);
+    QCOMPARE(w.flameGraph()->colorScheme(), ColorScheme::SelfHeat);
+    w.close();
+    QCOMPARE(QSettings().value(QStringLiteral("view/icicle")).toBool(), true);
+    QVERIFY(!QSettings().value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
+    QSettings().clear();
+}
 
 void tst_MainWindow::opensProfileAndShowsDefaultType()
 {
@@ -192,6 +238,18 @@ void tst_MainWindow::dropOpensFiles()
     QCoreApplication::sendEvent(&w, &drop);
     QVERIFY(waitLoad(w, true));
     QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(1760000000));
+    // Two files dropped together: a comparison, baseline first.
+    QMimeData two;
+    two.setUrls({QUrl::fromLocalFile(data("gen__baseline.cpu.pb.gz")), QUrl::fromLocalFile(data("gen__optimized.cpu.pb.gz"))});
+    QDragEnterEvent enterTwo(QPoint(10, 10), Qt::CopyAction, &two, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enterTwo);
+    QDropEvent dropTwo(QPointF(10, 10), Qt::CopyAction, &two, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &dropTwo);
+    QCOMPARE(w.tabs()->count(), 2);
+    QVERIFY(waitLoad(w, true));
+    QVERIFY(w.currentDiff());
+    QCOMPARE(w.currentDiff()->diffView()->diff()->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
+    QCOMPARE(w.tabs()->count(), 2);
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -8,12 +8,15 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QCloseEvent>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -38,6 +41,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTitle);
     createActions();
+    restoreSettings();
     statusBar()->showMessage(tr("Open a profile (File > Open), compare two (File > Compare), or drop files here"));
 }
 
@@ -58,6 +62,8 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("&Compare..."), QKeySequence(tr("Ctrl+D")), this, &MainWindow::compareDialog);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     QMenu *exportMenu = file->addMenu(tr("&Export View"));
     exportMenu->addAction(tr("As &PNG..."), this, [this] { exportImage(false); });
     exportMenu->addAction(tr("As &SVG..."), this, [this] { exportImage(true); });
@@ -97,7 +103,7 @@ void MainWindow::createActions()
     view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this,
                     onGraph([](FlameGraphWidget *g) { g->zoomViewport(1.5); }));
     view->addSeparator();
-    QAction *icicle = view->addAction(tr("&Icicle (Root at the Top)"));
+    QAction *icicle = m_icicleAction = view->addAction(tr("&Icicle (Root at the Top)"));
     icicle->setCheckable(true);
     connect(icicle, &QAction::toggled, this, [this](bool on) {
         m_icicle = on;
@@ -114,14 +120,16 @@ void MainWindow::createActions()
         QAction *a = colors->addAction(label);
         a->setCheckable(true);
         a->setChecked(scheme == ColorScheme::Package);
+        a->setData(int(scheme));
         schemes->addAction(a);
+        m_schemeActions << a;
         connect(a, &QAction::triggered, this, [this, scheme = scheme] {
             m_scheme = int(scheme);
             forEachGraph([scheme](FlameGraphWidget *g) { g->setColorScheme(scheme); });
         });
     }
     colors->addSeparator();
-    QAction *safe = colors->addAction(tr("Colour-&Blind Safe"));
+    QAction *safe = m_colorBlindAction = colors->addAction(tr("Colour-&Blind Safe"));
     safe->setCheckable(true);
     connect(safe, &QAction::toggled, this, [this](bool on) {
         m_colorBlind = on;
@@ -170,6 +178,7 @@ void MainWindow::openFiles(const QStringList &paths)
         auto *pane = new ProfilePane;
         pane->open({path});
         addPane(pane, pane->title());
+        remember(QFileInfo(path).absoluteFilePath());
     }
 }
 
@@ -178,6 +187,66 @@ void MainWindow::compareFiles(const QStringList &before, const QStringList &afte
     auto *pane = new DiffPane;
     pane->open(before, after);
     addPane(pane, pane->title());
+    if (before.size() == 1 && after.size() == 1)
+        remember(QFileInfo(before[0]).absoluteFilePath() + QLatin1Char('\n') + QFileInfo(after[0]).absoluteFilePath());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+}
+
+void MainWindow::remember(const QString &entry)
+{
+    QStringList recent = recentFiles();
+    recent.removeAll(entry);
+    recent.prepend(entry);
+    QSettings().setValue(QStringLiteral("recentFiles"), recent.mid(0, 10));
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+    for (const QString &entry : recent) {
+        const QStringList parts = entry.split(QLatin1Char('\n'));
+        const QString text = parts.size() == 2 ? tr("%1 → %2").arg(QFileInfo(parts[0]).fileName(),
+                                                                   QFileInfo(parts[1]).fileName())
+                                               : QFileInfo(entry).fileName();
+        QAction *a = m_recentMenu->addAction(text, this, [this, parts] {
+            if (parts.size() == 2)
+                compareFiles({parts[0]}, {parts[1]});
+            else
+                openFiles(parts);
+        });
+        a->setToolTip(parts.join(QLatin1String(" → ")));
+    }
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    m_icicleAction->setChecked(s.value(QStringLiteral("view/icicle"), false).toBool());
+    m_colorBlindAction->setChecked(s.value(QStringLiteral("view/colorBlindSafe"), false).toBool());
+    const int scheme = s.value(QStringLiteral("view/colorScheme"), 0).toInt();
+    for (QAction *a : std::as_const(m_schemeActions))
+        if (a->data().toInt() == scheme)
+            a->trigger();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("view/icicle"), m_icicle);
+    s.setValue(QStringLiteral("view/colorBlindSafe"), m_colorBlind);
+    s.setValue(QStringLiteral("view/colorScheme"), m_scheme);
+    QMainWindow::closeEvent(event);
 }
 
 void MainWindow::openArguments(const QStringList &paths)

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 
 class QComboBox;
+class QMenu;
 class QTabWidget;
 class QTableView;
 
@@ -31,6 +32,8 @@ public:
     void openArguments(const QStringList &paths);
 
     bool isLoading() const;
+    // Most recent first, at most 10: files opened and comparisons (as "BASE\nNEW"), kept in QSettings.
+    QStringList recentFiles() const;
     QString lastError() const { return m_lastError; }
     QTabWidget *tabs() const { return m_tabs; }
 
@@ -46,6 +49,7 @@ Q_SIGNALS:
     void loadFinished(bool ok);
 
 protected:
+    void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -57,11 +61,18 @@ private:
     void openDialog();
     void compareDialog();
     void updateTitle();
+    void remember(const QString &entry);
+    void fillRecentMenu();
+    void restoreSettings();
     void frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos);
     template <typename F>
     void forEachGraph(F f);
 
     QTabWidget *m_tabs;
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_icicleAction = nullptr;
+    QAction *m_colorBlindAction = nullptr;
+    QList<QAction *> m_schemeActions;
     QString m_lastError;
     bool m_icicle = false;
     bool m_colorBlind = false;
