@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the man page against the program: every verb that `qflame --help` lists (and `top --url`) has its own
-# section, and groff formats the page without a warning.
+# section, every option it mentions is described, and groff formats the page without a warning.
 # usage: packaging/check-man.sh QFLAME_BINARY MAN_PAGE
 set -euo pipefail
 BIN="${1:?usage: $0 QFLAME_BINARY MAN_PAGE}"
@@ -20,10 +20,21 @@ while read -r verb; do
   fi
 done <<<"$verbs"
 
+# And every option --help mentions (the page writes them as \-\-name).
+options=0
+while read -r option; do
+  if grep -qF -- "$(printf '%s' "$option" | sed 's/-/\\-/g')" "$MAN"; then
+    options=$((options + 1))
+  else
+    echo "check-man: $option is in --help but not in $MAN"
+    missing=$((missing + 1))
+  fi
+done < <("$BIN" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
+
 warnings="$(groff -man -ww -z "$MAN" 2>&1)"
 if [ -n "$warnings" ]; then
   echo "check-man: groff warns: $warnings"
   missing=$((missing + 1))
 fi
-echo "check-man: $checked verbs documented ($(echo $verbs | tr '\n' ' ')), $missing problems"
+echo "check-man: $checked verbs ($(echo $verbs | tr '\n' ' ')) and $options options documented, $missing problems"
 [ "$missing" -eq 0 ]
