@@ -50,7 +50,7 @@ install_packages
 build
 case "$mode" in
   run)
-    exec "$BUILD_DIR/app/qflame" resources/examples/baseline.cpu.pb.gz
+    exec "$BUILD_DIR/app/qflame" resources/examples/baseline.cpu.pb.gz resources/examples/optimized.cpu.pb.gz
     ;;
   test)
     # ctest prints the summary CI reads ("100% tests passed, 0 tests failed out of N").
