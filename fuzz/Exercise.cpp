@@ -1,0 +1,82 @@
+#include "Exercise.h"
+
+#include "CallTreeBuilder.h"
+#include "FlatTable.h"
+#include "PprofRegex.h"
+#include "FlamebearerFormat.h"
+#include "FoldedFormat.h"
+#include "ProfileFormats.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace qflame::fuzz {
+
+namespace {
+
+[[noreturn]] void fail(const char *what)
+{
+    std::fprintf(stderr, "qflame fuzz: invariant broken: %s\n", what);
+    std::abort();
+}
+
+}   // namespace
+
+// A tree the window can draw: ids are breadth-first (a parent below its children), every total is its self plus
+// its children's totals, and the flat table holds frames the tree knows.
+void checkTree(const CallTree &tree, const FlatTable &flat)
+{
+    if (tree.size() == 0)
+        fail("empty tree");
+    for (NodeId n = 1; n < tree.size(); ++n) {
+        if (tree.parent(n) >= n)
+            fail("parent id not below child id");
+        if (tree.depth(n) != tree.depth(tree.parent(n)) + 1)
+            fail("depth is not parent depth + 1");
+    }
+    std::vector<int64_t> sum(tree.size(), 0);
+    // Wrapping sums: hostile values may overflow int64, which the builder must not turn into UB either.
+    for (NodeId n = NodeId(tree.size()); n-- > 0;) {
+        const uint64_t total = uint64_t(sum[n]) + uint64_t(tree.self(n));
+        if (int64_t(total) != tree.total(n))
+            fail("total != self + children's totals");
+        if (n > 0)
+            sum[tree.parent(n)] = int64_t(uint64_t(sum[tree.parent(n)]) + total);
+    }
+    for (const FlatRow &row : flat.rows())
+        if (row.frame >= tree.frames().size())
+            fail("flat row names an unknown frame");
+}
+
+Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader reader)
+{
+    ReadOptions options;
+    options.maxDecompressedBytes = kMaxDecompressed;
+    try {
+        std::shared_ptr<const Profile> profile;
+        switch (reader) {
+        case Reader::Any: profile = readAnyProfile(bytes, "fuzz", options); break;
+        case Reader::Pprof: profile = readProfile(bytes, "fuzz", options); break;
+        case Reader::Folded: profile = readFolded(bytes, "fuzz"); break;
+        case Reader::Flamebearer: profile = readFlamebearer(bytes, "fuzz"); break;
+        }
+        const size_t types = std::min<size_t>(profile->sampleTypes.size(), 4);
+        for (size_t t = 0; t < types; ++t) {
+            auto tree = CallTreeBuilder::build({profile}, t);
+            auto flat = FlatTable::compute(tree);
+            checkTree(*tree, *flat);
+        }
+        return Outcome::Tree;
+    } catch (const ProfileError &e) {
+        if (message)
+            *message = e.what();
+        return Outcome::ProfileError;
+    } catch (const FilterError &e) {   // a profile's own drop_frames/keep_frames regex that does not compile
+        if (message)
+            *message = e.what();
+        return Outcome::FilterError;
+    }
+}
+
+}   // namespace qflame::fuzz
