@@ -13,6 +13,10 @@
 
 namespace qflame {
 
+// Sums of sample values wrap around as Go's int64 arithmetic does in go tool pprof: a hostile or corrupt profile
+// can make them overflow, which is undefined behaviour with C++'s signed +.
+inline int64_t wrappingAdd(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
+
 using NodeId = uint32_t;
 
 struct SampleTypeInfo {

@@ -123,7 +123,7 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                 throw ProfileError(p.sourceName + ": has no sample type " + tree->m_sampleType.type + "/" +
                                    tree->m_sampleType.unit + " to merge with " + first.sourceName);
         }
-        tree->m_durationNanos += p.durationNanos;
+        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
         StringPool &pool = frames->strings();
         std::vector<StrId> strMap(p.strings.size(), 0);
         auto g = [&](uint32_t local) {
@@ -322,7 +322,7 @@ void CallTreeBuilder::freeze(CallTreeAccumulator &b, const FrameTable &frames, C
         tree.m_maxDepth = std::max(tree.m_maxDepth, tree.m_depth[newId]);
     }
     for (size_t i = n; i-- > 1;)
-        tree.m_total[tree.m_parent[i]] += tree.m_total[i];
+        tree.m_total[tree.m_parent[i]] = wrappingAdd(tree.m_total[tree.m_parent[i]], tree.m_total[i]);
 }
 
 std::vector<NodeId> CallTree::pathTo(NodeId n) const

@@ -52,7 +52,7 @@ public:
         m_kinds[id] |= callKinds;
         return id;
     }
-    void addSelf(NodeId n, int64_t value) { m_self[n] += value; }
+    void addSelf(NodeId n, int64_t value) { m_self[n] = wrappingAdd(m_self[n], value); }
     FrameId frame(NodeId n) const { return m_frame[n]; }
     size_t size() const { return m_parent.size(); }
 

@@ -24,8 +24,8 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
             const NodeId child = tree.firstChild(top.node) + top.next++;
             const FrameId f = tree.frame(child);
             if (onPath[f]++ == 0)
-                cum[f] += tree.total(child);
-            flat[f] += tree.self(child);
+                cum[f] = wrappingAdd(cum[f], tree.total(child));
+            flat[f] = wrappingAdd(flat[f], tree.self(child));
             stack.push_back({child, 0});
         } else {
             if (top.node != CallTree::kRoot)

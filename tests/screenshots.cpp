@@ -5,6 +5,9 @@
 #include "DocumentPane.h"
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
+#include "SearchBar.h"
+
+#include <QTabWidget>
 #include "MainWindow.h"
 
 #include <QApplication>
@@ -71,6 +74,19 @@ int main(int argc, char **argv)
             break;
         }
     shoot(w, out + QStringLiteral("/zoomed.png"));
+
+    // Search: matches keep their colour, the rest is dimmed; the table follows.
+    g->resetZoom();
+    ProfilePane *pane = w.currentProfile();
+    pane->searchBar()->setPattern(QStringLiteral("sort\\."));
+    shoot(w, out + QStringLiteral("/search.png"));
+    pane->searchBar()->setPattern(QString());
+    // The sandwich of sort.partition_func.
+    for (FrameId f = 1; f < t.frames().size(); ++f)
+        if (t.frames().label(f) == "sort.partition_func")
+            pane->showSandwich(f);
+    shoot(w, out + QStringLiteral("/sandwich.png"));
+    pane->views()->setCurrentIndex(0);
 
     g->setOrientation(FlameGraphWidget::Orientation::Icicle);
     g->resetZoom();
