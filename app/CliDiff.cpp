@@ -4,6 +4,7 @@
 #include "CliRender.h"
 #include "Cli.h"
 #include "DiffTable.h"
+#include "ProfileFormats.h"
 #include "ProfileReader.h"
 #include "Units.h"
 
@@ -21,12 +22,6 @@ struct DiffArgs {
     std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg;
     bool tsv = false;
 };
-
-[[noreturn]] void usageError(const std::string &message)
-{
-    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
-    throw CliExit{1};
-}
 
 DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
 {
@@ -67,37 +62,9 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
     return a;
 }
 
-std::string escapeField(const std::string &s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\t': out += "\\t"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 ReadOptions readOptions(const DiffArgs &a)
 {
-    ReadOptions o;
-    if (a.maxSize) {
-        unsigned long long mib = 0;
-        size_t used = 0;
-        try {
-            mib = std::stoull(*a.maxSize, &used);
-        } catch (...) {
-        }
-        if (mib == 0 || used != a.maxSize->size() || a.maxSize->front() == '-')
-            usageError("--max-size takes a size in MiB, not '" + *a.maxSize + "'");
-        o.maxDecompressedBytes = uint64_t(mib) << 20;
-    }
-    return o;
+    return readOptionsFor(a.maxSize);
 }
 
 DiffOptions diffOptions(const DiffArgs &a)
@@ -172,8 +139,8 @@ int runDiff(const std::vector<std::string> &argv)
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
     const DiffOptions options = diffOptions(a);
     const ReadOptions ro = readOptions(a);
-    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
-    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
+    const auto base = readAnyProfileFile(QString::fromStdString(a.positional[0]), ro);
+    const auto comparison = readAnyProfileFile(QString::fromStdString(a.positional[1]), ro);
     int type = base->effectiveDefaultType();
     if (a.sample) {
         type = base->findSampleType(*a.sample);

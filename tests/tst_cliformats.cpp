@@ -59,6 +59,7 @@ private Q_SLOTS:
     void convertMergedTreeToPprof();
     void convertFromStdinToStdout();
     void topCsv();
+    void diffAcrossFormats();
     void errors_data();
     void errors();
 };
@@ -153,6 +154,24 @@ void tst_CliFormats::topCsv()
     QCOMPARE(r.out, QByteArray("flat,flat_percent,sum_percent,cum,cum_percent,name\r\n"
                                "1920000000,19.67,19.67,2400000000,24.59,main.checksumBlock\r\n"
                                "1130000000,11.58,31.25,1130000000,11.58,runtime.asyncPreempt\r\n"));
+}
+
+void tst_CliFormats::diffAcrossFormats()
+{
+    // The pprof against qryn's flamebearer answer for it: no function's own cost (delta_flat, column 3) changes.
+    const Run r = runQflame({QStringLiteral("diff"), data("gen__baseline.cpu.pb.gz"),
+                             data("formats/qryn-render.svc-base.cpu.json"), QStringLiteral("--tsv")});
+    QCOMPARE(r.code, 0);
+    int rows = 0;
+    for (const QByteArray &line : r.out.split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QList<QByteArray> f = line.split('\t');
+        QCOMPARE(f.size(), 8);
+        QVERIFY2(f[0] == f[1] && f[2] == "0", line.constData());
+        ++rows;
+    }
+    QCOMPARE(rows, 187);
 }
 
 void tst_CliFormats::errors_data()

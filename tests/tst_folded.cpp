@@ -1,7 +1,9 @@
 // Folded stacks: parsing, writing, telling them apart from other formats, and the round trips
 // pprof -> folded -> qflame (every node's total and self) and go tool pprof -traces -> folded -> qflame.
 #include "CallTreeBuilder.h"
+#include "DiffTable.h"
 #include "FoldedFormat.h"
+#include "LoadJob.h"
 #include "ProfileFormats.h"
 #include "ProfileReader.h"
 #include "ProfileWriter.h"
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void goToolPprofTracesEqualThePprofTree_data();
     void goToolPprofTracesEqualThePprofTree();
     void compressedFoldedIsRead();
+    void windowLoadersReadEveryFormat();
 };
 
 void tst_Folded::parses_data()
@@ -250,6 +253,28 @@ void tst_Folded::compressedFoldedIsRead()
     const auto p = readAnyProfile(gzipCompress(text), "t.folded.gz");
     QCOMPARE(describe(*tree(p)), QStringLiteral("<root>=12/0 main=12/0 main;a=5/5 main;b=7/7"));
     QCOMPARE(p->sourceName, std::string("t.folded.gz"));
+}
+
+void tst_Folded::windowLoadersReadEveryFormat()
+{
+    // What the window runs for File > Open and for a comparison: the same tree from pprof, folded and flamebearer.
+    const QString pprof = data(QStringLiteral("gen__baseline.cpu.pb.gz")),
+                  folded = data(QStringLiteral("formats/gen__baseline.cpu.folded")),
+                  json = data(QStringLiteral("formats/qryn-render.svc-base.cpu.json"));
+    for (const QString &file : {folded, json}) {
+        const LoadedView view = loadFilesAsync({file}, -1, Granularity::Functions).result();
+        QVERIFY2(view.error.isEmpty(), qPrintable(view.error));
+        QCOMPARE(view.tree->total(CallTree::kRoot), int64_t(9760000000));
+    }
+    // Comparing the pprof with qryn's answer for it: every function costs the same itself on both sides.
+    const LoadedDiff diff = loadDiffAsync({pprof}, {json}, -1, Granularity::Functions, DiffOptions{}).result();
+    QVERIFY2(diff.error.isEmpty(), qPrintable(diff.error));
+    int withFlat = 0;
+    for (const DiffRow &r : diff.table->rows()) {
+        QVERIFY2(r.beforeFlatRaw == r.afterFlatRaw, diff.table->label(r).c_str());
+        withFlat += r.beforeFlatRaw != 0;
+    }
+    QCOMPARE(withFlat, 94);
 }
 
 QTEST_GUILESS_MAIN(tst_Folded)
