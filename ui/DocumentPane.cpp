@@ -301,6 +301,12 @@ QString ProfilePane::title() const
     return names.join(QLatin1String(" + "));
 }
 
+void ProfilePane::showLoaded(LoadedView view)
+{
+    showView(std::move(view));
+    setHasContent();
+}
+
 void ProfilePane::showView(LoadedView view)
 {
     m_view = std::move(view);

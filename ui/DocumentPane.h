@@ -129,6 +129,9 @@ public:
     // Writes the subtree of `node` (with its path) as gzip pprof or folded stacks; asks for a file when `path`
     // is empty. A failure is reported through loadFinished(false, message).
     bool exportSubtree(NodeId node, bool pprof, const QString &path = QString());
+    // Shows a view built elsewhere (a server's merged flamegraph: the qryn explorer); sample type and filter
+    // changes rebuild from its profiles as for a file.
+    void showLoaded(LoadedView view);
 
 protected:
     void rebuild() override;

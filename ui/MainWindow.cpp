@@ -4,6 +4,7 @@
 #include "DocumentPane.h"
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
+#include "QrynExplorer.h"
 #include "SearchBar.h"
 
 #include <QAction>
@@ -62,6 +63,12 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("&Compare..."), QKeySequence(tr("Ctrl+D")), this, &MainWindow::compareDialog);
+    file->addAction(tr("Connect to &qryn..."), this, [this] {
+        auto *explorer = new qryn::QrynExplorer;
+        addPane(explorer, explorer->title());
+        explorer->connectDialog();
+        m_tabs->setTabText(m_tabs->indexOf(explorer), explorer->title());
+    });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     QMenu *exportMenu = file->addMenu(tr("&Export View"));

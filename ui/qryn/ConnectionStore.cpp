@@ -1,0 +1,157 @@
+#include "ConnectionStore.h"
+
+#include <qt6keychain/keychain.h>
+
+#include <QSettings>
+
+#include <memory>
+
+namespace qflame::qryn {
+
+namespace {
+
+const QString kService = QStringLiteral("qflame-qryn");
+const QString kGroup = QStringLiteral("qryn/connections");
+
+QString passwordKey(const QString &name) { return name + QStringLiteral("/password"); }
+QString tokenKey(const QString &name) { return name + QStringLiteral("/token"); }
+
+}   // namespace
+
+ConnectionStore::ConnectionStore(QSettings *settings, QObject *parent) : QObject(parent), m_settings(settings)
+{
+    if (!m_settings)
+        m_settings = m_own = new QSettings;
+}
+
+ConnectionStore::~ConnectionStore()
+{
+    delete m_own;
+}
+
+QSettings *ConnectionStore::settings() const
+{
+    return m_settings;
+}
+
+QStringList ConnectionStore::names() const
+{
+    settings()->beginGroup(kGroup);
+    QStringList n = settings()->childGroups();
+    settings()->endGroup();
+    n.sort(Qt::CaseInsensitive);
+    return n;
+}
+
+ConnectionSettings ConnectionStore::connection(const QString &name) const
+{
+    ConnectionSettings c;
+    QSettings *s = settings();
+    s->beginGroup(kGroup + QLatin1Char('/') + name);
+    c.url = QUrl(s->value(QStringLiteral("url")).toString());
+    c.user = s->value(QStringLiteral("user")).toString();
+    c.tenant = s->value(QStringLiteral("tenant")).toString();
+    c.caFile = s->value(QStringLiteral("caFile")).toString();
+    c.protocol = s->value(QStringLiteral("connect")).toBool() ? WireProtocol::Connect : WireProtocol::Qryn;
+    s->endGroup();
+    return c;
+}
+
+void ConnectionStore::save(const QString &name, const ConnectionSettings &c, std::function<void(QString)> done)
+{
+    QSettings *s = settings();
+    s->beginGroup(kGroup + QLatin1Char('/') + name);
+    s->remove(QString());
+    // The URL without any user info: a password typed into the URL must not reach the file either.
+    s->setValue(QStringLiteral("url"), c.url.adjusted(QUrl::RemoveUserInfo).toString());
+    s->setValue(QStringLiteral("user"), c.user);
+    s->setValue(QStringLiteral("tenant"), c.tenant);
+    s->setValue(QStringLiteral("caFile"), c.caFile);
+    s->setValue(QStringLiteral("connect"), c.protocol == WireProtocol::Connect);
+    s->endGroup();
+    s->sync();
+    auto errors = std::make_shared<QStringList>();
+    auto pending = std::make_shared<int>(2);
+    auto one = [errors, pending, done](const QString &error) {
+        if (!error.isEmpty())
+            *errors << error;
+        if (--*pending == 0 && done)
+            done(errors->join(QStringLiteral("; ")));
+    };
+    writeSecret(passwordKey(name), c.password, one);
+    writeSecret(tokenKey(name), c.bearerToken, one);
+}
+
+void ConnectionStore::remove(const QString &name)
+{
+    settings()->remove(kGroup + QLatin1Char('/') + name);
+    writeSecret(passwordKey(name), QString(), {});
+    writeSecret(tokenKey(name), QString(), {});
+}
+
+void ConnectionStore::withSecrets(const QString &name, ConnectionSettings c,
+                                  std::function<void(ConnectionSettings, QString)> done)
+{
+    readSecret(passwordKey(name), [this, name, c, done](QString password, QString error) mutable {
+        c.password = password;
+        readSecret(tokenKey(name), [c, done, error](QString token, QString error2) mutable {
+            c.bearerToken = token;
+            done(c, error.isEmpty() ? error2 : error);
+        });
+    });
+}
+
+void ConnectionStore::writeSecret(const QString &key, const QString &secret, std::function<void(QString)> done)
+{
+    if (!m_keychain) {
+        if (secret.isEmpty())
+            m_memory.remove(key);
+        else
+            m_memory.insert(key, secret);
+        if (done)
+            done(QString());
+        return;
+    }
+    QKeychain::Job *job;
+    if (secret.isEmpty()) {
+        job = new QKeychain::DeletePasswordJob(kService, this);
+        static_cast<QKeychain::DeletePasswordJob *>(job)->setKey(key);
+    } else {
+        auto *w = new QKeychain::WritePasswordJob(kService, this);
+        w->setKey(key);
+        w->setTextData(secret);
+        job = w;
+    }
+    job->setAutoDelete(true);
+    connect(job, &QKeychain::Job::finished, this, [done, secret](QKeychain::Job *j) {
+        // Deleting a secret that was never stored is fine; the error text never includes the secret.
+        const bool failed = j->error() != QKeychain::NoError
+                            && !(secret.isEmpty() && j->error() == QKeychain::EntryNotFound);
+        if (done)
+            done(failed ? tr("the keychain did not store the secret: %1").arg(j->errorString()) : QString());
+    });
+    job->start();
+}
+
+void ConnectionStore::readSecret(const QString &key, std::function<void(QString, QString)> done)
+{
+    if (!m_keychain) {
+        done(m_memory.value(key), QString());
+        return;
+    }
+    auto *job = new QKeychain::ReadPasswordJob(kService, this);
+    job->setKey(key);
+    job->setAutoDelete(true);
+    connect(job, &QKeychain::Job::finished, this, [done](QKeychain::Job *j) {
+        auto *r = static_cast<QKeychain::ReadPasswordJob *>(j);
+        if (r->error() == QKeychain::EntryNotFound)
+            done(QString(), QString());
+        else if (r->error() != QKeychain::NoError)
+            done(QString(), tr("the keychain did not give the secret: %1").arg(r->errorString()));
+        else
+            done(r->textData(), QString());
+    });
+    job->start();
+}
+
+}   // namespace qflame::qryn
