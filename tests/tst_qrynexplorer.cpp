@@ -223,6 +223,17 @@ void tst_QrynExplorer::compareRanges()
     QCOMPARE(d->after().tree->durationNanos(), int64_t(9'999'000'000));
     QCOMPARE(d->beforeTotal(DiffTree::kRoot), 9760000000.0 / 0.999);
     QCOMPARE(d->afterTotal(DiffTree::kRoot), 9660000000.0 / 9.999);
+
+    // Two 5-minute windows around the two profiles, as someone would brush them before and after a change.
+    m_explorer->timeline()->setBrush(TimelineWidget::Baseline, TimeRange{(m_b - 120) * 1000, (m_b + 180) * 1000});
+    m_explorer->timeline()->setBrush(TimelineWidget::Comparison, TimeRange{(m_o - 120) * 1000, (m_o + 180) * 1000});
+    m_answers->clear();
+    m_explorer->compare();
+    const Finished f2 = m_answers->take(QStringLiteral("compare"));
+    QVERIFY2(f2.ok, qPrintable(f2.message));
+    d = m_explorer->diffView()->diff();
+    QCOMPARE(d->beforeTotal(DiffTree::kRoot), 9760000000.0 / 300);
+    QCOMPARE(d->afterTotal(DiffTree::kRoot), 9660000000.0 / 300);
     if (const QString dir = qEnvironmentVariable("QFLAME_SCREENSHOTS_DIR"); !dir.isEmpty())
         QVERIFY(m_explorer->grab().save(dir + QStringLiteral("/qryn-compare.png")));
 }

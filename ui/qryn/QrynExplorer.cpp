@@ -52,6 +52,9 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     // The server's flamegraph has one sample type at function granularity: the pane's own choosers say so.
     sampleTypeBox()->hide();
     granularityBox()->hide();
+    for (int i = 0; i < header()->count(); ++i)
+        if (auto *label = qobject_cast<QLabel *>(header()->itemAt(i)->widget()))
+            label->hide();   // the choosers' captions
 
     m_connectionLabel = new QLabel(tr("not connected"));
     auto *connectButton = new QPushButton(tr("Connect..."));
@@ -384,6 +387,12 @@ void QrynExplorer::load()
     m_nowMs = QDateTime::currentMSecsSinceEpoch();   // one "now" for the flamegraph and the timeline
     const ProfileQuery q = query();
     m_nowMs = 0;
+    if (m_presets->currentIndex() != Custom) {
+        // The range edits show the preset's window, a starting point for a custom range.
+        const QSignalBlocker b1(m_from), b2(m_to);
+        m_from->setDateTime(QDateTime::fromMSecsSinceEpoch(q.range.startMs));
+        m_to->setDateTime(QDateTime::fromMSecsSinceEpoch(q.range.endMs));
+    }
     m_timeline->clearBrushes();
     loadTimeline(q);
     loadFlamegraph(q);
