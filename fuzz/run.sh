@@ -29,11 +29,11 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
 if [ "${QFLAME_FUZZ_NO_CORRUPTION:-}" != 1 ]; then
-  echo "fuzz: corruption test (ASan + UBSan)"
-  if ctest --test-dir "$BUILD/fuzz" --output-on-failure -V -R '^corruption$' > "$BUILD/corruption.log" 2>&1; then
-    grep -E '^[0-9]+: (corruption:|skip|note)' "$BUILD/corruption.log" | sed 's/^[0-9]*: //'
+  echo "fuzz: corruption and limits tests (ASan + UBSan)"
+  if ctest --test-dir "$BUILD/fuzz" --output-on-failure -V -R '^(corruption|limits)$' > "$BUILD/corruption.log" 2>&1; then
+    grep -E '^[0-9]+: (corruption:|skip|note|limits:|ok )' "$BUILD/corruption.log" | sed 's/^[0-9]*: //'
   else
-    tail -40 "$BUILD/corruption.log"; echo "fuzz: corruption test FAILED"; status=1
+    tail -40 "$BUILD/corruption.log"; echo "fuzz: corruption or limits test FAILED"; status=1
   fi
 fi
 
