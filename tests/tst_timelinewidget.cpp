@@ -16,6 +16,7 @@ private Q_SLOTS:
     void dragBaseline();
     void dragComparison();
     void clickClears();
+    void legendNames();
     void paintsBars();
 };
 
@@ -84,6 +85,14 @@ void tst_TimelineWidget::clickClears()
     QTest::mouseClick(&w, Qt::LeftButton, {}, QPoint(150, 50));
     QCOMPARE(spy.count(), 0);
     QVERIFY(!w.brush(TimelineWidget::Baseline));
+}
+
+void tst_TimelineWidget::legendNames()
+{
+    Series s;
+    QCOMPARE(TimelineWidget::seriesName(s), QStringLiteral("all"));
+    s.labels = {{QStringLiteral("service_name"), QStringLiteral("svc-base")}, {QStringLiteral("env"), QStringLiteral("ci")}};
+    QCOMPARE(TimelineWidget::seriesName(s), QStringLiteral("service_name=svc-base, env=ci"));
 }
 
 void tst_TimelineWidget::paintsBars()

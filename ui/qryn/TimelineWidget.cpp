@@ -54,6 +54,14 @@ QColor TimelineWidget::brushColor(Brush which)
     return which == Baseline ? QColor(30, 110, 230, 70) : QColor(240, 120, 20, 80);
 }
 
+QString TimelineWidget::seriesName(const Series &series)
+{
+    QStringList parts;
+    for (const LabelPair &l : series.labels)
+        parts << l.name + QLatin1Char('=') + l.value;
+    return parts.isEmpty() ? tr("all") : parts.join(QStringLiteral(", "));
+}
+
 QRect TimelineWidget::plotRect() const
 {
     const int textH = fontMetrics().height();
@@ -110,6 +118,20 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     } else {
         p.setPen(palette().placeholderText().color());
         p.drawText(r, Qt::AlignCenter, tr("no points in this range"));
+    }
+
+    // The legend, top right: which colour is which series (grouped timelines have one per label value).
+    if (m_series.size() > 0) {
+        const QFontMetrics fm = fontMetrics();
+        int y = r.top() + 3;
+        for (int i = 0; i < m_series.size() && y + fm.height() < r.bottom(); ++i, y += fm.height()) {
+            const QString name = fm.elidedText(seriesName(m_series[i]), Qt::ElideMiddle, r.width() / 3);
+            const int w = fm.horizontalAdvance(name);
+            const int x = r.right() - w - 6;
+            p.fillRect(QRect(x - 12, y + 3, 9, fm.height() - 6), seriesColor(i));
+            p.setPen(palette().text().color());
+            p.drawText(QRect(x, y, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+        }
     }
 
     for (int b = 0; b < 2; ++b) {

@@ -33,6 +33,8 @@ public:
     // The colour of each series (by index), and of each brush: the legend and tests read them.
     static QColor seriesColor(int index);
     static QColor brushColor(Brush which);
+    // A series' name in the legend: its labels as name=value, or "all" for a series without labels.
+    static QString seriesName(const Series &series);
     // The time under x, for the widget's current width.
     qint64 timeAt(int x) const;
     int xAt(qint64 ms) const;
