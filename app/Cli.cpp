@@ -30,11 +30,6 @@ struct Args {
     SampleFilters filters;
 };
 
-[[noreturn]] void usageError(const std::string &message)
-{
-    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
-    throw CliExit{1};
-}
 
 // The pprof filter option `arg` names (--focus=RE or --focus RE), or nullptr.
 std::string *filterOption(SampleFilters &f, const std::string &arg)
@@ -88,45 +83,11 @@ Args parseArgs(const std::vector<std::string> &argv, bool allowTsv)
     return a;
 }
 
-std::optional<uint64_t> parseCount(const std::string &text)
-{
-    try {
-        size_t used = 0;
-        const unsigned long long v = std::stoull(text, &used);
-        if (used == text.size())
-            return v;
-    } catch (...) {
-    }
-    return std::nullopt;
-}
-
 ReadOptions readOptions(const Args &a)
 {
-    ReadOptions o;
-    if (a.maxSize) {
-        auto mib = parseCount(*a.maxSize);
-        if (!mib || *mib == 0)
-            usageError("--max-size takes a size in MiB, not '" + *a.maxSize + "'");
-        o.maxDecompressedBytes = *mib << 20;
-    }
-    return o;
+    return readOptionsFor(a.maxSize);
 }
 
-std::string escapeField(const std::string &s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\t': out += "\\t"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string formatTime(int64_t nanos)
 {
@@ -245,6 +206,55 @@ int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv
 }
 
 }   // namespace
+
+[[noreturn]] void usageError(const std::string &message)
+{
+    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
+    throw CliExit{1};
+}
+
+std::optional<uint64_t> parseCount(const std::string &text)
+{
+    if (text.empty() || text.front() < '0' || text.front() > '9')
+        return std::nullopt;
+    try {
+        size_t used = 0;
+        const unsigned long long v = std::stoull(text, &used);
+        if (used == text.size())
+            return v;
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
+{
+    ReadOptions o;
+    if (maxSizeMiB) {
+        const auto mib = parseCount(*maxSizeMiB);
+        if (!mib || *mib == 0 || *mib > (uint64_t(1) << 40))
+            usageError("--max-size takes a size in MiB, not '" + *maxSizeMiB + "'");
+        o.maxDecompressedBytes = *mib << 20;
+    }
+    return o;
+}
+
+std::string escapeField(const std::string &s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
 
 const char *cliUsage()
 {

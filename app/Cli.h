@@ -1,6 +1,10 @@
 // Headless command-line verbs.
 #pragma once
 
+#include "ProfileReader.h"
+
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,5 +18,15 @@ const char *cliUsage();
 bool isCliVerb(const std::string &word);
 // Runs a verb with its arguments; returns the process exit status (0 ok, 1 usage, 2 bad input).
 int runCli(const std::string &verb, const std::vector<std::string> &args);
+
+// Shared by the verbs.
+// Prints "qflame: MESSAGE" and the usage hint on stderr and throws CliExit{1}.
+[[noreturn]] void usageError(const std::string &message);
+// A whole non-negative number ("12"), or nothing ("-1", "1e3", "ten").
+std::optional<uint64_t> parseCount(const std::string &text);
+// Read options with --max-size MIB applied (a usage error when it is not a positive whole number).
+ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB);
+// A TSV field: backslash, tab, newline and carriage return escaped, since names may hold any byte.
+std::string escapeField(const std::string &s);
 
 }   // namespace qflame

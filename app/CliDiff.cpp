@@ -23,12 +23,6 @@ struct DiffArgs {
     bool tsv = false;
 };
 
-[[noreturn]] void usageError(const std::string &message)
-{
-    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
-    throw CliExit{1};
-}
-
 DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
 {
     DiffArgs a;
@@ -68,37 +62,9 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
     return a;
 }
 
-std::string escapeField(const std::string &s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\t': out += "\\t"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 ReadOptions readOptions(const DiffArgs &a)
 {
-    ReadOptions o;
-    if (a.maxSize) {
-        unsigned long long mib = 0;
-        size_t used = 0;
-        try {
-            mib = std::stoull(*a.maxSize, &used);
-        } catch (...) {
-        }
-        if (mib == 0 || used != a.maxSize->size() || a.maxSize->front() == '-')
-            usageError("--max-size takes a size in MiB, not '" + *a.maxSize + "'");
-        o.maxDecompressedBytes = uint64_t(mib) << 20;
-    }
-    return o;
+    return readOptionsFor(a.maxSize);
 }
 
 DiffOptions diffOptions(const DiffArgs &a)

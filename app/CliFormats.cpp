@@ -22,12 +22,6 @@ struct ConvertArgs {
     std::optional<std::string> to, output, sample, granularity, maxSize;
 };
 
-[[noreturn]] void usageError(const std::string &message)
-{
-    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
-    throw CliExit{1};
-}
-
 ConvertArgs parseConvertArgs(const std::vector<std::string> &argv)
 {
     ConvertArgs a;
@@ -101,18 +95,7 @@ int runConvert(const std::vector<std::string> &argv)
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
-    ReadOptions read;
-    if (a.maxSize) {
-        size_t used = 0;
-        unsigned long long mib = 0;
-        try {
-            mib = std::stoull(*a.maxSize, &used);
-        } catch (...) {
-        }
-        if (mib == 0 || used != a.maxSize->size())
-            usageError("--max-size takes a size in MiB, not '" + *a.maxSize + "'");
-        read.maxDecompressedBytes = uint64_t(mib) << 20;
-    }
+    const ReadOptions read = readOptionsFor(a.maxSize);
 
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : a.inputs)

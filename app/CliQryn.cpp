@@ -25,12 +25,6 @@ using namespace qryn;
 
 namespace {
 
-[[noreturn]] void usageError(const std::string &message)
-{
-    std::cerr << "qflame: " << message << "\nRun 'qflame --help' for usage.\n";
-    throw CliExit{1};
-}
-
 [[noreturn]] void serverError(const QString &message)
 {
     std::cerr << "qflame: " << message.toStdString() << "\n";
