@@ -19,6 +19,7 @@ PACKAGES=(
   qtkeychain-qt6-dev fonts-dejavu-core
   nodejs npm   # the real qryn 3.2.39 the qryn client tests run against (tests/qryn/)
   dpkg-dev appstream desktop-file-utils groff-base shared-mime-info binutils   # the .deb and its checks (packaging/)
+  clang-14 libclang-rt-14-dev   # the sanitizer + fuzz stage: ASan, UBSan and libFuzzer (fuzz/run.sh)
 )
 
 as_root() {
@@ -54,7 +55,18 @@ case "$mode" in
     ;;
   test)
     # ctest prints the summary CI reads ("100% tests passed, 0 tests failed out of N").
-    QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
+    rc=0
+    QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 || rc=$?
+    # Second stage, "sanitizer + fuzz": a clang ASan+UBSan build (build-fuzz) runs the corruption test and each
+    # libFuzzer target for QFLAME_FUZZ_SECONDS (30 s: the sanitizer build itself takes most of this stage's
+    # ~10 minute budget on CI's 2 cores; docs/robustness.md has the longer runs).
+    echo "setup: stage 2: sanitizer + fuzz"
+    if bash fuzz/run.sh "${QFLAME_FUZZ_SECONDS:-30}"; then
+      echo "setup: stage 2 (sanitizer + fuzz): PASS"
+    else
+      echo "setup: stage 2 (sanitizer + fuzz): FAIL"; rc=1
+    fi
+    exit "$rc"
     ;;
   package)
     # The package installs under /usr; dpkg-shlibdeps derives its library dependencies.
