@@ -120,17 +120,26 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawText(r, Qt::AlignCenter, tr("no points in this range"));
     }
 
-    // The legend, top right: which colour is which series (grouped timelines have one per label value).
+    // The legend, top right, on the base colour so bars under it stay apart from its text: which colour is which
+    // series (grouped timelines have one per label value).
     if (m_series.size() > 0) {
         const QFontMetrics fm = fontMetrics();
-        int y = r.top() + 3;
-        for (int i = 0; i < m_series.size() && y + fm.height() < r.bottom(); ++i, y += fm.height()) {
-            const QString name = fm.elidedText(seriesName(m_series[i]), Qt::ElideMiddle, r.width() / 3);
-            const int w = fm.horizontalAdvance(name);
-            const int x = r.right() - w - 6;
-            p.fillRect(QRect(x - 12, y + 3, 9, fm.height() - 6), seriesColor(i));
+        const int rows = std::min<int>(int(m_series.size()), std::max(1, (r.height() - 6) / fm.height()));
+        QStringList names;
+        int w = 0;
+        for (int i = 0; i < rows; ++i) {
+            names << fm.elidedText(seriesName(m_series[i]), Qt::ElideMiddle, r.width() / 3);
+            w = std::max(w, fm.horizontalAdvance(names.back()));
+        }
+        const QRect box(r.right() - w - 24, r.top() + 3, w + 20, rows * fm.height() + 4);
+        QColor back = palette().base().color();
+        back.setAlpha(220);
+        p.fillRect(box, back);
+        for (int i = 0; i < rows; ++i) {
+            const int y = box.top() + 2 + i * fm.height();
+            p.fillRect(QRect(box.left() + 4, y + 3, 9, fm.height() - 6), seriesColor(i));
             p.setPen(palette().text().color());
-            p.drawText(QRect(x, y, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+            p.drawText(QRect(box.left() + 17, y, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, names[i]);
         }
     }
 
