@@ -120,29 +120,6 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawText(r, Qt::AlignCenter, tr("no points in this range"));
     }
 
-    // The legend, top right, on the base colour so bars under it stay apart from its text: which colour is which
-    // series (grouped timelines have one per label value).
-    if (m_series.size() > 0) {
-        const QFontMetrics fm = fontMetrics();
-        const int rows = std::min<int>(int(m_series.size()), std::max(1, (r.height() - 6) / fm.height()));
-        QStringList names;
-        int w = 0;
-        for (int i = 0; i < rows; ++i) {
-            names << fm.elidedText(seriesName(m_series[i]), Qt::ElideMiddle, r.width() / 3);
-            w = std::max(w, fm.horizontalAdvance(names.back()));
-        }
-        const QRect box(r.right() - w - 24, r.top() + 3, w + 20, rows * fm.height() + 4);
-        QColor back = palette().base().color();
-        back.setAlpha(220);
-        p.fillRect(box, back);
-        for (int i = 0; i < rows; ++i) {
-            const int y = box.top() + 2 + i * fm.height();
-            p.fillRect(QRect(box.left() + 4, y + 3, 9, fm.height() - 6), seriesColor(i));
-            p.setPen(palette().text().color());
-            p.drawText(QRect(box.left() + 17, y, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, names[i]);
-        }
-    }
-
     for (int b = 0; b < 2; ++b) {
         if (!m_brush[b])
             continue;
@@ -166,6 +143,28 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     };
     p.drawText(textRect, Qt::AlignLeft, fmt(m_window.startMs));
     p.drawText(textRect, Qt::AlignRight, fmt(m_window.endMs));
+
+    // The legend, centred between the two times (outside the plot, so no brush or bar hides it): which colour
+    // is which series; grouped timelines have one per label value.
+    const QFontMetrics fm = fontMetrics();
+    const int room = r.width() - 2 * fm.horizontalAdvance(fmt(m_window.endMs)) - 40;
+    QStringList names;
+    int w = 0;
+    for (int i = 0; i < m_series.size(); ++i) {
+        const QString name = fm.elidedText(seriesName(m_series[i]), Qt::ElideMiddle, 220);
+        const int add = fm.horizontalAdvance(name) + 20;
+        if (w + add > room)
+            break;   // the rest do not fit; the colours keep their order
+        names << name;
+        w += add;
+    }
+    int x = r.left() + (r.width() - w) / 2;
+    for (int i = 0; i < names.size(); ++i) {
+        p.fillRect(QRect(x, textRect.top() + 3, 9, fm.height() - 6), seriesColor(i));
+        const int tw = fm.horizontalAdvance(names[i]);
+        p.drawText(QRect(x + 13, textRect.top(), tw + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, names[i]);
+        x += tw + 20;
+    }
 }
 
 void TimelineWidget::mousePressEvent(QMouseEvent *event)
