@@ -99,13 +99,18 @@ void hostileLengths()
     m = pprofError("\x12" + varint(sample.size()) + sample);
     check(oneLine(m), "sample with a packed list of declared length 2^31: " + m);
     // A sample pointing at location 2^63 that does not exist.
-    const std::string s2 = "\x0a" + varint(10) + varint(uint64_t(1) << 63) + "\x10\x01";
-    m = pprofError("\x12" + varint(s2.size()) + s2);
-    check(oneLine(m), "sample naming location 2^63: " + m);
+    // (string_table = {""}, so validation gets past "no string table" to the index itself.)
+    const std::string strings = std::string("\x32\x00", 2);
+    const std::string id = varint(uint64_t(1) << 63);
+    const std::string s2 = "\x0a" + varint(id.size()) + id + "\x10\x01";
+    // A sample type "x"/"x" (strings 1/1), so the sample itself is what gets checked.
+    const std::string typed = strings + std::string("\x32\x01x\x0a\x04\x08\x01\x10\x01", 9);
+    m = pprofError(typed + "\x12" + varint(s2.size()) + s2);
+    check(oneLine(m) && m.find("location") != std::string::npos, "sample naming location 2^63: " + m);
     // A string index of 2^40 for the sample type.
     const std::string vt = "\x08" + varint(uint64_t(1) << 40);
-    m = pprofError("\x0a" + varint(vt.size()) + vt);
-    check(oneLine(m), "sample type naming string 2^40: " + m);
+    m = pprofError(strings + "\x0a" + varint(vt.size()) + vt);
+    check(oneLine(m) && m.find("no string table") == std::string::npos, "sample type naming string 2^40: " + m);
     // Flamebearer: a name index of 2^40 and a total of INT64_MAX.
     try {
         readFlamebearer(R"({"flamebearer":{"names":["total"],"levels":[[0,9223372036854775807,0,0],)"
