@@ -3,6 +3,7 @@
 //
 // Data set: svc-base = gen__baseline.cpu + gen__heap at B (version=base, env=ci), svc-opt = gen__optimized.cpu at O
 // (version=pgo, env=ci). With QFLAME_SCREENSHOTS_DIR set, the explorer and a two-range comparison are saved there.
+#include "ConnectionDialog.h"
 #include "ConnectionStore.h"
 #include "DiffTree.h"
 #include "DiffView.h"
@@ -89,6 +90,7 @@ private Q_SLOTS:
     void emptyRange();
     void wrongUrl();
     void savedConnections();
+    void connectionDialog();
 
 private:
     void connectExplorer();
@@ -360,6 +362,26 @@ void tst_QrynExplorer::savedConnections()
     QCOMPARE(withSecrets.bearerToken, c.bearerToken);
     m_store->remove(QStringLiteral("prod"));
     QCOMPARE(m_store->names(), QStringList());
+}
+
+void tst_QrynExplorer::connectionDialog()
+{
+    ConnectionDialog dialog(m_store.get());
+    ConnectionSettings c;
+    c.password = QStringLiteral("pw-only");   // a password without a user: refused, the dialog stays open
+    c.url = QUrl(QStringLiteral("http://127.0.0.1:3100"));
+    dialog.setSettings(c);
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    QCOMPARE(m_store->names(), QStringList());
+    c.user = QStringLiteral("qflame");
+    dialog.setSettings(c);
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(m_store->names(), QStringList{QStringLiteral("http://127.0.0.1:3100")});
+    QCOMPARE(m_store->connection(QStringLiteral("http://127.0.0.1:3100")).user, QStringLiteral("qflame"));
+    QCOMPARE(dialog.settings().password, QStringLiteral("pw-only"));
+    m_store->remove(QStringLiteral("http://127.0.0.1:3100"));
 }
 
 QTEST_MAIN(tst_QrynExplorer)

@@ -3,6 +3,7 @@
 #include <qt6keychain/keychain.h>
 
 #include <QSettings>
+#include <QUrl>
 
 #include <memory>
 
@@ -12,6 +13,12 @@ namespace {
 
 const QString kService = QStringLiteral("qflame-qryn");
 const QString kGroup = QStringLiteral("qryn/connections");
+
+// A connection's settings group: names are often URLs, whose '/' QSettings would read as nested groups.
+QString groupOf(const QString &name)
+{
+    return kGroup + QLatin1Char('/') + QString::fromLatin1(QUrl::toPercentEncoding(name));
+}
 
 QString passwordKey(const QString &name) { return name + QStringLiteral("/password"); }
 QString tokenKey(const QString &name) { return name + QStringLiteral("/token"); }
@@ -37,7 +44,9 @@ QSettings *ConnectionStore::settings() const
 QStringList ConnectionStore::names() const
 {
     settings()->beginGroup(kGroup);
-    QStringList n = settings()->childGroups();
+    QStringList n;
+    for (const QString &g : settings()->childGroups())
+        n << QUrl::fromPercentEncoding(g.toLatin1());
     settings()->endGroup();
     n.sort(Qt::CaseInsensitive);
     return n;
@@ -47,7 +56,7 @@ ConnectionSettings ConnectionStore::connection(const QString &name) const
 {
     ConnectionSettings c;
     QSettings *s = settings();
-    s->beginGroup(kGroup + QLatin1Char('/') + name);
+    s->beginGroup(groupOf(name));
     c.url = QUrl(s->value(QStringLiteral("url")).toString());
     c.user = s->value(QStringLiteral("user")).toString();
     c.tenant = s->value(QStringLiteral("tenant")).toString();
@@ -60,7 +69,7 @@ ConnectionSettings ConnectionStore::connection(const QString &name) const
 void ConnectionStore::save(const QString &name, const ConnectionSettings &c, std::function<void(QString)> done)
 {
     QSettings *s = settings();
-    s->beginGroup(kGroup + QLatin1Char('/') + name);
+    s->beginGroup(groupOf(name));
     s->remove(QString());
     // The URL without any user info: a password typed into the URL must not reach the file either.
     s->setValue(QStringLiteral("url"), c.url.adjusted(QUrl::RemoveUserInfo).toString());
@@ -84,7 +93,7 @@ void ConnectionStore::save(const QString &name, const ConnectionSettings &c, std
 
 void ConnectionStore::remove(const QString &name)
 {
-    settings()->remove(kGroup + QLatin1Char('/') + name);
+    settings()->remove(groupOf(name));
     writeSecret(passwordKey(name), QString(), {});
     writeSecret(tokenKey(name), QString(), {});
 }
