@@ -4,6 +4,7 @@
 #include "DiffView.h"
 #include "FlameView.h"
 #include "ProfileFactory.h"
+#include "SearchBar.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -52,6 +53,7 @@ private Q_SLOTS:
     void oneSideFramesStayVisible();
     void sideBySideCommonScaleAndSync();
     void tableModel();
+    void searchDimsAllThreeGraphs();
 };
 
 void tst_DiffView::applesInPixels()
@@ -181,6 +183,34 @@ void tst_DiffView::tableModel()
     QCOMPARE(m.index(row("c"), DiffTableModel::Class).data().toString(), QStringLiteral("removed"));
     QCOMPARE(m.index(row("main"), DiffTableModel::DeltaCum).data().toString(), QStringLiteral("-1"));
     QCOMPARE(m.index(row("b"), DiffTableModel::BeforeFlat).data(DiffTableModel::ValueRole).toDouble(), 2.0);
+}
+
+void tst_DiffView::searchDimsAllThreeGraphs()
+{
+    DiffView v;
+    v.resize(1200, 800);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.setDiff(diffOf("main;a 6\nmain;b 2", "main;a 2\nmain;b 2\nmain;c 1"));
+    v.searchBar()->setPattern(QStringLiteral("^[ac]$"));
+    QCOMPARE(v.searchBar()->resultText(), QStringLiteral("2 function(s) match"));
+    // In each graph, b is dimmed and a keeps its colour.
+    for (FlameView *view : {v.diffGraph(), v.beforeGraph(), v.afterGraph()}) {
+        FlameGraphWidget *g = view->graph();
+        NodeId a = 0, b = 0;
+        for (NodeId n = 1; n < g->layout()->size(); ++n) {
+            if (g->source()->labelBytes(n) == "a")
+                a = n;
+            if (g->source()->labelBytes(n) == "b")
+                b = n;
+        }
+        QVERIFY(a && b);
+        QCOMPARE(colorAt(g, a).rgb(), g->frameColor(a).rgb());
+        QCOMPARE(colorAt(g, b).rgb(), dimmed(g->frameColor(b), g->palette().color(QPalette::Base)).rgb());
+    }
+    QCOMPARE(v.table()->model()->rowCount(), 2);   // the table follows
+    v.searchBar()->setPattern(QString());
+    QCOMPARE(v.table()->model()->rowCount(), 4);
 }
 
 QTEST_MAIN(tst_DiffView)

@@ -2,8 +2,12 @@
 
 #include "DiffTableModel.h"
 #include "FlameView.h"
+#include "SearchBar.h"
+
+#include <QRegularExpression>
 
 #include <QCheckBox>
+#include <algorithm>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -173,11 +177,18 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     auto *summaryRow = new QHBoxLayout;
     summaryRow->addWidget(m_summary, 1);
     summaryRow->addWidget(m_perSecondButton);
+    m_search = new SearchBar;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(summaryRow);
     layout->addLayout(controls);
     layout->addWidget(m_legend);
+    layout->addWidget(m_search);
+    connect(m_search, &SearchBar::changed, this, &DiffView::runSearch);
+    connect(m_search, &SearchBar::stepRequested, this, [this](int direction) {
+        FlameView *v = m_tabs->currentIndex() == 0 ? m_diffView : m_beforeView;
+        v->graph()->selectNextMatch(direction);
+    });
     layout->addWidget(split, 1);
 
     auto reapply = [this] { apply(); };
@@ -302,6 +313,7 @@ void DiffView::apply()
     m_legend->set(m_source.get(), m_diffView->graph()->colorBlindSafe());
     updateSummary();
     applyCommonScale();
+    runSearch();
 }
 
 QString DiffView::summaryText() const
@@ -366,6 +378,37 @@ void DiffView::applyCommonScale()
     const double span = std::max(vb.span(), va.span());
     b->showState(b->zoomRoot(), {vb.begin, vb.begin + span});
     a->showState(a->zoomRoot(), {va.begin, va.begin + span});
+}
+
+void DiffView::runSearch()
+{
+    const QString pattern = m_search->pattern();
+    QRegularExpression rx(pattern);
+    if (m_search->caseSensitivity() == Qt::CaseInsensitive)
+        rx.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
+    if (!pattern.isEmpty() && !rx.isValid()) {
+        m_search->setResultText(tr("invalid pattern: %1").arg(rx.errorString()), true);
+        return;
+    }
+    // Frames match by their label in each view's own frame table; an empty pattern clears the search.
+    auto matches = [&](const FrameTable &frames) {
+        std::vector<uint8_t> m;
+        if (pattern.isEmpty())
+            return m;
+        m.assign(frames.size(), 0);
+        for (FrameId f = 1; f < frames.size(); ++f)
+            m[f] = rx.match(QString::fromStdString(frames.label(f))).hasMatch();
+        return m;
+    };
+    if (!m_shown)
+        return;
+    const auto diffMatches = matches(m_shown->frames());
+    m_diffView->graph()->setMatches(diffMatches);
+    m_beforeView->graph()->setMatches(matches(m_shown->before().tree->frames()));
+    m_afterView->graph()->setMatches(matches(m_shown->after().tree->frames()));
+    m_proxy->setFilterRegularExpression(pattern.isEmpty() ? QRegularExpression() : rx);
+    const int count = int(std::count(diffMatches.begin(), diffMatches.end(), 1));
+    m_search->setResultText(pattern.isEmpty() ? QString() : tr("%n function(s) match", "", count), false);
 }
 
 void DiffView::highlightFunction(const std::string &label)

@@ -20,6 +20,7 @@ class QTableView;
 namespace qflame {
 
 class DiffLegend;
+class SearchBar;
 class DiffTableModel;
 class FlameView;
 
@@ -38,6 +39,7 @@ public:
     FlameView *afterGraph() const { return m_afterView; }
     QTableView *table() const { return m_table; }
     QString summaryText() const;
+    SearchBar *searchBar() const { return m_search; }
     QTabWidget *tabs() const { return m_tabs; }
 
     // Options, as the controls set them.
@@ -59,6 +61,7 @@ private:
     void syncFrom(int side, NodeId node);   // side: 0 diff, 1 before, 2 after
     void highlightFunction(const std::string &label);
     void applyCommonScale();
+    void runSearch();   // the same pattern dims the diff graph and both sides
 
     std::shared_ptr<const DiffTree> m_diff;   // as built, with the options it was built with
     std::shared_ptr<const DiffTree> m_shown;  // with the options of the controls
@@ -83,6 +86,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLineEdit *m_filter;
+    SearchBar *m_search;
 };
 
 }   // namespace qflame
