@@ -153,6 +153,11 @@ void tst_DiffView::sideBySideCommonScaleAndSync()
     b->zoomTo(b->tree()->firstChild(b->tree()->firstChild(0)));   // main;a in the baseline
     QCOMPARE(a->tree()->label(a->zoomRoot()), std::string("a"));
     QCOMPARE(v.diffGraph()->graph()->source()->labelBytes(v.diffGraph()->graph()->zoomRoot()), std::string("a"));
+    // Selecting a frame selects the same path in the other two graphs.
+    a->setSelectedNode(a->tree()->firstChild(a->tree()->firstChild(0)) + 1);   // main;b in the comparison
+    QCOMPARE(b->tree()->label(NodeId(b->selectedNode())), std::string("b"));
+    FlameGraphWidget *d = v.diffGraph()->graph();
+    QCOMPARE(d->source()->labelBytes(NodeId(d->selectedNode())), std::string("b"));
 }
 
 void tst_DiffView::tableModel()

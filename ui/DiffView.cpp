@@ -218,6 +218,9 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     connect(m_diffView->graph(), &FlameGraphWidget::zoomChanged, this, [this](NodeId n) { syncFrom(0, n); });
     connect(m_beforeView->graph(), &FlameGraphWidget::zoomChanged, this, [this](NodeId n) { syncFrom(1, n); });
     connect(m_afterView->graph(), &FlameGraphWidget::zoomChanged, this, [this](NodeId n) { syncFrom(2, n); });
+    connect(m_diffView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(0, n); });
+    connect(m_beforeView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(1, n); });
+    connect(m_afterView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(2, n); });
 }
 
 DiffOptions DiffView::options() const
@@ -361,6 +364,42 @@ void DiffView::syncFrom(int side, NodeId node)
     }
     m_syncing = false;
     applyCommonScale();
+}
+
+NodeId DiffView::diffNodeOf(int side, NodeId node) const
+{
+    if (side == 0)
+        return node;
+    const std::vector<NodeId> &map = side == 1 ? m_diffOfBefore : m_diffOfAfter;
+    return node < map.size() ? map[node] : DiffTree::kAbsent;
+}
+
+void DiffView::syncSelection(int side, NodeId node)
+{
+    if (m_syncing || !m_shown)
+        return;
+    m_syncing = true;
+    // The same path in the other views, when it exists there; nothing selected otherwise.
+    const NodeId d = node == DiffTree::kRoot ? DiffTree::kAbsent : diffNodeOf(side, node);
+    auto select = [&](FlameView *view, int target) {
+        int64_t n = -1;
+        if (d != DiffTree::kAbsent) {
+            if (target == 0)
+                n = d;
+            else if (target == 1 && m_shown->inBefore(d))
+                n = m_shown->beforeNode(d);
+            else if (target == 2 && m_shown->inAfter(d))
+                n = m_shown->afterNode(d);
+        }
+        view->graph()->setSelectedNode(n);
+    };
+    if (side != 0)
+        select(m_diffView, 0);
+    if (side != 1)
+        select(m_beforeView, 1);
+    if (side != 2)
+        select(m_afterView, 2);
+    m_syncing = false;
 }
 
 void DiffView::applyCommonScale()

@@ -59,6 +59,8 @@ private:
     void apply();                  // rebuilds source, table and summary from m_diff and the controls
     void updateSummary();
     void syncFrom(int side, NodeId node);   // side: 0 diff, 1 before, 2 after
+    void syncSelection(int side, NodeId node);
+    NodeId diffNodeOf(int side, NodeId node) const;
     void highlightFunction(const std::string &label);
     void applyCommonScale();
     void runSearch();   // the same pattern dims the diff graph and both sides
