@@ -3,7 +3,6 @@
 #include "FlamebearerFormat.h"
 #include "FoldedFormat.h"
 
-#include <QFile>
 
 namespace qflame {
 
@@ -80,35 +79,8 @@ std::shared_ptr<const Profile> readAnyProfile(std::string_view bytes, const std:
 
 std::shared_ptr<const Profile> readAnyProfileFile(const QString &path, const ReadOptions &options)
 {
-    QFile file;
-    std::string name = path.toStdString();
-    bool ok;
-    if (path == QLatin1String("-")) {
-        name = "<stdin>";
-        ok = file.open(stdin, QIODevice::ReadOnly);
-    } else {
-        file.setFileName(path);
-        ok = file.open(QIODevice::ReadOnly);
-    }
-    if (!ok)
-        throw ProfileError(name + ": cannot open: " + file.errorString().toStdString());
-    // Refusing files far over the cap before reading them keeps a huge wrong file from being slurped into memory.
-    if (file.size() > 0 && uint64_t(file.size()) > options.maxDecompressedBytes)
-        throw ProfileError(name + ": " + sizeLimitMessage("the file", options.maxDecompressedBytes));
-    QByteArray bytes;
-    if (file.isSequential()) {
-        while (!file.atEnd()) {
-            bytes += file.read(1 << 20);
-            if (uint64_t(bytes.size()) > options.maxDecompressedBytes)
-                throw ProfileError(name + ": " + sizeLimitMessage("the input", options.maxDecompressedBytes));
-            if (file.error() != QFileDevice::NoError)
-                break;
-        }
-    } else {
-        bytes = file.readAll();
-    }
-    if (file.error() != QFileDevice::NoError)
-        throw ProfileError(name + ": cannot read: " + file.errorString().toStdString());
+    std::string name;
+    const QByteArray bytes = readInputBytes(path, options, &name);
     return readAnyProfile(std::string_view(bytes.constData(), size_t(bytes.size())), name, options);
 }
 

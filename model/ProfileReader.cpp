@@ -283,7 +283,7 @@ std::shared_ptr<const Profile> readProfile(std::string_view bytes, const std::st
     }
 }
 
-std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options)
+QByteArray readInputBytes(const QString &path, const ReadOptions &options, std::string *sourceName)
 {
     QFile file;
     std::string name = path.toStdString();
@@ -295,6 +295,7 @@ std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOp
         file.setFileName(path);
         ok = file.open(QIODevice::ReadOnly);
     }
+    *sourceName = name;
     if (!ok)
         throw ProfileError(name + ": cannot open: " + file.errorString().toStdString());
     // Compressed input is at most ~1/1000 of its inflated size for real data; refusing files far over the cap
@@ -317,6 +318,13 @@ std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOp
     }
     if (file.error() != QFileDevice::NoError)
         throw ProfileError(name + ": cannot read: " + file.errorString().toStdString());
+    return bytes;
+}
+
+std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options)
+{
+    std::string name;
+    const QByteArray bytes = readInputBytes(path, options, &name);
     return readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), name, options);
 }
 

@@ -3,6 +3,7 @@
 
 #include "Profile.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <cstdint>
@@ -49,5 +50,9 @@ std::shared_ptr<const Profile> readProfile(std::string_view bytes, const std::st
 
 // Reads a file; "-" reads standard input.
 std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options = {});
+
+// The raw bytes of a file ("-": standard input), refusing more than options.maxDecompressedBytes; sets
+// *sourceName to the name for messages. Throws ProfileError.
+QByteArray readInputBytes(const QString &path, const ReadOptions &options, std::string *sourceName);
 
 }   // namespace qflame
