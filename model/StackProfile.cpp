@@ -1,5 +1,6 @@
 #include "StackProfile.h"
 
+#include "CallTree.h"
 #include "ProfileReader.h"
 #include "profile.pb.h"
 
@@ -82,8 +83,9 @@ void StackProfileBuilder::addStack(const std::vector<std::string_view> &rootFirs
         return;
     }
     pb::Sample *s = m_out->mutable_sample(it->second);
+    // Sums wrap like go tool pprof's instead of overflowing (hostile input can hold huge values).
     for (size_t i = 0; i < values.size(); ++i)
-        s->set_value(int(i), s->value(int(i)) + values[i]);
+        s->set_value(int(i), wrappingAdd(s->value(int(i)), values[i]));
 }
 
 std::string StackProfileBuilder::serialize() const
