@@ -268,15 +268,7 @@ void CallTreeBuilder::freeze(CallTreeAccumulator &b, const FrameTable &frames, C
                              const ProgressFn &progress)
 {
     const size_t n = b.size();
-    std::vector<uint32_t> rank(frames.size());
-    {
-        std::vector<FrameId> order(frames.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(),
-                  [&](FrameId a, FrameId c) { return frames.label(a) < frames.label(c); });
-        for (uint32_t i = 0; i < order.size(); ++i)
-            rank[order[i]] = i;
-    }
+    const std::vector<uint32_t> rank = frames.labelRanks();
     std::vector<uint32_t> childBegin(n + 1, 0);
     for (size_t i = 1; i < n; ++i)
         ++childBegin[b.m_parent[i] + 1];

@@ -92,15 +92,10 @@ void DiffTreeBuilder::merge(DiffTree::Data &o)
     for (int i = 0; i < 4; ++i)
         if (trees[i])
             unionOf[i] = internFrames(trees[i]->frames(), *frames);
+    const std::vector<uint32_t> rankOfFrame = frames->labelRanks();   // label order, ties by id
     std::vector<FrameId> byRank(frames->size());
-    std::iota(byRank.begin(), byRank.end(), 0);
-    std::sort(byRank.begin(), byRank.end(), [&](FrameId a, FrameId b) {
-        const int c = frames->label(a).compare(frames->label(b));
-        return c != 0 ? c < 0 : a < b;
-    });
-    std::vector<uint32_t> rankOfFrame(frames->size());
-    for (uint32_t r = 0; r < byRank.size(); ++r)
-        rankOfFrame[byRank[r]] = r;
+    for (FrameId f = 0; f < byRank.size(); ++f)
+        byRank[rankOfFrame[f]] = f;
     Source src[4];
     for (int i = 0; i < 4; ++i) {
         if (!trees[i])

@@ -1,6 +1,8 @@
 #include "FrameTable.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 
 namespace qflame {
 
@@ -24,6 +26,46 @@ bool parseGranularity(std::string_view text, Granularity *out)
     return false;
 }
 
+namespace {
+
+uint32_t mix32(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return uint32_t(h);
+}
+
+// The slot for an id with hash h that satisfies same(id), or the empty slot where such an id goes.
+template <typename Same>
+uint32_t &probe(std::vector<uint32_t> &slots, const std::vector<uint32_t> &hashes, uint32_t h, Same same)
+{
+    const size_t mask = slots.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t &slot = slots[i];
+        if (slot == 0 || (hashes[slot - 1] == h && same(slot - 1)))
+            return slot;
+    }
+}
+
+// Keeps the table at most half full before one more insertion; ids from `first` on are in it.
+void reserveOneMore(std::vector<uint32_t> &slots, const std::vector<uint32_t> &hashes, uint32_t first)
+{
+    if ((hashes.size() + 1) * 2 <= slots.size())
+        return;
+    std::vector<uint32_t> bigger(std::max<size_t>(64, slots.size() * 2), 0);
+    const size_t mask = bigger.size() - 1;
+    for (uint32_t id = first; id < hashes.size(); ++id) {
+        size_t i = hashes[id] & mask;
+        while (bigger[i] != 0)
+            i = (i + 1) & mask;
+        bigger[i] = id + 1;
+    }
+    slots.swap(bigger);
+}
+
+}   // namespace
+
 StringPool::StringPool()
 {
     intern("");
@@ -31,10 +73,15 @@ StringPool::StringPool()
 
 StrId StringPool::intern(std::string_view s)
 {
-    auto [it, inserted] = m_ids.try_emplace(std::string(s), StrId(m_byId.size()));
-    if (inserted)
-        m_byId.push_back(&it->first);   // node-based map: the key's address is stable
-    return it->second;
+    reserveOneMore(m_slots, m_hashes, 0);
+    const uint32_t h = mix32(std::hash<std::string_view>()(s));
+    uint32_t &slot = probe(m_slots, m_hashes, h, [&](uint32_t id) { return m_strings[id] == s; });
+    if (slot == 0) {
+        m_strings.emplace_back(s);
+        m_hashes.push_back(h);
+        slot = uint32_t(m_strings.size());
+    }
+    return slot - 1;
 }
 
 namespace {
@@ -89,28 +136,60 @@ FrameTable::FrameTable()
     Frame root;
     root.label = m_strings.intern("root");
     m_frames.push_back(root);
+    m_hashes.push_back(0);
 }
 
-size_t FrameTable::KeyHash::operator()(const FrameKey &k) const
+uint32_t FrameTable::hash(const FrameKey &k)
 {
     uint64_t h = 1469598103934665603ull;
     for (uint64_t v : {uint64_t(k.name), uint64_t(k.file), uint64_t(k.line), k.address, uint64_t(k.objfile),
                        uint64_t(k.startLine)}) {
         h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
     }
-    return size_t(h);
+    return mix32(h);
 }
 
 FrameId FrameTable::intern(const FrameKey &key, const Frame &extras)
 {
-    auto [it, inserted] = m_ids.try_emplace(key, FrameId(m_frames.size()));
-    if (inserted) {
+    reserveOneMore(m_slots, m_hashes, 1);   // the root (id 0) is no key's frame: it is never looked up
+    const uint32_t h = hash(key);
+    uint32_t &slot = probe(m_slots, m_hashes, h, [&](uint32_t id) { return m_frames[id].key == key; });
+    if (slot == 0) {
         Frame f = extras;
         f.key = key;
-        f.label = m_strings.intern(printableName(m_strings, key));
+        // A bare function name is its own label (the common case at function granularity): no second string.
+        const bool nameOnly = key.name != 0 && key.file == 0 && key.line == 0 && key.address == 0;
+        f.label = nameOnly ? key.name : m_strings.intern(printableName(m_strings, key));
         m_frames.push_back(f);
+        m_hashes.push_back(h);
+        slot = FrameId(m_frames.size());
     }
-    return it->second;
+    return slot - 1;
+}
+
+std::vector<uint32_t> FrameTable::labelRanks() const
+{
+    // Sort fixed-size keys (sortPrefix), and only on equal prefixes the whole labels, then the ids.
+    struct Key {
+        uint64_t prefix;
+        const std::string *label;
+        FrameId id;
+    };
+    std::vector<Key> keys(m_frames.size());
+    for (FrameId f = 0; f < m_frames.size(); ++f) {
+        const std::string &s = label(f);
+        keys[f] = {sortPrefix(s), &s, f};
+    }
+    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+        if (a.prefix != b.prefix)
+            return a.prefix < b.prefix;
+        const int c = a.label->compare(*b.label);
+        return c != 0 ? c < 0 : a.id < b.id;
+    });
+    std::vector<uint32_t> rank(m_frames.size());
+    for (uint32_t i = 0; i < keys.size(); ++i)
+        rank[keys[i].id] = i;
+    return rank;
 }
 
 std::string cleanPath(std::string_view path)
