@@ -1,0 +1,165 @@
+// The model's stages, one benchmark each: inflate, decode, tree build, flat table, diff.
+#include "BenchTrees.h"
+
+#include "CallTreeBuilder.h"
+#include "DiffTable.h"
+#include "DiffTree.h"
+#include "FlatTable.h"
+#include "ProfileReader.h"
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+
+namespace qflame::bench {
+
+namespace {
+
+constexpr uint64_t kSizes[] = {10, 100};   // MiB uncompressed; bench/run.sh times the 500 MiB file whole-process
+constexpr uint64_t kNodes[] = {10000, 100000, 1000000};
+
+void setCounters(benchmark::State &state, const GeneratorStats &s)
+{
+    state.counters["samples"] = double(s.samples);
+    state.counters["tree_nodes"] = double(s.treeNodes);
+}
+
+// gzip inflation alone: the floor under loading a .pb.gz.
+void BM_Inflate(benchmark::State &state)
+{
+    const BenchProfile &p = profileOfSize(uint64_t(state.range(0)));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(decompress(p.gzip, Compression::Gzip, uint64_t(1) << 32));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(p.raw.size()));
+}
+
+// readProfile on the gzip bytes: inflate, protobuf parse, validation and conversion. MB/s of pprof.
+void BM_DecodeGzip(benchmark::State &state)
+{
+    const BenchProfile &p = profileOfSize(uint64_t(state.range(0)));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(readProfile(p.gzip, "bench"));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(p.raw.size()));
+    setCounters(state, p.stats);
+}
+
+// readProfile on uncompressed bytes: parse and conversion only.
+void BM_DecodeRaw(benchmark::State &state)
+{
+    const BenchProfile &p = profileOfSize(uint64_t(state.range(0)));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(readProfile(p.raw, "bench"));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(p.raw.size()));
+}
+
+// CallTreeBuilder on a decoded profile: items are tree nodes, so items/s is nodes/s.
+void BM_BuildTree(benchmark::State &state)
+{
+    const BenchProfile &p = profileOfNodes(uint64_t(state.range(0)));
+    const size_t type = size_t(p.profile->effectiveDefaultType());
+    size_t nodes = 0;
+    for (auto _ : state) {
+        auto tree = CallTreeBuilder::build({p.profile}, type);
+        nodes = tree->size();
+        benchmark::DoNotOptimize(tree);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(nodes));
+    setCounters(state, p.stats);
+}
+
+void BM_FlatTable(benchmark::State &state)
+{
+    const auto tree = treeOfNodes(uint64_t(state.range(0)));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(FlatTable::compute(tree));
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(tree->size()));
+}
+
+// The worst case for per-function work: every node a function of its own (see BenchTrees.h).
+void BM_BuildTreeDistinctFunctions(benchmark::State &state)
+{
+    const Profile &p = distinctFunctionProfile(uint64_t(state.range(0)));
+    const std::shared_ptr<const Profile> shared(std::shared_ptr<const Profile>(), &p);   // not owned
+    size_t nodes = 0;
+    for (auto _ : state) {
+        auto tree = CallTreeBuilder::build({shared}, 0);
+        nodes = tree->size();
+        benchmark::DoNotOptimize(tree);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(nodes));
+}
+
+void BM_FlatTableDistinctFunctions(benchmark::State &state)
+{
+    const Profile &p = distinctFunctionProfile(uint64_t(state.range(0)));
+    const std::shared_ptr<const Profile> shared(std::shared_ptr<const Profile>(), &p);
+    const auto tree = CallTreeBuilder::build({shared}, 0);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(FlatTable::compute(tree));
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(tree->size()));
+}
+
+// Two runs of one program (sample seeds 1 and 2), each side's trees built beforehand as a document holds them.
+const DiffSide &diffSide(uint64_t nodes, uint64_t seed)
+{
+    static std::map<std::pair<uint64_t, uint64_t>, DiffSide> cache;
+    auto it = cache.find({nodes, seed});
+    if (it == cache.end()) {
+        const BenchProfile &p = profileOfNodes(nodes, seed);
+        it = cache.emplace(std::pair{nodes, seed},
+                           DiffSide::fromProfiles({p.profile}, size_t(p.profile->effectiveDefaultType()))).first;
+    }
+    return it->second;
+}
+
+void BM_DiffTree(benchmark::State &state)
+{
+    const uint64_t nodes = uint64_t(state.range(0));
+    const DiffSide &before = diffSide(nodes, 1), &after = diffSide(nodes, 2);
+    size_t size = 0;
+    for (auto _ : state) {
+        auto diff = DiffTree::build(before, after);
+        size = diff->size();
+        benchmark::DoNotOptimize(diff);
+    }
+    state.counters["union_nodes"] = double(size);
+    state.counters["before_nodes"] = double(before.tree->size());
+    state.counters["after_nodes"] = double(after.tree->size());
+}
+
+void BM_DiffTable(benchmark::State &state)
+{
+    const uint64_t nodes = uint64_t(state.range(0));
+    const auto diff = DiffTree::build(diffSide(nodes, 1), diffSide(nodes, 2));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(DiffTable::compute(diff));
+    state.counters["union_nodes"] = double(diff->size());
+}
+
+void sizes(benchmark::internal::Benchmark *b)
+{
+    for (uint64_t s : kSizes)
+        b->Arg(int64_t(s));
+    b->Unit(benchmark::kMillisecond);
+}
+
+void nodes(benchmark::internal::Benchmark *b)
+{
+    for (uint64_t n : kNodes)
+        b->Arg(int64_t(n));
+    b->Unit(benchmark::kMillisecond);
+}
+
+}   // namespace
+
+BENCHMARK(BM_Inflate)->Apply(sizes);
+BENCHMARK(BM_DecodeGzip)->Apply(sizes);
+BENCHMARK(BM_DecodeRaw)->Apply(sizes);
+BENCHMARK(BM_BuildTree)->Apply(nodes);
+BENCHMARK(BM_FlatTable)->Apply(nodes);
+BENCHMARK(BM_BuildTreeDistinctFunctions)->Apply(nodes);
+BENCHMARK(BM_FlatTableDistinctFunctions)->Apply(nodes);
+BENCHMARK(BM_DiffTree)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DiffTable)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
+}   // namespace qflame::bench
