@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Builds the sanitizer build (clang-14, ASan + UBSan, libFuzzer instrumentation) in its own directory, runs the
-# corruption test, then each libFuzzer target for SECONDS, and prints executions and crashes per target. Fails
-# when the corruption test fails or any target crashes; a crash's input is kept in <build>/artifacts/.
+# corruption test, then each libFuzzer target for SECONDS (or RUNS executions), and prints executions, exec/s,
+# coverage and crashes per target. Fails when the corruption test fails or any target finds something (crash,
+# sanitizer report, leak, timeout, out-of-memory); the reproducer's path is printed.
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]     SECONDS defaults to 60; targets default to all of them
 #   QFLAME_FUZZ_BUILD_DIR   build directory (default build-fuzz)
 #   QFLAME_FUZZ_NO_CORRUPTION=1   skip the corruption test (long local fuzz runs)
+#   QFLAME_FUZZ_RUNS=N      run each target for N executions instead of SECONDS (the long run: an execution count,
+#                           unlike a time limit, is not distorted when the process is paused with SIGSTOP)
+#   QFLAME_FUZZ_NO_BUILD=1  fuzz the targets as they are built in the build directory (a long run that must not
+#                           pick up a half-edited working tree)
+#   QFLAME_FUZZ_KEEP_CORPUS=1   start from, and grow, the corpus of the previous run (<build>/corpus/TARGET);
+#                           by default every run starts from the seeds alone, so CI reuses nothing of a local run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="$PWD"
@@ -19,11 +26,13 @@ targets=("$@")
 # Line tables only: enough for symbolised reports, and much quicker to compile than full -g.
 # -fno-sanitize-recover makes every UBSan finding fatal, so it counts as a crash, not a line in a log.
 flags="-O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=None \
-  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DQFLAME_FUZZ=ON -DBUILD_TESTING=OFF -DQFLAME_BUILD_BENCH=OFF >/dev/null
-cmake --build "$BUILD" --target qflame_fuzz -j"$(nproc)"
+if [ "${QFLAME_FUZZ_NO_BUILD:-}" != 1 ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=None \
+    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DQFLAME_FUZZ=ON -DBUILD_TESTING=OFF -DQFLAME_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$BUILD" --target qflame_fuzz -j"$(nproc)"
+fi
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -37,21 +46,37 @@ if [ "${QFLAME_FUZZ_NO_CORRUPTION:-}" != 1 ]; then
   fi
 fi
 
-# Seeds: the examples of each format, small enough not to slow every execution (bigger files are truncated to
-# max_len by libFuzzer anyway). The corpus each run grows lives in the build dir, so runs build on each other.
+# Largest input each target is given. Every execution parses its whole input, so the limit sets the cost of an
+# execution: with the 15-130 KB examples as seeds (and libFuzzer then growing inputs up to the largest seed) the
+# text targets ran at 55-230 executions/s. A few KB still hold dozens of stacks or a complete small profile.
+max_len() {
+  case "$1" in
+    fuzz_pprof) echo 16384 ;;          # gzip/zstd-compressed or raw protobuf: the small real profiles fit whole
+    fuzz_folded) echo 4096 ;;          # one stack per line
+    fuzz_flamebearer) echo 8192 ;;     # JSON
+    fuzz_qryn_render) echo 8192 ;;     # JSON, plus the selector byte
+    fuzz_qryn_protobuf) echo 4096 ;;   # protobuf answers, plus the selector byte
+  esac
+}
+
+# Seeds: the examples of each format and the regression inputs no larger than the target's max_len (a bigger file
+# would be cut at max_len, which for gzip or JSON leaves only an error path), plus the small valid seeds cut down
+# from the big examples in fuzz/seeds/ (fuzz/seeds/README.md).
 seed_dir() {   # target -> prints a fresh directory of seeds
-  local d="$BUILD/seeds/$1"
+  local d="$BUILD/seeds/$1" limit
+  limit="$(max_len "$1")"
   rm -rf "$d"; mkdir -p "$d"
   local from=()
   case "$1" in
     fuzz_pprof) from=("$src"/tests/data/* "$src"/tests/data/regressions/* "$src"/../shared/corpus/*) ;;
-    fuzz_folded) from=("$src"/tests/data/formats/*.folded "$src"/tests/data/regressions/*) ;;
-    fuzz_flamebearer) from=("$src"/tests/data/formats/*.json "$src"/tests/data/regressions/*) ;;
-    fuzz_qryn_render) from=("$src"/tests/data/formats/*.json) ;;
+    fuzz_folded) from=("$src"/fuzz/seeds/folded/* "$src"/tests/data/formats/*.folded "$src"/tests/data/regressions/*) ;;
+    fuzz_flamebearer) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json "$src"/tests/data/regressions/*) ;;
+    fuzz_qryn_render) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json) ;;
     fuzz_qryn_protobuf) from=("$src"/tests/data/regressions/*) ;;
   esac
   for f in "${from[@]}"; do
-    [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp "$f" "$d/" 2>/dev/null || true
+    case "$f" in *.md|*.tsv|*.sh|*.awk) continue ;; esac
+    [ -f "$f" ] && [ "$(stat -c %s "$f")" -le "$limit" ] && cp "$f" "$d/" 2>/dev/null || true
   done
   # The render target's first byte picks render (even) or render-diff (odd): prefix the JSON seeds.
   if [ "$1" = fuzz_qryn_render ]; then
@@ -60,27 +85,49 @@ seed_dir() {   # target -> prints a fresh directory of seeds
   echo "$d"
 }
 
-printf '%-20s %12s %10s %8s\n' target executions exec/s crashes > "$BUILD/fuzz-summary.txt"
+summary="$BUILD/fuzz-summary.txt"
+printf '%-20s %12s %8s %8s %6s %7s %6s %8s\n' target executions seconds exec/s cov ft corpus crashes > "$summary"
+artifacts="$BUILD/artifacts"
+rm -rf "$artifacts"; mkdir -p "$artifacts"   # only this run's findings
 for t in "${targets[@]}"; do
   seeds="$(seed_dir "$t")"
-  corpus="$BUILD/corpus/$t"; artifacts="$BUILD/artifacts"
-  mkdir -p "$corpus" "$artifacts"
+  corpus="$BUILD/corpus/$t"
+  [ "${QFLAME_FUZZ_KEEP_CORPUS:-}" = 1 ] || rm -rf "$corpus"
+  mkdir -p "$corpus"
   log="$BUILD/$t.log"
-  echo "fuzz: $t for ${secs}s"
+  if [ -n "${QFLAME_FUZZ_RUNS:-}" ]; then
+    budget=(-runs="$QFLAME_FUZZ_RUNS"); echo "fuzz: $t for $QFLAME_FUZZ_RUNS executions (max_len $(max_len "$t"))"
+  else
+    budget=(-max_total_time="$secs"); echo "fuzz: $t for ${secs}s (max_len $(max_len "$t"))"
+  fi
+  start=$SECONDS
   set +e
-  "$BUILD/fuzz/$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2560 -max_len=131072 -print_final_stats=1 \
+  "$BUILD/fuzz/$t" "${budget[@]}" -max_len="$(max_len "$t")" -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$t-" "$corpus" "$seeds" > "$log" 2>&1
   rc=$?
   set -e
+  wall=$((SECONDS - start))
   runs="$(grep -oP 'stat::number_of_executed_units:\s*\K[0-9]+' "$log" || echo 0)"
   rate="$(grep -oP 'stat::average_exec_per_sec:\s*\K[0-9]+' "$log" || echo 0)"
+  last="$(grep -E '^#[0-9]+' "$log" | tail -1 || true)"
+  cov="$(grep -oP ' cov: \K[0-9]+' <<< "$last" || echo -)"
+  ft="$(grep -oP ' ft: \K[0-9]+' <<< "$last" || echo -)"
+  units="$(grep -oP ' corp: \K[0-9]+' <<< "$last" || echo -)"
   crashes=0
   if [ "$rc" -ne 0 ]; then
     crashes=1; status=1
-    grep -E 'ERROR: |runtime error|SUMMARY|Test unit written' "$log" | head -5
+    echo "fuzz: $t FOUND SOMETHING (exit code $rc); its log: $log"
+    grep -E 'ERROR: |runtime error|SUMMARY|invariant broken' "$log" | head -5 || true
+    for a in $(grep -oP 'Test unit written to \K\S+' "$log" || true); do
+      echo "fuzz: reproducer: $a    (run: $BUILD/fuzz/$t $a)"
+    done
   fi
-  printf '%-20s %12s %10s %8s\n' "$t" "$runs" "$rate" "$crashes" | tee -a "$BUILD/fuzz-summary.txt"
+  printf '%-20s %12s %8s %8s %6s %7s %6s %8s\n' "$t" "$runs" "$wall" "$rate" "$cov" "$ft" "$units" "$crashes" | tee -a "$summary"
 done
-cat "$BUILD/fuzz-summary.txt"
-[ "$status" -eq 0 ] && echo "fuzz: PASS (corruption test and ${#targets[@]} targets x ${secs}s)" || echo "fuzz: FAIL"
+cat "$summary"
+if [ "$status" -eq 0 ]; then
+  echo "fuzz: PASS (corruption test and ${#targets[@]} targets x ${QFLAME_FUZZ_RUNS:-${secs}s}${QFLAME_FUZZ_RUNS:+ executions})"
+else
+  echo "fuzz: FAIL"
+fi
 exit "$status"
