@@ -61,7 +61,7 @@ case "$mode" in
     # libFuzzer target for QFLAME_FUZZ_SECONDS (30 s: the sanitizer build itself takes most of this stage's
     # ~10 minute budget on CI's 2 cores; docs/robustness.md has the longer runs).
     echo "setup: stage 2: sanitizer + fuzz"
-    if bash fuzz/run.sh "${QFLAME_FUZZ_SECONDS:-30}"; then
+    if bash fuzz/run.sh "${QFLAME_FUZZ_SECONDS:-60}"; then
       echo "setup: stage 2 (sanitizer + fuzz): PASS"
     else
       echo "setup: stage 2 (sanitizer + fuzz): FAIL"; rc=1
