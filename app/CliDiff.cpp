@@ -1,4 +1,4 @@
-// `qflame diff BASE NEW`: the per-function diff table of the model, printed exactly (--tsv) or for people.
+// `qflame diff BASE NEW`: the per-function diff table of the model, printed exactly (--tsv, --csv) or for people.
 #include "CliDiff.h"
 
 #include "CliRender.h"
@@ -6,6 +6,7 @@
 #include "DiffTable.h"
 #include "ProfileFormats.h"
 #include "ProfileReader.h"
+#include "TableCsv.h"
 #include "Units.h"
 
 #include <cmath>
@@ -20,7 +21,7 @@ namespace {
 struct DiffArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg;
-    bool tsv = false;
+    bool tsv = false, csv = false;
 };
 
 DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
@@ -54,6 +55,8 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
             value(a.svg);
         else if (s == "--tsv")
             a.tsv = true;
+        else if (s == "--csv")   // the --tsv columns for spreadsheets, as `top --csv`
+            a.csv = true;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);
         else
@@ -164,7 +167,9 @@ int runDiff(const std::vector<std::string> &argv)
             throw ProfileError(error);
     }
     const auto table = DiffTable::compute(diff);
-    if (a.tsv)
+    if (a.csv)
+        std::cout << diffTableCsv(*table);
+    else if (a.tsv)
         printTsv(*table);
     else
         printForPeople(*table);

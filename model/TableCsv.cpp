@@ -59,4 +59,26 @@ std::string flatTableCsv(const FlatTable &table, size_t limit)
     return out;
 }
 
+std::string diffTableCsv(const DiffTable &table)
+{
+    std::string out = csvRow({"before_flat", "after_flat", "delta_flat", "before_cum", "after_cum", "delta_cum",
+                              "class", "name"});
+    // Raw integers when nothing is scaled: doubles would lose exactness past 2^53 and print "1e+21".
+    const bool integers = table.tree().options().normalization == Normalization::None;
+    for (const DiffRow &r : table.rows()) {
+        std::vector<std::string> fields;
+        if (integers)
+            fields = {std::to_string(r.beforeFlatRaw), std::to_string(r.afterFlatRaw),
+                      std::to_string(r.afterFlatRaw - r.beforeFlatRaw), std::to_string(r.beforeCumRaw),
+                      std::to_string(r.afterCumRaw), std::to_string(r.afterCumRaw - r.beforeCumRaw)};
+        else
+            fields = {formatExact(r.beforeFlat), formatExact(r.afterFlat), formatExact(r.deltaFlat),
+                      formatExact(r.beforeCum),  formatExact(r.afterCum),  formatExact(r.deltaCum)};
+        fields.push_back(diffClassName(r.diffClass));
+        fields.push_back(table.displayName(r));
+        out += csvRow(fields);
+    }
+    return out;
+}
+
 }   // namespace qflame

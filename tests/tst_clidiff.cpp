@@ -68,6 +68,25 @@ std::vector<OracleRow> oracle(const QString &file)
     return qflame::test::parseTopOracle(f.readAll(), &error);
 }
 
+// The fields of one RFC 4180 line (without its CRLF): quoted fields may hold commas and doubled quotes.
+QList<QByteArray> csvFields(const QByteArray &line)
+{
+    QList<QByteArray> fields{QByteArray()};
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+            fields.back() += line[++i];
+        else if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            fields.append(QByteArray());
+        else
+            fields.back() += c;
+    }
+    return fields;
+}
+
 std::string withoutInlineSuffix(std::string name)
 {
     for (const std::string suffix : {" (inline)", " (partial-inline)"})
@@ -86,6 +105,7 @@ private Q_SLOTS:
     void tsvSidesMatchTheirOwnTop();
     void tsvNormalisedValuesAreExactDecimals();
     void noiseThresholdOption();
+    void csvHasTheTsvColumns();
     void summaryForPeople();
     void exitCodes_data();
     void exitCodes();
@@ -196,6 +216,39 @@ void tst_CliDiff::noiseThresholdOption()
         runQflame({QStringLiteral("diff"), QStringLiteral("--tsv"), QStringLiteral("--noise=0"), kBase, kNew});
     QCOMPARE(classOf(off.out, "main.indexPath"), QByteArray("slower"));
     QVERIFY(!off.out.contains("\tnoise\t"));
+}
+
+// --csv is --tsv for spreadsheets: a header, CRLF line ends, the same fields row by row, also normalised.
+void tst_CliDiff::csvHasTheTsvColumns()
+{
+    for (const QStringList &options : {QStringList(), QStringList{QStringLiteral("--normalize=total")}}) {
+        const Run tsv = runQflame(QStringList{QStringLiteral("diff"), QStringLiteral("--tsv")} + options + QStringList{kBase, kNew});
+        const Run csv = runQflame(QStringList{QStringLiteral("diff"), QStringLiteral("--csv")} + options + QStringList{kBase, kNew});
+        QCOMPARE(csv.code, 0);
+        QVERIFY2(csv.err.isEmpty(), csv.err.constData());
+        QVERIFY(csv.out.endsWith("\r\n"));
+        QList<QByteArray> lines = csv.out.split('\n');
+        lines.removeLast();   // after the last line end
+        for (QByteArray &line : lines) {
+            QVERIFY(line.endsWith('\r'));
+            line.chop(1);
+        }
+        QCOMPARE(lines.first(), QByteArray("before_flat,after_flat,delta_flat,before_cum,after_cum,delta_cum,class,name"));
+        const std::vector<TsvRow> rows = tsvRows(tsv.out);
+        QCOMPARE(size_t(lines.size() - 1), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const QList<QByteArray> f = csvFields(lines[qsizetype(i) + 1]);
+            QCOMPARE(f.size(), 8);
+            QCOMPARE(f.mid(0, 6), rows[i].numbers);
+            QCOMPARE(f[6], rows[i].diffClass);
+            QCOMPARE(f[7].toStdString(), rows[i].name);
+        }
+    }
+    // The first row by hand (main.checksumBlock: flat 1.92 s -> 1.15 s), exact nanoseconds.
+    const Run csv = runQflame({QStringLiteral("diff"), QStringLiteral("--csv"), kBase, kNew});
+    const QList<QByteArray> first = csvFields(csv.out.split('\n').value(1).chopped(1));
+    QCOMPARE(first.mid(0, 3), (QList<QByteArray>{"1920000000", "1150000000", "-770000000"}));
+    QCOMPARE(first.mid(6), (QList<QByteArray>{"faster", "main.checksumBlock"}));
 }
 
 void tst_CliDiff::summaryForPeople()

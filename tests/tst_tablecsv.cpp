@@ -1,5 +1,7 @@
-// CSV of the top table: RFC 4180 quoting and the exact rows of a hand-computed profile and a real one.
+// CSV of the top and diff tables: RFC 4180 quoting and the exact rows of hand-computed profiles and a real one.
 #include "CallTreeBuilder.h"
+#include "DiffSide.h"
+#include "DiffTable.h"
 #include "FlatTable.h"
 #include "ProfileFormats.h"
 #include "TableCsv.h"
@@ -16,7 +18,22 @@ private Q_SLOTS:
     void quotesFields();
     void handComputedTable();
     void realProfileFirstRows();
+    void handComputedDiffTable();
+    void normalisedDiffTableIsExactDecimals();
 };
+
+namespace {
+
+// before: main 10 = a 2 + map 3 + say 5; after: main 10 = a 2 + map 7 + new 1. Names with a comma and quotes.
+std::shared_ptr<const DiffTable> handDiff(const DiffOptions &options)
+{
+    const auto before = readAnyProfile("main;a 2\nmain;std::map<int, int>::find 3\nmain;say \"hi\" 5\n", "b.folded");
+    const auto after = readAnyProfile("main;a 2\nmain;std::map<int, int>::find 7\nmain;new 1\n", "a.folded");
+    const DiffSide b = DiffSide::fromProfiles({before}, 0), a = DiffSide::fromProfiles({after}, 0);
+    return DiffTable::compute(DiffTree::build(b, a, options));
+}
+
+}   // namespace
 
 void tst_TableCsv::quotesFields_data()
 {
@@ -65,6 +82,36 @@ void tst_TableCsv::realProfileFirstRows()
                             "13107201,61.58,61.58,13107201,61.58,main.allocLarge\r\n"
                             "6626681,31.13,92.71,6626681,31.13,main.allocSmall\r\n"
                             "1059086,4.98,97.68,1272590,5.98,main.buildRecords\r\n"));
+}
+
+void tst_TableCsv::handComputedDiffTable()
+{
+    // Deltas by cum: say -5 (baseline only), map +4, new +1 (comparison only), a and main 0. Noise off, so the
+    // class follows the sign alone. Rows sorted by |cum delta|, ties by name.
+    DiffOptions o;
+    o.noiseK = 0;
+    QCOMPARE(QString::fromStdString(diffTableCsv(*handDiff(o))),
+             QStringLiteral("before_flat,after_flat,delta_flat,before_cum,after_cum,delta_cum,class,name\r\n"
+                            "5,0,-5,5,0,-5,removed,\"say \"\"hi\"\"\"\r\n"
+                            "3,7,4,3,7,4,slower,\"std::map<int, int>::find\"\r\n"
+                            "0,1,1,0,1,1,new,new\r\n"
+                            "2,2,0,2,2,0,unchanged,a\r\n"
+                            "0,0,0,10,10,0,unchanged,main\r\n"));
+}
+
+void tst_TableCsv::normalisedDiffTableIsExactDecimals()
+{
+    // The comparison halved: main 10 -> 5, a 2 -> 1, map 3 -> 3.5, new 0 -> 0.5, say 5 -> 0.
+    DiffOptions o;
+    o.noiseK = 0;
+    QVERIFY(parseNormalization("0.5", &o));
+    QCOMPARE(QString::fromStdString(diffTableCsv(*handDiff(o))),
+             QStringLiteral("before_flat,after_flat,delta_flat,before_cum,after_cum,delta_cum,class,name\r\n"
+                            "0,0,0,10,5,-5,faster,main\r\n"
+                            "5,0,-5,5,0,-5,removed,\"say \"\"hi\"\"\"\r\n"
+                            "2,1,-1,2,1,-1,faster,a\r\n"
+                            "0,0.5,0.5,0,0.5,0.5,new,new\r\n"
+                            "3,3.5,0.5,3,3.5,0.5,slower,\"std::map<int, int>::find\"\r\n"));
 }
 
 QTEST_GUILESS_MAIN(tst_TableCsv)
