@@ -1,12 +1,15 @@
 // The flamegraph widget offscreen: hit testing and colours at known pixels, zoom, history, keys, tooltip text.
 #include "CallTreeBuilder.h"
 #include "FlameGraphWidget.h"
+#include "FlameView.h"
 #include "ProfileFactory.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QImage>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -31,6 +34,7 @@ private Q_SLOTS:
     void colourSchemes();
     void searchDimsNonMatches();
     void subPixelFramesStayVisible();
+    void fiveThousandLevelsScroll();
 
 private:
     // root 10 -> main 10 -> {a 6, b 2}, main's self 2. 1000 px wide: a [0,600), b [600,800), gap [800,1000).
@@ -282,6 +286,120 @@ void tst_FlameGraphWidget::subPixelFramesStayVisible()
         painted += img.pixelColor(x, row) != w.palette().color(QPalette::Base);
     QCOMPARE(painted, 1000);
     QCOMPARE(img.pixelColor(500, row).rgb(), w.palette().color(QPalette::Mid).rgb());
+}
+
+void tst_FlameGraphWidget::fiveThousandLevelsScroll()
+{
+    // A chain f1..f4999 of 6 units, and under f3000 a branch g3001;g3002 of 4 units: 5,000 levels with the root.
+    // From depth 3001 on, f takes [0, 60%) of the width and g [60%, 100%).
+    std::string chain, branch;
+    for (int d = 1; d < 5000; ++d) {
+        chain += (d > 1 ? ";f" : "f") + std::to_string(d);
+        if (d == 3000)
+            branch = chain + ";g3001;g3002";
+    }
+    const auto tree = CallTreeBuilder::build({test::profileFromFolded(chain + " 6\n" + branch + " 4\n")}, 0);
+    QCOMPARE(tree->maxDepth(), 4999u);
+    auto nodeNamed = [&](const std::string &label) {
+        for (NodeId n = 1; n < tree->size(); ++n)
+            if (tree->label(n) == label)
+                return n;
+        return NodeId(0);
+    };
+    const NodeId leaf = nodeNamed("f4999"), g3002 = nodeNamed("g3002");
+    QVERIFY(leaf && g3002);
+
+    FlameView view;
+    view.resize(1000, 700);
+    view.setTree(tree);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    FlameGraphWidget *g = view.graph();
+    auto *scroll = view.findChild<QScrollArea *>();
+    QScrollBar *bar = scroll->verticalScrollBar();
+    QWidget *port = scroll->viewport();
+    const int rh = g->rowHeight();
+    // Every row fits: no clamping of the widget's height, no overflow of 5,000 x rh pixels.
+    QCOMPARE(g->height(), 5000 * rh);
+    QCOMPARE(bar->maximum(), g->height() - port->height());
+    QCOMPARE(bar->value(), bar->maximum());   // a flame graph opens on its root, at the bottom
+    const int w = g->width();
+
+    // Whether a point of the graph is on screen, and the colour painted there.
+    auto inView = [&](QPoint p) { return port->rect().contains(g->mapTo(port, p)); };
+    auto pixel = [&](QPoint p) { return view.grab().toImage().pixel(g->mapTo(&view, p)); };
+    for (const auto o : {FlameGraphWidget::Orientation::Flame, FlameGraphWidget::Orientation::Icicle}) {
+        const bool flame = o == FlameGraphWidget::Orientation::Flame;
+        const QString where = flame ? QStringLiteral("flame") : QStringLiteral("icicle");
+        g->setOrientation(o);
+        g->setSelectedNode(-1);
+        auto yOf = [&](int depth) { return flame ? g->height() - (depth + 1) * rh : depth * rh; };
+
+        // The deepest level: the top of a flame graph, the bottom of an icicle.
+        bar->setValue(flame ? bar->minimum() : bar->maximum());
+        const QPoint deep(w * 6 / 10 - 10, yOf(4999) + rh / 2);
+        QVERIFY2(inView(deep), qPrintable(where));
+        QCOMPARE(g->nodeAt(deep), int64_t(leaf));
+        QCOMPARE(g->nodeAt(QPoint(w * 8 / 10, deep.y())), int64_t(-1));   // nothing above g's end
+        const QRectF r = g->nodeRect(leaf);
+        QCOMPARE(r.top(), qreal(yOf(4999)));
+        QCOMPARE(r.height(), qreal(rh));
+        QCOMPARE(qRound(r.width()), qRound(w * 0.6));
+        QCOMPARE(pixel(deep), g->frameColor(leaf).rgb());
+        QCOMPARE(pixel(QPoint(w * 8 / 10, deep.y())), g->palette().color(QPalette::Base).rgb());
+        if (flame)
+            QVERIFY(view.grab().save(QStringLiteral("/tmp/qflame-deep.png")));
+        else
+            QVERIFY(view.grab().save(QStringLiteral("/tmp/qflame-deep-icicle.png")));
+
+        // The branch, deep in the middle.
+        const QPoint branchPoint(w * 8 / 10, yOf(3002) + rh / 2);
+        scroll->ensureVisible(branchPoint.x(), branchPoint.y());
+        QVERIFY(inView(branchPoint));
+        QCOMPARE(g->nodeAt(branchPoint), int64_t(g3002));
+        QCOMPARE(pixel(branchPoint), g->frameColor(g3002).rgb());
+
+        // The root: the bottom of a flame graph, the top of an icicle.
+        bar->setValue(flame ? bar->maximum() : bar->minimum());
+        const QPoint root(w / 2, yOf(0) + rh / 2);
+        QVERIFY(inView(root));
+        QCOMPARE(g->nodeAt(root), int64_t(CallTree::kRoot));
+        QCOMPARE(pixel(root), g->frameColor(CallTree::kRoot).rgb());
+
+        // Arrows towards the leaves from the root to depth 4,000 (the heavier f side at the branch): the
+        // selection is scrolled into view at every step, and back towards the root.
+        const Qt::Key towardsLeaves = flame ? Qt::Key_Up : Qt::Key_Down;
+        const Qt::Key towardsRoot = flame ? Qt::Key_Down : Qt::Key_Up;
+        g->setFocus();
+        QTest::keyClick(g, towardsLeaves);   // selects the root
+        QCOMPARE(g->selectedNode(), int64_t(CallTree::kRoot));
+        for (int d = 1; d <= 4000; ++d) {
+            QTest::keyClick(g, towardsLeaves);
+            if (d % 500 == 0 || d == 4000) {
+                QCOMPARE(tree->label(NodeId(g->selectedNode())), "f" + std::to_string(d));
+                QVERIFY2(inView(g->nodeRect(NodeId(g->selectedNode())).center().toPoint()),
+                         qPrintable(where + QString::number(d)));
+            }
+        }
+        const QRectF selected = g->nodeRect(NodeId(g->selectedNode()));
+        QCOMPARE(selected.top(), qreal(yOf(4000)));
+        // The selection outline is painted, in the text colour, on the frame's left edge.
+        QCOMPARE(pixel(QPoint(int(selected.left()) + 1, int(selected.center().y()))),
+                 g->palette().color(QPalette::Text).rgb());
+        for (int i = 0; i < 10; ++i)
+            QTest::keyClick(g, towardsRoot);
+        QCOMPARE(tree->label(NodeId(g->selectedNode())), std::string("f3990"));
+        QVERIFY(inView(g->nodeRect(NodeId(g->selectedNode())).center().toPoint()));
+        // A resize that changes the scroll range keeps it in view: navigating has unpinned the root.
+        view.resize(1000, 600);
+        QCoreApplication::processEvents();
+        QVERIFY2(inView(g->nodeRect(NodeId(g->selectedNode())).center().toPoint()), qPrintable(where));
+        view.resize(1000, 700);
+        QCoreApplication::processEvents();
+    }
+    // Turning the graph over keeps the same levels in view: f3990 is still on screen in the flame graph.
+    g->setOrientation(FlameGraphWidget::Orientation::Flame);
+    QVERIFY(inView(g->nodeRect(NodeId(g->selectedNode())).center().toPoint()));
 }
 
 QTEST_MAIN(tst_FlameGraphWidget)

@@ -143,8 +143,11 @@ void FlameGraphWidget::resetZoom()
 
 void FlameGraphWidget::setOrientation(Orientation o)
 {
+    if (o == m_orientation)
+        return;
     m_orientation = o;
     invalidate();
+    Q_EMIT orientationChanged();
 }
 
 void FlameGraphWidget::setColorScheme(ColorScheme scheme)

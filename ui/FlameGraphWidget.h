@@ -84,6 +84,7 @@ Q_SIGNALS:
     void selectionChanged(qflame::NodeId node);   // kRoot when nothing is selected
     void frameActivated(qflame::FrameId frame);
     void ensureVisibleRequested(QRect area);
+    void orientationChanged();   // the rows are now upside down: y became height() - y - rowHeight()
     void contextMenuRequested(qflame::NodeId node, QPoint globalPos);
 
 protected:

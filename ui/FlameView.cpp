@@ -31,7 +31,19 @@ FlameView::FlameView(QWidget *parent) : QWidget(parent)
 
     connect(m_graph, &FlameGraphWidget::zoomChanged, this, &FlameView::updateBreadcrumbs);
     connect(m_graph, &FlameGraphWidget::ensureVisibleRequested, this, [this](QRect r) {
+        // The user went somewhere (keyboard, search): a later range change must not jump back to the root.
+        m_pinnedToRoot = false;
         m_scroll->ensureVisible(r.center().x(), r.center().y(), 10, r.height() * 2);
+    });
+    connect(m_graph, &FlameGraphWidget::orientationChanged, this, [this] {
+        // Turned over, a deep stack would show other levels at the same scroll position: mirror it, so that the
+        // levels (and the selection) in view stay in view, and the root stays in view when it was pinned.
+        if (m_pinnedToRoot) {
+            scrollToRoot();
+            return;
+        }
+        QScrollBar *bar = m_scroll->verticalScrollBar();
+        bar->setValue(bar->maximum() - bar->value());
     });
     // A breadcrumb is a link to its node id.
     connect(m_breadcrumbs, &QLabel::linkActivated, this, [this](const QString &link) {
