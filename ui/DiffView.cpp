@@ -319,6 +319,11 @@ void DiffView::apply()
     runSearch();
 }
 
+const DiffTable *DiffView::diffTable() const
+{
+    return m_model->table();
+}
+
 QString DiffView::summaryText() const
 {
     return m_summary->text();

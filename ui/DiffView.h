@@ -38,6 +38,9 @@ public:
     FlameView *beforeGraph() const { return m_beforeView; }
     FlameView *afterGraph() const { return m_afterView; }
     QTableView *table() const { return m_table; }
+    // The per-function table the view shows (under the controls' normalisation and noise threshold), for
+    // export; nullptr before a diff is set.
+    const DiffTable *diffTable() const;
     QString summaryText() const;
     SearchBar *searchBar() const { return m_search; }
     QTabWidget *tabs() const { return m_tabs; }

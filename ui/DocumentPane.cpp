@@ -16,7 +16,7 @@
 #include "Subtree.h"
 
 #include <QClipboard>
-#include <QFile>
+#include <QSaveFile>
 #include <QFileDialog>
 #include <QGuiApplication>
 #include <QMenu>
@@ -36,6 +36,20 @@
 #include <QVBoxLayout>
 
 namespace qflame {
+
+std::string treeExportBytes(const CallTree &tree, bool pprof)
+{
+    return pprof ? gzipCompress(encodePprof(tree)) : writeFolded(tree);
+}
+
+QString writeExportFile(const QString &path, const std::string &bytes)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) ||
+        !f.commit())
+        return DocumentPane::tr("%1: cannot write: %2").arg(path, f.errorString());
+    return {};
+}
 
 // ---- DocumentPane -----------------------------------------------------------------------------------------
 
@@ -260,11 +274,9 @@ bool ProfilePane::exportSubtree(NodeId node, bool pprof, const QString &chosenPa
                                             pprof ? tr("pprof (*.pb.gz)") : tr("Folded stacks (*.folded *.txt)"));
     if (path.isEmpty() || !m_view.tree)
         return false;
-    const auto subtree = subtreeWithPath(*m_view.tree, node);
-    const std::string bytes = pprof ? gzipCompress(encodePprof(*subtree)) : writeFolded(*subtree);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size())) {
-        Q_EMIT loadFinished(false, tr("%1: cannot write: %2").arg(path, f.errorString()));
+    const QString error = writeExportFile(path, treeExportBytes(*subtreeWithPath(*m_view.tree, node), pprof));
+    if (!error.isEmpty()) {
+        Q_EMIT loadFinished(false, error);
         return false;
     }
     return true;

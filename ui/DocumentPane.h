@@ -27,6 +27,12 @@ class FlameView;
 class FrameDetails;
 class TopTableModel;
 
+// A call tree as export bytes: gzip pprof (one sample type, the tree's nodes and values) or folded stacks.
+std::string treeExportBytes(const CallTree &tree, bool pprof);
+// Writes `bytes` to `path` whole, through a temporary file, so that a failed write leaves no half file behind;
+// returns "" or the error, naming the path.
+QString writeExportFile(const QString &path, const std::string &bytes);
+
 class DocumentPane : public QWidget {
     Q_OBJECT
 

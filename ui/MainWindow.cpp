@@ -6,6 +6,7 @@
 #include "FlameView.h"
 #include "QrynExplorer.h"
 #include "SearchBar.h"
+#include "TableCsv.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -41,6 +42,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         delete w;   // a pane cancels its job; the worker's result is dropped
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTitle);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
     createActions();
     restoreSettings();
     statusBar()->showMessage(tr("Open a profile (File > Open), compare two (File > Compare), or drop files here"));
@@ -71,9 +73,29 @@ void MainWindow::createActions()
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
-    QMenu *exportMenu = file->addMenu(tr("&Export View"));
-    exportMenu->addAction(tr("As &PNG..."), this, [this] { exportImage(false); });
-    exportMenu->addAction(tr("As &SVG..."), this, [this] { exportImage(true); });
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->setToolTipsVisible(true);   // the tooltips say that filters apply
+    const QString shown = tr("What the tab shows: its sample type and granularity, with the active filters");
+    const std::pair<QString, QString> exportItems[] = {
+        {tr("Profile as &pprof (gzip)..."), shown},
+        {tr("&Folded Stacks..."), shown},
+        {tr("&Top Table as CSV..."), tr("Every function of the top table, exact values, in pprof's order; with "
+                                        "the active filters")},
+        {tr("&Diff Table as CSV..."), tr("Every function of the diff table, exact values under the normalisation "
+                                         "in force")},
+        {tr("View as P&NG..."), tr("The whole flame graph as shown, every level")},
+        {tr("View as &SVG..."), tr("The whole flame graph as shown, every level")},
+    };
+    for (int f = 0; f < int(std::size(exportItems)); ++f) {
+        if (ExportFormat(f) == ExportFormat::Png)
+            exportMenu->addSeparator();
+        QAction *a = exportMenu->addAction(exportItems[f].first, this, [this, f] { exportDialog(ExportFormat(f)); });
+        a->setToolTip(exportItems[f].second);
+        a->setStatusTip(exportItems[f].second);
+        m_exportActions << a;
+    }
+    connect(exportMenu, &QMenu::aboutToShow, this, &MainWindow::updateExportActions);
+    updateExportActions();
     file->addSeparator();
     file->addAction(tr("Close &Tab"), QKeySequence::Close, this, [this] {
         if (m_tabs->currentIndex() >= 0)
@@ -175,6 +197,7 @@ void MainWindow::addPane(DocumentPane *pane, const QString &title)
             m_lastError.clear();
             updateTitle();
         }
+        updateExportActions();
         Q_EMIT loadFinished(ok);
     });
 }
@@ -340,31 +363,112 @@ void MainWindow::updateTitle()
     setWindowTitle(tr("%1 — %2 — qflame").arg(pane->title(), pane->sampleTypeBox()->currentText()));
 }
 
-void MainWindow::showError(const QString &message)
+void MainWindow::showError(const QString &message, const QString &title)
 {
     m_lastError = message;
     // Non-modal, so that a failed load never blocks what is already open.
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open profile"), message, QMessageBox::Ok, this);
+    auto *box = new QMessageBox(QMessageBox::Warning, title.isEmpty() ? tr("Cannot open profile") : title, message,
+                                QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
     statusBar()->showMessage(message, 15000);
 }
 
-void MainWindow::exportImage(bool svg)
+ProfilePane *MainWindow::exportPane() const
 {
-    FlameGraphWidget *g = flameGraph();
-    if (!g || !g->source())
+    if (ProfilePane *p = currentProfile())
+        return p;
+    auto *explorer = qobject_cast<qryn::QrynExplorer *>(m_tabs->currentWidget());
+    return explorer && !explorer->showingDiff() ? explorer->profilePane() : nullptr;
+}
+
+DiffView *MainWindow::exportDiffView() const
+{
+    if (DiffPane *d = currentDiff())
+        return d->diffView();
+    auto *explorer = qobject_cast<qryn::QrynExplorer *>(m_tabs->currentWidget());
+    return explorer && explorer->showingDiff() ? explorer->diffView() : nullptr;
+}
+
+FlameGraphWidget *MainWindow::exportGraph() const
+{
+    if (ProfilePane *p = exportPane())
+        return p->flameGraph();
+    DiffView *d = exportDiffView();
+    return d ? d->diffGraph()->graph() : nullptr;
+}
+
+bool MainWindow::canExport(ExportFormat format) const
+{
+    const ProfilePane *p = exportPane();
+    switch (format) {
+    case ExportFormat::Pprof:
+    case ExportFormat::Folded: return p && p->view().tree;
+    case ExportFormat::TopCsv: return p && p->view().flat;
+    case ExportFormat::DiffCsv: return exportDiffView() && exportDiffView()->diffTable();
+    case ExportFormat::Png:
+    case ExportFormat::Svg: return exportGraph() && exportGraph()->source();
+    }
+    return false;
+}
+
+void MainWindow::updateExportActions()
+{
+    for (int f = 0; f < m_exportActions.size(); ++f)
+        m_exportActions[f]->setEnabled(canExport(ExportFormat(f)));
+}
+
+void MainWindow::exportDialog(ExportFormat format)
+{
+    if (!canExport(format))
         return;
-    const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export SVG") : tr("Export PNG"), QString(),
-                                                      svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
-    if (path.isEmpty())
-        return;
-    const int width = std::max(g->width(), 1200);
-    const bool ok = svg ? g->writeSvg(path, width) : g->renderImage(width).save(path, "PNG");
-    if (!ok)
-        showError(tr("Cannot write %1").arg(path));
-    else
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    struct Kind {
+        QString title, name, filter;
+    };
+    const Kind kinds[] = {
+        {tr("Export Profile as pprof"), QStringLiteral("profile.pb.gz"), tr("pprof (*.pb.gz)")},
+        {tr("Export Folded Stacks"), QStringLiteral("profile.folded"), tr("Folded stacks (*.folded *.txt)")},
+        {tr("Export Top Table as CSV"), QStringLiteral("top.csv"), tr("CSV (*.csv)")},
+        {tr("Export Diff Table as CSV"), QStringLiteral("diff.csv"), tr("CSV (*.csv)")},
+        {tr("Export PNG"), QStringLiteral("flamegraph.png"), tr("PNG images (*.png)")},
+        {tr("Export SVG"), QStringLiteral("flamegraph.svg"), tr("SVG images (*.svg)")},
+    };
+    const Kind &k = kinds[int(format)];
+    const QString path = QFileDialog::getSaveFileName(this, k.title, k.name, k.filter);
+    if (!path.isEmpty())
+        exportTo(format, path);
+}
+
+bool MainWindow::exportTo(ExportFormat format, const QString &path)
+{
+    if (!canExport(format))
+        return false;
+    QString error;
+    bool filtered = false;
+    if (format == ExportFormat::Png || format == ExportFormat::Svg) {
+        FlameGraphWidget *g = exportGraph();
+        // At least 1200 px, so that an export from a narrow window still has readable labels.
+        const int width = std::max(g->width(), 1200);
+        const bool ok = format == ExportFormat::Svg ? g->writeSvg(path, width)
+                                                    : g->renderImage(width).save(path, "PNG");
+        if (!ok)
+            error = tr("%1: cannot write").arg(path);
+    } else if (format == ExportFormat::DiffCsv) {
+        error = writeExportFile(path, diffTableCsv(*exportDiffView()->diffTable()));
+    } else {
+        const LoadedView &v = exportPane()->view();
+        filtered = v.filters.any();
+        error = writeExportFile(path, format == ExportFormat::TopCsv
+                                          ? flatTableCsv(*v.flat)
+                                          : treeExportBytes(*v.tree, format == ExportFormat::Pprof));
+    }
+    if (!error.isEmpty()) {
+        showError(error, tr("Cannot export"));
+        return false;
+    }
+    statusBar()->showMessage(filtered ? tr("Wrote %1 (with the active filters)").arg(path) : tr("Wrote %1").arg(path),
+                             5000);
+    return true;
 }
 
 void MainWindow::frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos)

@@ -13,6 +13,7 @@ class QTableView;
 namespace qflame {
 
 class DiffPane;
+class DiffView;
 class DocumentPane;
 class FlameGraphWidget;
 class ProfilePane;
@@ -45,6 +46,15 @@ public:
     QComboBox *sampleTypeBox() const;
     const LoadedView &view() const;
 
+    // What File > Export writes, from what the current tab shows: the whole tree (not only the zoomed part) of
+    // its sample type and granularity, with its active filters; the diff table under the tab's normalisation.
+    enum class ExportFormat { Pprof, Folded, TopCsv, DiffCsv, Png, Svg };
+    bool canExport(ExportFormat format) const;
+    // Writes the current tab as `format` to `path`, without asking (the menu asks for the path, then calls
+    // this). A failure shows a message box and leaves every tab as it was.
+    bool exportTo(ExportFormat format, const QString &path);
+    QAction *exportAction(ExportFormat format) const { return m_exportActions.value(int(format)); }
+
 Q_SIGNALS:
     void loadFinished(bool ok);
 
@@ -56,8 +66,12 @@ protected:
 private:
     void createActions();
     void addPane(DocumentPane *pane, const QString &title);
-    void showError(const QString &message);
-    void exportImage(bool svg);
+    void showError(const QString &message, const QString &title = QString());
+    ProfilePane *exportPane() const;        // the current profile tab's pane, or the qryn explorer's
+    DiffView *exportDiffView() const;       // the current comparison's, or the qryn explorer's when it shows one
+    FlameGraphWidget *exportGraph() const;  // the graph of one of those
+    void exportDialog(ExportFormat format);
+    void updateExportActions();
     void openDialog();
     void compareDialog();
     void updateTitle();
@@ -73,6 +87,7 @@ private:
     QAction *m_icicleAction = nullptr;
     QAction *m_colorBlindAction = nullptr;
     QList<QAction *> m_schemeActions;
+    QList<QAction *> m_exportActions;   // indexed by ExportFormat
     QString m_lastError;
     bool m_icicle = false;
     bool m_colorBlind = false;
