@@ -87,7 +87,7 @@ seed_dir() {   # target -> prints a fresh directory of seeds
 
 summary="$BUILD/fuzz-summary.txt"
 printf '%-20s %12s %8s %8s %6s %7s %6s %8s\n' target executions seconds exec/s cov ft corpus crashes > "$summary"
-artifacts="$BUILD/artifacts"
+artifacts="$(realpath -m "$BUILD/artifacts")"
 rm -rf "$artifacts"; mkdir -p "$artifacts"   # only this run's findings
 for t in "${targets[@]}"; do
   seeds="$(seed_dir "$t")"
@@ -119,7 +119,7 @@ for t in "${targets[@]}"; do
     echo "fuzz: $t FOUND SOMETHING (exit code $rc); its log: $log"
     grep -E 'ERROR: |runtime error|SUMMARY|invariant broken' "$log" | head -5 || true
     for a in $(grep -oP 'Test unit written to \K\S+' "$log" || true); do
-      echo "fuzz: reproducer: $a    (run: $BUILD/fuzz/$t $a)"
+      echo "fuzz: reproducer: $a    (run: $(realpath "$BUILD/fuzz/$t") $a)"
     done
   fi
   printf '%-20s %12s %8s %8s %6s %7s %6s %8s\n' "$t" "$runs" "$wall" "$rate" "$cov" "$ft" "$units" "$crashes" | tee -a "$summary"
