@@ -1,6 +1,7 @@
 // File > Export as a user gets it: each format written from an opened tab, read back with the model's readers
 // and compared exactly with what the tab shows (its tree, with filters; its top or diff table).
 #include "CallTreeBuilder.h"
+#include "ConnectionStore.h"
 #include "DiffTable.h"
 #include "DiffView.h"
 #include "DocumentPane.h"
@@ -9,6 +10,7 @@
 #include "FlatTable.h"
 #include "MainWindow.h"
 #include "ProfileFormats.h"
+#include "QrynExplorer.h"
 #include "TableCsv.h"
 
 #include <QAction>
@@ -75,6 +77,7 @@ private Q_SLOTS:
     void exportsKeepActiveFilters();
     void topTableCsv();
     void diffTableCsv();
+    void qrynExplorerTab();
     void viewAsPngAndSvg();
     void unwritablePathShowsErrorAndKeepsTabs();
     void menuScreenshot();
@@ -220,6 +223,37 @@ void tst_Exports::diffTableCsv()
     const QByteArray halved = readAll(csv);
     QCOMPARE(halved, QByteArray::fromStdString(qflame::diffTableCsv(*w.currentDiff()->diffView()->diffTable())));
     QVERIFY(halved.contains(",575000000,-1345000000,"));   // main.checksumBlock's flat after and delta
+}
+
+// A qryn tab exports its merged profile like a file. No server: the explorer's pane shows a loaded view, as it
+// does with a server's answer (QrynExplorer::load ends in ProfilePane::showLoaded).
+void tst_Exports::qrynExplorerTab()
+{
+    QSettings settings(m_dir.filePath(QStringLiteral("qryn.ini")), QSettings::IniFormat);
+    qryn::ConnectionStore store(&settings);
+    store.setKeychainEnabled(false);   // no saved connection, no secret read
+    MainWindow w;
+    auto *explorer = new qryn::QrynExplorer(&store);
+    w.tabs()->addTab(explorer, explorer->title());
+    w.tabs()->setCurrentWidget(explorer);
+    QVERIFY(!w.exportAction(Format::Pprof)->isEnabled());   // nothing loaded yet
+    QVERIFY(!w.exportTo(Format::Pprof, m_dir.filePath(QStringLiteral("nothing.pb.gz"))));
+
+    LoadedView v;
+    v.profiles = {readAnyProfileFile(data("gen__baseline.cpu.pb.gz"))};
+    v.sampleType = v.profiles.front()->effectiveDefaultType();
+    v.tree = CallTreeBuilder::build(v.profiles, size_t(v.sampleType));
+    v.flat = FlatTable::compute(v.tree);
+    explorer->profilePane()->showLoaded(v);
+    QVERIFY(w.canExport(Format::Pprof) && w.canExport(Format::TopCsv) && w.canExport(Format::Png));
+    QVERIFY(!w.canExport(Format::DiffCsv));
+    const QString pprof = m_dir.filePath(QStringLiteral("qryn.pb.gz")), csv = m_dir.filePath(QStringLiteral("qryn.csv"));
+    QVERIFY(w.exportTo(Format::Pprof, pprof));
+    QVERIFY(w.exportTo(Format::TopCsv, csv));
+    QCOMPARE(CallTreeBuilder::build({readAnyProfileFile(pprof)}, 0)->total(CallTree::kRoot),
+             v.tree->total(CallTree::kRoot));
+    QCOMPARE(readAll(csv), QByteArray::fromStdString(flatTableCsv(*v.flat)));
+    delete explorer;   // before the store it refers to
 }
 
 void tst_Exports::viewAsPngAndSvg()
