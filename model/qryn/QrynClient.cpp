@@ -13,6 +13,8 @@
 #include <QSslCertificate>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace qflame::qryn {
 
 namespace {
@@ -90,12 +92,23 @@ private:
         if (length.isValid() && length.toLongLong() > m_client->settings().maxResponseBytes) {
             m_announced = length.toLongLong();
             abortWith(ErrorKind::TooLarge);
+        } else if (length.isValid()) {
+            // One buffer for the whole body: growing it as tens of MB arrive copies it over and over on the GUI
+            // thread (tst_qrynstall). Bounded, so that an announced size alone cannot take much memory.
+            m_body.reserve(qsizetype(std::min<qint64>(length.toLongLong(), qint64(64) << 20)));
         }
     }
 
     void readSome()
     {
-        m_body += m_reply->readAll();
+        // Straight into the body, without an intermediate QByteArray per chunk.
+        const qint64 available = m_reply->bytesAvailable();
+        if (available > 0) {
+            const qsizetype old = m_body.size();
+            m_body.resize(old + qsizetype(available));
+            const qint64 got = m_reply->read(m_body.data() + old, available);
+            m_body.resize(old + qsizetype(std::max<qint64>(got, 0)));
+        }
         if (m_body.size() > m_client->settings().maxResponseBytes)
             abortWith(ErrorKind::TooLarge);
     }
@@ -185,6 +198,22 @@ private:
             raw.error = {ErrorKind::Undecodable, raw.httpStatus,
                          prefix() + QStringLiteral("the answer is compressed with '%1', which was not asked for")
                                         .arg(encoding)};
+        } else if (m_reply->error() == QNetworkReply::InsecureRedirectError && m_reply->hasRawHeader("Location")) {
+            // Qt follows same-origin redirects itself; one that reaches here points elsewhere, and "HTTP 307"
+            // alone would not say where nor why it was not followed.
+            const QUrl target = m_reply->url()
+                                    .resolved(QUrl(QString::fromUtf8(m_reply->rawHeader("Location"))))
+                                    .adjusted(QUrl::RemoveUserInfo);
+            const QString reason = m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+            raw.error = {ErrorKind::HttpError, raw.httpStatus,
+                         prefix() + QStringLiteral("the server redirects to %1, %2: not followed, so that no "
+                                                   "credentials go there (HTTP %3 %4)")
+                                        .arg(target.toString(),
+                                             target.host() != m_reply->url().host()
+                                                 ? QStringLiteral("another host")
+                                                 : QStringLiteral("another scheme or port"))
+                                        .arg(raw.httpStatus)
+                                        .arg(reason)};
         } else if (raw.httpStatus != 0 && (raw.httpStatus < 200 || raw.httpStatus > 299)) {
             const QString reason = m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
             QrynClient::RawAnswer body{{}, raw.httpStatus, m_body, encoding == u"gzip"};
