@@ -22,6 +22,11 @@ QString groupOf(const QString &name)
 
 QString passwordKey(const QString &name) { return name + QStringLiteral("/password"); }
 QString tokenKey(const QString &name) { return name + QStringLiteral("/token"); }
+QString connectionOf(const QString &key) { return key.section(QLatin1Char('/'), 0, -2); }
+QString secretKind(const QString &key)
+{
+    return key.endsWith(QLatin1String("/token")) ? ConnectionStore::tr("bearer token") : ConnectionStore::tr("password");
+}
 
 }   // namespace
 
@@ -132,12 +137,27 @@ void ConnectionStore::writeSecret(const QString &key, const QString &secret, std
         job = w;
     }
     job->setAutoDelete(true);
-    connect(job, &QKeychain::Job::finished, this, [done, secret](QKeychain::Job *j) {
+    connect(job, &QKeychain::Job::finished, this, [this, done, key, secret](QKeychain::Job *j) {
         // Deleting a secret that was never stored is fine; the error text never includes the secret.
         const bool failed = j->error() != QKeychain::NoError
                             && !(secret.isEmpty() && j->error() == QKeychain::EntryNotFound);
+        QString error;
+        if (failed && secret.isEmpty()) {
+            // Not an error for anyone: a keychain that cannot be reached holds nothing of ours to remove.
+            m_memory.remove(key);
+        } else if (failed) {
+            // Kept for this session, so that the connection still works until the application quits; written
+            // nowhere else (no plain-text fallback).
+            m_memory.insert(key, secret);
+            error = tr("The system keychain did not store the %1 of the connection %2 (%3): it is kept until qflame "
+                       "quits and written nowhere else")
+                        .arg(secretKind(key), connectionOf(key), j->errorString());
+            Q_EMIT keychainError(error);
+        } else {
+            m_memory.remove(key);
+        }
         if (done)
-            done(failed ? tr("the keychain did not store the secret: %1").arg(j->errorString()) : QString());
+            done(error);
     });
     job->start();
 }
@@ -151,14 +171,20 @@ void ConnectionStore::readSecret(const QString &key, std::function<void(QString,
     auto *job = new QKeychain::ReadPasswordJob(kService, this);
     job->setKey(key);
     job->setAutoDelete(true);
-    connect(job, &QKeychain::Job::finished, this, [done](QKeychain::Job *j) {
+    connect(job, &QKeychain::Job::finished, this, [this, done, key](QKeychain::Job *j) {
         auto *r = static_cast<QKeychain::ReadPasswordJob *>(j);
-        if (r->error() == QKeychain::EntryNotFound)
+        if (m_memory.contains(key) && r->error() != QKeychain::NoError) {
+            done(m_memory.value(key), QString());   // the keychain refused it earlier in this session
+        } else if (r->error() == QKeychain::EntryNotFound) {
             done(QString(), QString());
-        else if (r->error() != QKeychain::NoError)
-            done(QString(), tr("the keychain did not give the secret: %1").arg(r->errorString()));
-        else
+        } else if (r->error() != QKeychain::NoError) {
+            const QString error = tr("The system keychain did not give the %1 of the connection %2 (%3)")
+                                      .arg(secretKind(key), connectionOf(key), r->errorString());
+            Q_EMIT keychainError(error);
+            done(QString(), error);
+        } else {
             done(r->textData(), QString());
+        }
     });
     job->start();
 }

@@ -22,7 +22,8 @@ public:
     ~ConnectionStore() override;
 
     // Without the keychain secrets live in memory for this store's lifetime only: for tests and for machines
-    // without a secret service. They are still never written to the settings.
+    // without a secret service. They are still never written to the settings. A keychain that refuses a secret
+    // has the same effect for that secret (and keychainError says so).
     void setKeychainEnabled(bool on) { m_keychain = on; }
 
     QStringList names() const;
@@ -36,6 +37,11 @@ public:
     // missing secret is not an error).
     void withSecrets(const QString &name, ConnectionSettings settings,
                      std::function<void(ConnectionSettings, QString)> done);
+
+Q_SIGNALS:
+    // The keychain refused to store or to give a secret: one line for the user, naming the connection and the
+    // secret's kind, never the secret.
+    void keychainError(const QString &message);
 
 private:
     QSettings *settings() const;

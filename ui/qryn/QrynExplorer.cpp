@@ -126,6 +126,11 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     layout->addWidget(split, 1);
 
     connect(connectButton, &QPushButton::clicked, this, &QrynExplorer::connectDialog);
+    // The dialog is gone when the keychain answers: the tab says where a secret was not stored.
+    connect(m_store, &ConnectionStore::keychainError, this, [this](const QString &message) {
+        showMessage(message, false);
+        Q_EMIT requestFinished(QStringLiteral("keychain"), false, message);
+    });
     connect(m_load, &QPushButton::clicked, this, &QrynExplorer::load);
     connect(m_selector, &QLineEdit::returnPressed, this, &QrynExplorer::load);
     connect(m_compare, &QPushButton::clicked, this, &QrynExplorer::compare);
@@ -133,7 +138,10 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     connect(m_presets, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_from->setEnabled(i == Custom);
         m_to->setEnabled(i == Custom);
+        if (i != Custom)
+            showPresetWindow();
     });
+    showPresetWindow();   // not QDateTimeEdit's 2000-01-01 before the first load
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, [this] {
         if (m_client && !profileType().isEmpty())
             loadTimeline(query());
@@ -185,9 +193,12 @@ void QrynExplorer::watch(QFuture<Result<T>> future, quint64 *generation, std::fu
     auto *watcher = new QFutureWatcher<Result<T>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, gen, onResult] {
         watcher->deleteLater();
-        if (gen != *generation || watcher->future().isCanceled() || watcher->future().resultCount() == 0)
+        QFuture<Result<T>> future = watcher->future();
+        if (gen != *generation || future.isCanceled() || future.resultCount() == 0)
             return;   // superseded or cancelled: a newer request of the same kind owns the answer
-        onResult(watcher->future().result());
+        // Moved, not copied: a big flamegraph's names and levels take tens of ms to copy and to free on this
+        // thread (tst_qrynstall).
+        onResult(future.takeResult());
     });
     watcher->setFuture(future);
 }
@@ -350,6 +361,15 @@ TimeRange QrynExplorer::range() const
     return {ms(m_from), ms(m_to)};
 }
 
+void QrynExplorer::showPresetWindow(std::optional<TimeRange> window)
+{
+    // The range edits show the preset's window, a starting point for a custom range.
+    const TimeRange r = window ? *window : range();
+    const QSignalBlocker b1(m_from), b2(m_to);
+    m_from->setDateTime(QDateTime::fromMSecsSinceEpoch(r.startMs));
+    m_to->setDateTime(QDateTime::fromMSecsSinceEpoch(r.endMs));
+}
+
 void QrynExplorer::setGroupBy(const QString &label)
 {
     const int i = m_groupBy->findData(label);
@@ -387,12 +407,8 @@ void QrynExplorer::load()
     m_nowMs = QDateTime::currentMSecsSinceEpoch();   // one "now" for the flamegraph and the timeline
     const ProfileQuery q = query();
     m_nowMs = 0;
-    if (m_presets->currentIndex() != Custom) {
-        // The range edits show the preset's window, a starting point for a custom range.
-        const QSignalBlocker b1(m_from), b2(m_to);
-        m_from->setDateTime(QDateTime::fromMSecsSinceEpoch(q.range.startMs));
-        m_to->setDateTime(QDateTime::fromMSecsSinceEpoch(q.range.endMs));
-    }
+    if (m_presets->currentIndex() != Custom)
+        showPresetWindow(q.range);
     m_timeline->clearBrushes();
     loadTimeline(q);
     loadFlamegraph(q);
@@ -424,7 +440,9 @@ void QrynExplorer::loadFlamegraph(const ProfileQuery &q)
             return finished(QStringLiteral("flamegraph"), false, r.error.message);
         if (r.value.isEmpty())   // what was shown stays; the message says why nothing new came
             return finished(QStringLiteral("flamegraph"), false, noProfilesMessage(q));
-        m_merged = r.value;
+        // The previous answer is freed off the GUI thread, for the same reason.
+        (void)QtConcurrent::run(
+            [old = std::make_shared<MergedFlamegraph>(std::exchange(m_merged, std::move(r.value)))] {});
         LoadedView view;
         view.profiles = {m_merged.profile};
         view.sampleType = 0;

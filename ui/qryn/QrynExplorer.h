@@ -12,6 +12,8 @@
 
 #include <QPointer>
 
+#include <optional>
+
 class QComboBox;
 class QDateTimeEdit;
 class QLabel;
@@ -77,8 +79,9 @@ public:
     QrynClient *client() const { return m_client; }
 
 Q_SIGNALS:
-    // One of the explorer's requests ended; `what` is "types", "labels", "flamegraph", "timeline", "compare" or
-    // "save"; `message` is the line shown (an error or a warning), empty when all is well.
+    // One of the explorer's requests ended; `what` is "types", "labels", "flamegraph", "timeline", "compare",
+    // "save" or "keychain" (a secret the keychain refused); `message` is the line shown (an error or a warning),
+    // empty when all is well.
     void requestFinished(const QString &what, bool ok, const QString &message);
 
 protected:
@@ -94,6 +97,8 @@ private:
     void loadTimeline(const ProfileQuery &query);
     void loadFlamegraph(const ProfileQuery &query);
     ProfileQuery query() const;
+    // Shows `window` (default: the current preset's, ending now) in the range edits.
+    void showPresetWindow(std::optional<TimeRange> window = std::nullopt);
     bool ready(QString *why) const;
 
     ConnectionStore *m_store;

@@ -117,8 +117,12 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         }
     } else {
         p.setPen(palette().placeholderText().color());
-        p.drawText(r, Qt::AlignCenter, tr("no points in this range"));
+        p.drawText(r, Qt::AlignCenter,
+                   m_window.lengthMs() > 0 ? tr("no points in this range")
+                                           : tr("the timeline of the query shows here after Load"));
     }
+    if (m_window.lengthMs() <= 0)
+        return;   // no window yet: no 1970 dates at the ends, no legend
 
     for (int b = 0; b < 2; ++b) {
         if (!m_brush[b])
