@@ -18,6 +18,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
   qtkeychain-qt6-dev fonts-dejavu-core
   nodejs npm   # the real qryn 3.2.39 the qryn client tests run against (tests/qryn/)
+  dbus-daemon gnome-keyring   # a headless Secret Service for the keychain test (tests/qryn/with-secret-service.sh)
   dpkg-dev appstream desktop-file-utils groff-base shared-mime-info binutils   # the .deb and its checks (packaging/)
   clang-14 libclang-rt-14-dev   # the sanitizer + fuzz stage: ASan, UBSan and libFuzzer (fuzz/run.sh)
 )

@@ -1,0 +1,317 @@
+// Issue #7: each transport fault ends in a clear message within the configured timeout, and the GUI's event loop
+// keeps answering meanwhile. The requests go through the explorer tab itself (offscreen), as a person's would:
+// connecting (ProfileTypes, LabelNames), then loading (SelectMergeStacktraces, SelectSeries). A 10 ms timer on
+// the GUI thread records the longest gap between its ticks from the connection until the last answer; a gap of
+// 100 ms or more fails the case. The faulty server runs on a thread of its own, so only the client's work counts.
+//
+// Each case prints "stall: <case> max gap <ms> ms, ..." with qInfo; docs/robustness.md quotes those figures.
+#include "ConnectionStore.h"
+#include "DocumentPane.h"
+#include "QrynExplorer.h"
+#include "qryn/ThreadedFaultServer.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace qflame;
+using namespace qflame::qryn;
+using qflame::test::FaultMode;
+using qflame::test::ThreadedFaultServer;
+
+namespace {
+
+const QString kCpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+constexpr int kMaxGapMs = 100;
+constexpr int kMarginMs = 700;   // answers may come this much after the timeout (a loaded 2-core machine)
+
+// The longest time the GUI thread went without running its 10 ms timer.
+class GapMeter {
+public:
+    GapMeter()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const qint64 gap = m_clock.restart();
+            if (gap > m_max) {
+                m_max = gap;
+                m_maxAt = m_since.elapsed();
+            }
+            ++m_ticks;
+        });
+    }
+    void start()
+    {
+        m_max = 0;
+        m_ticks = 0;
+        m_clock.start();
+        m_since.start();
+        m_timer.start(10);
+    }
+    qint64 stop()
+    {
+        m_timer.stop();
+        return std::max(m_max, m_clock.elapsed());   // also the time since the last tick
+    }
+    int ticks() const { return m_ticks; }
+    // When the longest gap ended, in ms since start().
+    qint64 maxAt() const { return m_maxAt; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock, m_since;
+    qint64 m_maxAt = 0;
+    qint64 m_max = 0;
+    int m_ticks = 0;
+};
+
+struct Answer {
+    bool ok = false;
+    QString message;
+    qint64 ms = -1;   // since the request was made
+};
+
+// Collects the explorer's answers by kind, with the time each arrived.
+class Answers : public QObject {
+public:
+    explicit Answers(QrynExplorer *e)
+    {
+        connect(e, &QrynExplorer::requestFinished, this, [this](const QString &what, bool ok, const QString &m) {
+            if (!m_got.contains(what))
+                m_got.insert(what, {ok, m, m_clock.elapsed()});
+        });
+    }
+    void restart()
+    {
+        m_got.clear();
+        m_clock.start();
+    }
+    // Waits (running the event loop) until every kind in `what` has answered, at most `ms`.
+    bool wait(const QStringList &what, int ms)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < ms) {
+            bool all = true;
+            for (const QString &w : what)
+                all = all && m_got.contains(w);
+            if (all)
+                return true;
+            QTest::qWait(5);
+        }
+        return false;
+    }
+    Answer get(const QString &what) const { return m_got.value(what); }
+
+private:
+    QElapsedTimer m_clock;
+    QHash<QString, Answer> m_got;
+};
+
+}   // namespace
+
+class tst_QrynStall : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void faults_data();
+    void faults();
+    void largeFlamegraph();
+
+private:
+    QTemporaryDir m_tmp;
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<ConnectionStore> m_store;
+};
+
+void tst_QrynStall::initTestCase()
+{
+    QVERIFY(m_tmp.isValid());
+    m_settings = std::make_unique<QSettings>(m_tmp.filePath(QStringLiteral("qflame.ini")), QSettings::IniFormat);
+    m_store = std::make_unique<ConnectionStore>(m_settings.get());
+    m_store->setKeychainEnabled(false);
+}
+
+void tst_QrynStall::faults_data()
+{
+    QTest::addColumn<int>("mode");      // -1: nothing listens
+    QTest::addColumn<int>("timeoutMs");
+    // What follows "<Method> at <url>: "; a trailing '*' asks for a prefix only.
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("refused") << -1 << 2000 << "connection refused: nothing listens on 127.0.0.1 port %1";
+    QTest::newRow("never answers") << int(FaultMode::NeverAnswer) << 1500
+                                   << "no complete answer within 1.5 s (timeout; 0 B received)";
+    QTest::newRow("trickle 1 B/s") << int(FaultMode::TrickleOneByte) << 2500
+                                   << "no complete answer within 2.5 s (timeout; *";
+    QTest::newRow("reset mid-body") << int(FaultMode::ResetMidBody) << 2000
+                                    << "the server closed the connection after 100 of 1000 bytes before the answer "
+                                       "was complete";
+    QTest::newRow("oversized") << int(FaultMode::Oversized) << 5000 << "the answer exceeds the size limit of 1 MiB";
+    QTest::newRow("invalid protobuf") << int(FaultMode::InvalidProtobuf) << 2000
+                                      << "HTTP 200 but the body (16 bytes starting 0f ff ff ff ff ff ff ff) is not a "
+                                         "%2";
+    QTest::newRow("garbage") << int(FaultMode::Garbage) << 2000
+                             << "HTTP 200 but the body (24 bytes starting \"<html>proxy error</html>\") is not a %2";
+    QTest::newRow("redirect to another host")
+        << int(FaultMode::RedirectElsewhere) << 2000
+        << "the server redirects to http://localhost:%1/querier.v1.QuerierService/%3, another host: not followed, "
+           "so that no credentials go there (HTTP 307 Temporary Redirect)";
+}
+
+void tst_QrynStall::faults()
+{
+    QFETCH(int, mode);
+    QFETCH(int, timeoutMs);
+    QFETCH(QString, problem);
+    std::unique_ptr<ThreadedFaultServer> server;
+    ConnectionSettings s;
+    if (mode < 0) {
+        s.url = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(test::closedPort()));
+    } else {
+        server = std::make_unique<ThreadedFaultServer>(FaultMode(mode));
+        s.url = server->url();
+    }
+    s.timeoutMs = timeoutMs;
+    s.maxResponseBytes = 1 << 20;
+    s.bearerToken = QStringLiteral("stall-token");   // only the server asked may see it
+    const QString port = QString::number(s.url.port());
+    auto expected = [&](const QString &method, const QString &type) {
+        QString p = problem;
+        p.replace(QLatin1String("%1"), port).replace(QLatin1String("%2"), type).replace(QLatin1String("%3"), method);
+        return method + QStringLiteral(" at ") + s.displayUrl() + QStringLiteral(": ") + p;
+    };
+    auto matches = [](const QString &message, QString want) {
+        if (want.endsWith(u'*')) {
+            want.chop(1);
+            return message.startsWith(want);
+        }
+        return message == want;
+    };
+
+    QrynExplorer explorer(m_store.get());
+    explorer.resize(1200, 800);
+    explorer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+    QTest::qWait(50);   // the first paints are not the client's doing
+    Answers answers(&explorer);
+    GapMeter meter;
+    meter.start();
+
+    // Connecting: ProfileTypes (whose failure the tab shows) and LabelNames.
+    answers.restart();
+    explorer.setConnection(s, QStringLiteral("faulty"));
+    QVERIFY(answers.wait({"types", "labels"}, timeoutMs + 5000));
+    const Answer types = answers.get(QStringLiteral("types"));
+    const QString typesWant = expected(QStringLiteral("ProfileTypes"), QStringLiteral("querier.v1.ProfileTypesResponse"));
+    QVERIFY2(!types.ok && matches(types.message, typesWant), qPrintable(types.message + " != " + typesWant));
+    QCOMPARE(explorer.message(), types.message);   // the visible line says it
+    QVERIFY2(types.ms <= timeoutMs + kMarginMs, qPrintable(QString::number(types.ms)));
+    const Answer labels = answers.get(QStringLiteral("labels"));
+    QVERIFY(!labels.ok);
+    QVERIFY2(labels.message.startsWith(QStringLiteral("LabelNames at ")), qPrintable(labels.message));
+
+    // Loading: the flamegraph and the timeline, the two requests of a load.
+    explorer.setProfileType(kCpu);
+    answers.restart();
+    explorer.load();
+    QVERIFY(answers.wait({"flamegraph", "timeline"}, timeoutMs + 5000));
+    const qint64 gap = meter.stop();
+    const Answer flame = answers.get(QStringLiteral("flamegraph"));
+    const QString flameWant = expected(QStringLiteral("SelectMergeStacktraces"),
+                                       QStringLiteral("querier.v1.SelectMergeStacktracesResponse"));
+    QVERIFY2(!flame.ok && matches(flame.message, flameWant), qPrintable(flame.message + " != " + flameWant));
+    QVERIFY2(flame.ms <= timeoutMs + kMarginMs, qPrintable(QString::number(flame.ms)));
+    const Answer timeline = answers.get(QStringLiteral("timeline"));
+    QVERIFY2(!timeline.ok && timeline.message.startsWith(QStringLiteral("SelectSeries at ")),
+             qPrintable(timeline.message));
+    QVERIFY2(timeline.ms <= timeoutMs + kMarginMs, qPrintable(QString::number(timeline.ms)));
+    QVERIFY(explorer.message() == flame.message || explorer.message() == timeline.message);
+    QVERIFY(!explorer.message().contains(QLatin1String("stall-token")));
+    if (server) {
+        // A redirect is not followed: each request reached the server asked, once (4 requests).
+        const QList<QByteArray> auth = server->authorizations();
+        QCOMPARE(auth.size(), 4);
+        for (const QByteArray &a : auth)
+            QCOMPARE(a, QByteArray("Bearer stall-token"));
+    }
+    qInfo("stall: %s max gap %lld ms (%d ticks); types after %lld ms, flamegraph after %lld ms (timeout %d ms)",
+          QTest::currentDataTag(), gap, meter.ticks(), types.ms, flame.ms, timeoutMs);
+    QVERIFY2(gap < kMaxGapMs, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(gap)));
+}
+
+// A valid answer that takes long to decode and build (400,000 nodes, 400,000 names, 15 MB). The client's part
+// (transfer, decoding, tree and flat table, handing the result over) must not stall the GUI thread. Showing it
+// is measured too: ProfilePane::showView re-sorts the top table (QSortFilterProxyModel over 400,000 functions)
+// on the GUI thread, a stall of a few hundred ms outside the qryn code, expected to fail until the table sorts
+// off the GUI thread.
+void tst_QrynStall::largeFlamegraph()
+{
+    ThreadedFaultServer server(FaultMode::LargeFlamegraph);
+    ConnectionSettings s;
+    s.url = server.url();
+    s.timeoutMs = 30'000;
+    QrynExplorer explorer(m_store.get());
+    explorer.resize(1200, 800);
+    explorer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+    QTest::qWait(50);
+    Answers answers(&explorer);
+    answers.restart();
+    explorer.setConnection(s, QStringLiteral("big"));
+    QVERIFY(answers.wait({"types", "labels"}, 10'000));
+    QVERIFY2(answers.get(QStringLiteral("types")).ok, qPrintable(answers.get(QStringLiteral("types")).message));
+    QCOMPARE(explorer.profileType(), kCpu);
+    const int64_t total = int64_t(ThreadedFaultServer::kColumns) * ThreadedFaultServer::kDepth;
+    const ProfileQuery query{kCpu, QStringLiteral("{}"), explorer.range()};
+
+    // The client as the explorer uses it: a future, watched on the GUI thread.
+    GapMeter meter;
+    meter.start();
+    QElapsedTimer t;
+    t.start();
+    QFutureWatcher<Result<MergedFlamegraph>> watcher;
+    QSignalSpy done(&watcher, &QFutureWatcherBase::finished);
+    watcher.setFuture(explorer.client()->selectMergeStacktraces(query));
+    QVERIFY(done.wait(60'000));
+    const qint64 clientMs = t.elapsed();
+    // Taken as the explorer takes it (moved); the meter stops before the test frees it, which the explorer does
+    // off the GUI thread.
+    const Result<MergedFlamegraph> r = watcher.future().takeResult();
+    const qint64 clientGap = meter.stop();
+    QVERIFY2(r.ok(), qPrintable(r.error.message));
+    QCOMPARE(r.value.tree->total(CallTree::kRoot), total);
+    QCOMPARE(r.value.flat->rows().size(), size_t(ThreadedFaultServer::kColumns) * ThreadedFaultServer::kDepth);
+    qInfo("stall: large flamegraph (%d nodes, %lld bytes), client: max gap %lld ms (ending at %lld ms, %d ticks), "
+          "decoded in %lld ms",
+          ThreadedFaultServer::kColumns * ThreadedFaultServer::kDepth,
+          qint64(ThreadedFaultServer::largeFlamegraphBody().size()), clientGap, meter.maxAt(), meter.ticks(),
+          clientMs);
+    QVERIFY2(clientGap < kMaxGapMs, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(clientGap)));
+
+    // The whole tab: the same answer, shown.
+    meter.start();
+    answers.restart();
+    explorer.load();
+    QVERIFY(answers.wait({"flamegraph", "timeline"}, 60'000));
+    QTest::qWait(300);   // the paints of the new flamegraph and table
+    const qint64 gap = meter.stop();
+    const Answer flame = answers.get(QStringLiteral("flamegraph"));
+    QVERIFY2(flame.ok, qPrintable(flame.message));
+    const LoadedView &v = explorer.profilePane()->view();
+    QVERIFY(v.tree);
+    QCOMPARE(v.tree->total(CallTree::kRoot), total);
+    qInfo("stall: large flamegraph, explorer tab: max gap %lld ms (ending at %lld ms, %d ticks); shown after %lld ms",
+          gap, meter.maxAt(), meter.ticks(), flame.ms);
+    if (gap >= kMaxGapMs)
+        QEXPECT_FAIL("", "ProfilePane::showView sorts the top table on the GUI thread (see docs/robustness.md)",
+                     Continue);
+    QVERIFY2(gap < kMaxGapMs, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(gap)));
+}
+
+QTEST_MAIN(tst_QrynStall)
+#include "tst_qrynstall.moc"
