@@ -36,6 +36,16 @@ public:
     int64_t self(NodeId n) const { return m_self[n]; }
     int64_t total(NodeId n) const { return m_total[n]; }
     uint32_t depth(NodeId n) const { return m_depth[n]; }
+    // How many samples (with a non-zero value) pass through n, and how many end in n: pprof's "samples" of a
+    // frame, the evidence behind its total.
+    uint64_t samples(NodeId n) const { return m_samples[n]; }
+    uint64_t selfSamples(NodeId n) const
+    {
+        uint64_t below = 0;
+        for (NodeId c = m_firstChild[n]; c < m_firstChild[n] + m_childCount[n]; ++c)
+            below += m_samples[c];
+        return m_samples[n] - below;
+    }
     uint32_t maxDepth() const { return m_maxDepth; }
     // Whether the frame of n was reached as an inlined call (bit kInlined) and/or as a real call (kCalled).
     enum : uint8_t { kInlined = 1, kCalled = 2 };
@@ -60,6 +70,7 @@ private:
     std::vector<uint32_t> m_childCount, m_depth;
     std::vector<FrameId> m_frame;
     std::vector<int64_t> m_self, m_total;
+    std::vector<uint64_t> m_samples;
     std::vector<uint8_t> m_callKinds;
     uint32_t m_maxDepth = 0;
     std::shared_ptr<const FrameTable> m_frames;

@@ -195,6 +195,15 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
         locBegin[p.locations.size()] = uint32_t(locFrames.size());
 
         const size_t nSamples = p.sampleCount();
+        std::vector<uint32_t> pathLocs;   // the previous sample's locations from the root, and the node after each
+        std::vector<NodeId> pathNodes;
+        struct Step {
+            uint32_t hash;
+            FrameId frame;
+            uint8_t kind;
+        };
+        std::vector<Step> steps;
+        std::vector<uint32_t> locEnds;
         for (size_t s = 0; s < nSamples; ++s) {
             if (options.progress && (++doneSamples & 0x7fff) == 0 &&
                 !options.progress(0.8 * double(doneSamples) / double(totalSamples)))
@@ -223,22 +232,48 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
             }
             if (filter && !filter->keepSample(s, begin, end))
                 continue;
+            // Walk from the root. The node reached after each location depends only on the locations above
+            // it, so the part of the stack shared with the previous sample is taken from its path without a
+            // single lookup (samples of one program share their outer frames, often most of them).
+            const size_t depth = end - begin;
+            size_t i = 0;
             NodeId node = CallTree::kRoot;
-            if (collapse) {
-                for (size_t k = end; k-- > begin;) {
-                    const uint32_t loc = p.sampleLocations[k];
-                    for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f)
-                        if (locFrames[f] != b.frame(node))   // a direct self-call stays in the caller's node
-                            node = b.child(node, locFrames[f], locKinds[f]);
+            for (const size_t shared = std::min(depth, pathLocs.size());
+                 i < shared && p.sampleLocations[end - 1 - i] == pathLocs[i]; ++i)
+                node = pathNodes[i];
+            pathLocs.resize(i);
+            pathNodes.resize(i);
+            // The rest: first every frame and its node's hash, which need no lookup, then the lookups, each
+            // slot prefetched a few steps ahead: the misses overlap instead of queueing one after another.
+            steps.clear();
+            locEnds.clear();
+            uint32_t h = b.hash(node);
+            FrameId last = b.frame(node);
+            for (size_t k = i; k < depth; ++k) {
+                const uint32_t loc = p.sampleLocations[end - 1 - k];
+                for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f) {
+                    if (collapse && locFrames[f] == last)   // collapsed: a direct self-call stays in its caller
+                        continue;
+                    h = CallTreeAccumulator::pathHash(h, locFrames[f]);
+                    steps.push_back({h, locFrames[f], locKinds[f]});
+                    last = locFrames[f];
                 }
-            } else {
-                for (size_t k = end; k-- > begin;) {
-                    const uint32_t loc = p.sampleLocations[k];
-                    for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f)
-                        node = b.child(node, locFrames[f], locKinds[f]);
-                }
+                locEnds.push_back(uint32_t(steps.size()));
+                pathLocs.push_back(loc);
             }
-            b.addSelf(node, v);
+            constexpr size_t kAhead = 8;
+            for (size_t j = 0; j < std::min(kAhead, steps.size()); ++j)
+                b.prefetch(steps[j].hash);
+            size_t step = 0;
+            for (const uint32_t stepsEnd : locEnds) {
+                for (; step < stepsEnd; ++step) {
+                    if (step + kAhead < steps.size())
+                        b.prefetch(steps[step + kAhead].hash);
+                    node = b.child(node, steps[step].frame, steps[step].kind, steps[step].hash);
+                }
+                pathNodes.push_back(node);
+            }
+            b.addSelf(node, v, 1);
             ++tree->m_sampleCount;
         }
     }
@@ -290,6 +325,7 @@ void CallTreeBuilder::freeze(CallTreeAccumulator &b, const FrameTable &frames, C
     tree.m_self.resize(n);
     tree.m_total.resize(n);
     tree.m_callKinds.resize(n);
+    tree.m_samples.resize(n);
     std::vector<NodeId> order;   // order[newId] = oldId
     order.reserve(n);
     order.push_back(CallTree::kRoot);
@@ -311,10 +347,13 @@ void CallTreeBuilder::freeze(CallTreeAccumulator &b, const FrameTable &frames, C
         tree.m_self[newId] = b.m_self[old];
         tree.m_total[newId] = b.m_self[old];
         tree.m_callKinds[newId] = b.m_kinds[old];
+        tree.m_samples[newId] = b.m_samples[old];
         tree.m_maxDepth = std::max(tree.m_maxDepth, tree.m_depth[newId]);
     }
-    for (size_t i = n; i-- > 1;)
+    for (size_t i = n; i-- > 1;) {
         tree.m_total[tree.m_parent[i]] = wrappingAdd(tree.m_total[tree.m_parent[i]], tree.m_total[i]);
+        tree.m_samples[tree.m_parent[i]] += tree.m_samples[i];
+    }
 }
 
 std::vector<NodeId> CallTree::pathTo(NodeId n) const

@@ -34,25 +34,50 @@ public:
         m_frame.push_back(FrameTable::kRoot);
         m_self.push_back(0);
         m_kinds.push_back(0);
+        m_samples.push_back(0);
+        m_hash.push_back(kRootHash);
     }
 
+    // A node's hash is a function of the frames on its path (its parent's hash and its frame), so a caller
+    // that knows a stack can compute the hashes of all its nodes before looking any of them up.
+    static constexpr uint32_t kRootHash = 0x9747b28cu;
+    static uint32_t pathHash(uint32_t parentHash, FrameId frame)
+    {
+        return uint32_t(FlatHashMap::mix((uint64_t(parentHash) << 32) | frame));
+    }
+    uint32_t hash(NodeId n) const { return m_hash[n]; }
+    void prefetch(uint32_t hash) const { m_children.prefetch(hash); }
+
     // The child of `parent` for `frame`, created on first use; `callKinds` (CallTree::kInlined / kCalled) is
-    // added to how that child was reached. Forced inline: it runs once per frame of every sample (tens of
-    // millions of times on large profiles), and GCC does not inline it into the build loop by itself.
-    Q_ALWAYS_INLINE NodeId child(NodeId parent, FrameId frame, uint8_t callKinds)
+    // added to how that child was reached. `hash` must be pathHash(hash(parent), frame).
+    // Forced inline: it runs once per frame of every sample (tens of millions of times on large profiles),
+    // and GCC does not inline it into the build loop by itself.
+    Q_ALWAYS_INLINE NodeId child(NodeId parent, FrameId frame, uint8_t callKinds, uint32_t hash)
     {
         bool inserted = false;
-        const NodeId id = m_children.findOrInsert((uint64_t(parent) << 32) | frame, NodeId(m_parent.size()), &inserted);
+        const NodeId id = m_children.findOrInsertHashed((uint64_t(parent) << 32) | frame, hash,
+                                                        NodeId(m_parent.size()), &inserted);
         if (inserted) {
             m_parent.push_back(parent);
             m_frame.push_back(frame);
             m_self.push_back(0);
             m_kinds.push_back(0);
+            m_samples.push_back(0);
+            m_hash.push_back(hash);
         }
         m_kinds[id] |= callKinds;
         return id;
     }
-    void addSelf(NodeId n, int64_t value) { m_self[n] = wrappingAdd(m_self[n], value); }
+    NodeId child(NodeId parent, FrameId frame, uint8_t callKinds)
+    {
+        return child(parent, frame, callKinds, pathHash(m_hash[parent], frame));
+    }
+    // Adds `value` to the self value of n and `samples` to the number of samples that end in n.
+    void addSelf(NodeId n, int64_t value, uint64_t samples)
+    {
+        m_self[n] = wrappingAdd(m_self[n], value);
+        m_samples[n] += samples;
+    }
     FrameId frame(NodeId n) const { return m_frame[n]; }
     size_t size() const { return m_parent.size(); }
 
@@ -62,6 +87,8 @@ private:
     std::vector<FrameId> m_frame;
     std::vector<int64_t> m_self;
     std::vector<uint8_t> m_kinds;
+    std::vector<uint64_t> m_samples;
+    std::vector<uint32_t> m_hash;
     FlatHashMap m_children;
 };
 

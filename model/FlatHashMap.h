@@ -1,5 +1,11 @@
 // A small open-addressing hash map from uint64 keys to uint32 values, for the hot loops of tree building
 // (tens of millions of lookups on large profiles, where std::unordered_map's node allocations dominate).
+//
+// Key, value and hash share one 16-byte slot: a lookup in a table far larger than the caches costs one miss,
+// not two (the key compare was 58% of CallTreeBuilder::build on a 1.9M-node profile with split arrays).
+// A caller may supply the hash itself (findOrInsertHashed), always the same for the same key: the tree builder
+// derives it from the path of frames, so it knows every slot of a stack before the first lookup and can
+// prefetch them all instead of waiting for one miss after another.
 #pragma once
 
 #include <cstdint>
@@ -13,29 +19,49 @@ public:
 
     explicit FlatHashMap(size_t expected = 1024) { rehash(capacityFor(expected)); }
 
+    static uint64_t mix(uint64_t h)
+    {
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+        h *= 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 33;
+        return h;
+    }
+
     // Returns the value for key, inserting `value` first when the key is new; *inserted tells which.
     uint32_t findOrInsert(uint64_t key, uint32_t value, bool *inserted)
     {
-        if ((m_size + 1) * 10 > m_keys.size() * 7)
-            rehash(m_keys.size() * 2);
-        size_t i = slot(key);
-        while (m_keys[i] != kEmpty) {
-            if (m_keys[i] == key) {
+        return findOrInsertHashed(key, uint32_t(mix(key)), value, inserted);
+    }
+    // The same with the caller's hash of the key (see above); one map must not mix the two.
+    uint32_t findOrInsertHashed(uint64_t key, uint32_t hash, uint32_t value, bool *inserted)
+    {
+        if ((m_size + 1) * 10 > m_slots.size() * 7)
+            rehash(m_slots.size() * 2);
+        size_t i = hash & m_mask;
+        while (m_slots[i].key != kEmpty) {
+            if (m_slots[i].key == key) {
                 *inserted = false;
-                return m_values[i];
+                return m_slots[i].value;
             }
             i = (i + 1) & m_mask;
         }
-        m_keys[i] = key;
-        m_values[i] = value;
+        m_slots[i] = {key, hash, value};
         ++m_size;
         *inserted = true;
         return value;
     }
+    void prefetch(uint32_t hash) const { __builtin_prefetch(&m_slots[hash & m_mask]); }
 
     size_t size() const { return m_size; }
 
 private:
+    struct alignas(16) Slot {
+        uint64_t key = kEmpty;
+        uint32_t hash = 0;
+        uint32_t value = 0;
+    };
     static size_t capacityFor(size_t n)
     {
         size_t cap = 16;
@@ -43,33 +69,22 @@ private:
             cap *= 2;
         return cap;
     }
-    size_t slot(uint64_t key) const
-    {
-        key ^= key >> 33;
-        key *= 0xff51afd7ed558ccdull;
-        key ^= key >> 33;
-        return size_t(key) & m_mask;
-    }
     void rehash(size_t capacity)
     {
-        std::vector<uint64_t> keys(capacity, kEmpty);
-        std::vector<uint32_t> values(capacity);
-        keys.swap(m_keys);
-        values.swap(m_values);
+        std::vector<Slot> old(capacity);
+        old.swap(m_slots);
         m_mask = capacity - 1;
-        for (size_t i = 0; i < keys.size(); ++i) {
-            if (keys[i] == kEmpty)
+        for (const Slot &s : old) {
+            if (s.key == kEmpty)
                 continue;
-            size_t j = slot(keys[i]);
-            while (m_keys[j] != kEmpty)
+            size_t j = s.hash & m_mask;
+            while (m_slots[j].key != kEmpty)
                 j = (j + 1) & m_mask;
-            m_keys[j] = keys[i];
-            m_values[j] = values[i];
+            m_slots[j] = s;
         }
     }
 
-    std::vector<uint64_t> m_keys;
-    std::vector<uint32_t> m_values;
+    std::vector<Slot> m_slots;
     size_t m_mask = 0;
     size_t m_size = 0;
 };

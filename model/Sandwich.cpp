@@ -41,7 +41,7 @@ std::shared_ptr<const CallTree> SandwichBuilder::callers(const CallTree &tree, F
         NodeId to = nodes.child(CallTree::kRoot, frame, tree.callKinds(n));
         for (NodeId a = tree.parent(n); a != CallTree::kRoot; a = tree.parent(a))
             to = nodes.child(to, tree.frame(a), tree.callKinds(a));
-        nodes.addSelf(to, tree.total(n));
+        nodes.addSelf(to, tree.total(n), tree.samples(n));
     }
     return CallTreeBuilder::derive(std::move(nodes), tree);
 }
@@ -60,7 +60,7 @@ std::shared_ptr<const CallTree> SandwichBuilder::callees(const CallTree &tree, F
             to[n] = nodes.child(CallTree::kRoot, frame, tree.callKinds(n));
         else
             continue;
-        nodes.addSelf(to[n], tree.self(n));
+        nodes.addSelf(to[n], tree.self(n), tree.selfSamples(n));
     }
     return CallTreeBuilder::derive(std::move(nodes), tree);
 }

@@ -10,7 +10,7 @@ std::shared_ptr<const CallTree> subtreeWithPath(const CallTree &tree, NodeId n)
     NodeId at = CallTree::kRoot;
     for (NodeId step : tree.pathTo(n))
         at = acc.child(at, tree.frame(step), tree.callKinds(step));
-    acc.addSelf(at, tree.self(n));
+    acc.addSelf(at, tree.self(n), tree.selfSamples(n));
     // Below n: an explicit stack of (original node, its copy), so deep trees do not recurse.
     std::vector<std::pair<NodeId, NodeId>> stack{{n, at}};
     while (!stack.empty()) {
@@ -19,7 +19,7 @@ std::shared_ptr<const CallTree> subtreeWithPath(const CallTree &tree, NodeId n)
         for (uint32_t i = 0; i < tree.childCount(orig); ++i) {
             const NodeId c = tree.firstChild(orig) + i;
             const NodeId cc = acc.child(copy, tree.frame(c), tree.callKinds(c));
-            acc.addSelf(cc, tree.self(c));
+            acc.addSelf(cc, tree.self(c), tree.selfSamples(c));
             stack.push_back({c, cc});
         }
     }

@@ -2,6 +2,7 @@
 #include "CallTreeBuilder.h"
 #include "FlameLayout.h"
 #include "FlatTable.h"
+#include "Subtree.h"
 
 #include "profile.pb.h"
 
@@ -123,6 +124,22 @@ QStringList rows(const FlatTable &t)
     return out;
 }
 
+// "path self" of every node with a self value, root first and sorted: the stacks a tree holds.
+QStringList paths(const CallTree &t)
+{
+    QStringList out;
+    for (NodeId n = 1; n < t.size(); ++n) {
+        if (t.self(n) == 0)
+            continue;
+        QStringList labels;
+        for (NodeId step : t.pathTo(n))
+            labels << QString::fromStdString(t.label(step));
+        out << labels.join(u';') + QStringLiteral(" %1").arg(t.self(n));
+    }
+    out.sort();
+    return out;
+}
+
 NodeId childNamed(const CallTree &t, NodeId n, const std::string &label)
 {
     for (uint32_t i = 0; i < t.childCount(n); ++i)
@@ -146,6 +163,8 @@ private Q_SLOTS:
     void mergesProfiles();
     void skipsZeroSamplesAndKeepsEmptyStacks();
     void deepStacksDoNotRecurse();
+    void countsSamplesPerNode();
+    void sharedPrefixesAndCollapsedRecursion();
     void layoutAndHitTesting();
     void levelOfDetailMergesPixelColumns();
 };
@@ -314,6 +333,59 @@ void tst_CallTree::deepStacksDoNotRecurse()
         QCOMPARE(r.cum, int64_t(3));
     FlameLayout layout(table->tree());
     QCOMPARE(layout.visible(layout.fullViewport(), 1000, 1, 0, 30000).size(), size_t(20001));
+}
+
+void tst_CallTree::countsSamplesPerNode()
+{
+    // Samples, not values: main;a;b twice (10 and 1) is two samples of b; a zero sample is no sample.
+    Maker m;
+    m.stack("main;a;b", 10);
+    m.stack("main;a;c", 5);
+    m.stack("main;a", 0);
+    m.stack("main;a", 7);
+    m.stack("main;d", 2);
+    m.stack("main;a;b", 1);
+    auto tree = CallTreeBuilder::build({m.profile()}, 0);
+    const CallTree &t = *tree;
+    const NodeId main = childNamed(t, CallTree::kRoot, "main"), a = childNamed(t, main, "a");
+    const NodeId b = childNamed(t, a, "b"), c = childNamed(t, a, "c"), d = childNamed(t, main, "d");
+    QCOMPARE(t.samples(CallTree::kRoot), uint64_t(5));
+    QCOMPARE(t.selfSamples(CallTree::kRoot), uint64_t(0));
+    QCOMPARE(t.samples(main), uint64_t(5));
+    QCOMPARE(t.samples(a), uint64_t(4));
+    QCOMPARE(t.selfSamples(a), uint64_t(1));
+    QCOMPARE(t.samples(b), uint64_t(2));
+    QCOMPARE(t.selfSamples(b), uint64_t(2));
+    QCOMPARE(t.samples(c), uint64_t(1));
+    QCOMPARE(t.samples(d), uint64_t(1));
+    QCOMPARE(t.sampleCount(), size_t(5));
+    // Merged profiles add their samples; the subtree export keeps the counts of what it copies.
+    auto merged = CallTreeBuilder::build({m.profile("one"), m.profile("two")}, 0);
+    QCOMPARE(merged->samples(CallTree::kRoot), uint64_t(10));
+    QCOMPARE(merged->samples(childNamed(*merged, childNamed(*merged, childNamed(*merged, 0, "main"), "a"), "b")),
+             uint64_t(4));
+    auto sub = subtreeWithPath(t, a);
+    QCOMPARE(sub->samples(CallTree::kRoot), uint64_t(4));
+    QCOMPARE(sub->samples(childNamed(*sub, childNamed(*sub, childNamed(*sub, 0, "main"), "a"), "b")), uint64_t(2));
+}
+
+void tst_CallTree::sharedPrefixesAndCollapsedRecursion()
+{
+    // The builder reuses the path of the previous sample for the locations both share from the root: stacks
+    // that are a prefix of the one before, extend it, leave it and come back must all land where they belong.
+    const char *stacks[] = {"main;f;f;g", "main;f;f", "main;f;f;g;h", "main;f", "main;f;f;g", "main;x;f;f",
+                            "other;f;f;f", "main;f;f;g;h"};
+    Maker m;
+    for (const char *st : stacks)
+        m.stack(st, 1);
+    auto plain = CallTreeBuilder::build({m.profile()}, 0);
+    QCOMPARE(paths(*plain), QStringList({"main;f 1", "main;f;f 1", "main;f;f;g 2", "main;f;f;g;h 2",
+                                         "main;x;f;f 1", "other;f;f;f 1"}));
+    BuildOptions o;
+    o.filters.collapseRecursion = true;
+    auto collapsed = CallTreeBuilder::build({m.profile()}, 0, o);
+    QCOMPARE(paths(*collapsed), QStringList({"main;f 2", "main;f;g 2", "main;f;g;h 2", "main;x;f 1", "other;f 1"}));
+    QCOMPARE(collapsed->samples(childNamed(*collapsed, CallTree::kRoot, "main")), uint64_t(7));
 }
 
 void tst_CallTree::layoutAndHitTesting()

@@ -143,6 +143,11 @@ void tst_Sandwich::callersAndCallees()
     QCOMPARE(paths(*s.callees), QStringList({"f 8", "f;x 5", "f;y;z 2"}));
     QCOMPARE(s.callees->total(1), int64_t(15));
     QCOMPARE(s.callees->self(1), int64_t(8));
+    // Sample counts follow: f is on 5 of the 6 samples, 3 of them end in it.
+    QCOMPARE(s.callers->samples(CallTree::kRoot), uint64_t(5));
+    QCOMPARE(s.callers->samples(1), uint64_t(5));
+    QCOMPARE(s.callees->samples(1), uint64_t(5));
+    QCOMPARE(s.callees->selfSamples(1), uint64_t(3));
     // The callees tree's flat table gives f the flat and cum of the whole profile.
     const auto flat = FlatTable::compute(t), calleesFlat = FlatTable::compute(s.callees);
     const FlatRow &whole = flat->rows()[size_t(flat->rowOf(f))];
