@@ -2,6 +2,7 @@
 #include "CallTreeBuilder.h"
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
+#include "FrameDetails.h"
 #include "ProfileFactory.h"
 
 #include <QApplication>
@@ -26,6 +27,7 @@ private Q_SLOTS:
     void clickZoomsAndHistoryGoesBackAndForward();
     void keyboard();
     void tooltipText();
+    void detailsPanelText();
     void paintsRealProfile();
     void arrowsMoveBetweenFrames();
     void icicleHitTests();
@@ -136,10 +138,12 @@ void tst_FlameGraphWidget::keyboard()
 void tst_FlameGraphWidget::tooltipText()
 {
     QCOMPARE(m_w->describe(2), QStringLiteral("a\nTotal: 6 (60.00% of view, 60.00% of profile)\n"
-                                              "Self: 6 (60.00% of view, 60.00% of profile)"));
+                                              "Self: 6 (60.00% of view, 60.00% of profile)\n"
+                                              "Samples: 1 (1 ending here)"));
     m_w->zoomTo(1);
     QCOMPARE(m_w->describe(1), QStringLiteral("main\nTotal: 10 (100% of view, 100% of profile)\n"
-                                              "Self: 2 (20.00% of view, 20.00% of profile)"));
+                                              "Self: 2 (20.00% of view, 20.00% of profile)\n"
+                                              "Samples: 3 (1 ending here)"));
     // Values in their unit.
     FlameGraphWidget w;
     test::FoldedProfile spec;
@@ -147,7 +151,27 @@ void tst_FlameGraphWidget::tooltipText()
     spec.folded = "main;work 1230000000\nmain 770000000\n";
     w.setTree(CallTreeBuilder::build({test::profileFromFolded(spec)}, 0));
     QCOMPARE(w.describe(2), QStringLiteral("work\nTotal: 1.23 s (61.50% of view, 61.50% of profile)\n"
-                                           "Self: 1.23 s (61.50% of view, 61.50% of profile)"));
+                                           "Self: 1.23 s (61.50% of view, 61.50% of profile)\n"
+                                           "Samples: 1 (1 ending here)"));
+}
+
+void tst_FlameGraphWidget::detailsPanelText()
+{
+    // Main tree: main;a 6, main;b 2, main 2. The panel shows values in units and the samples behind them.
+    FrameDetails details;
+    const CallTree &t = *m_w->tree();
+    details.showNode(&t, m_w->layout()->fullViewport(), 1);
+    const QString text = details.text();
+    QVERIFY2(text.contains(QStringLiteral("<b>main</b>")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("<i>Total</i></td><td>10 <small>(100% of view, 100% of profile; 10 count)")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("<i>Self</i></td><td>2 <small>(20.00% of view, 20.00% of profile; 2 count)")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("<i>Samples</i></td><td>3 <small>(1 ending here, of 3 in the profile)")),
+             qPrintable(text));
+    details.showNode(&t, m_w->layout()->fullViewport(), 2);
+    QVERIFY2(details.text().contains(QStringLiteral("<i>Samples</i></td><td>1 <small>(1 ending here, of 3 in")),
+             qPrintable(details.text()));
 }
 
 void tst_FlameGraphWidget::paintsRealProfile()

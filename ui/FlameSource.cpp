@@ -39,9 +39,12 @@ QString CallTreeSource::describe(NodeId n, Viewport view) const
     if (t.isInlined(n))
         name += QCoreApplication::translate("FlameGraphWidget", " (inlined)");
     return QCoreApplication::translate("FlameGraphWidget",
-                                       "%1\nTotal: %2 (%3 of view, %4 of profile)\nSelf: %5 (%6 of view, %7 of profile)")
+                                       "%1\nTotal: %2 (%3 of view, %4 of profile)\nSelf: %5 (%6 of view, %7 of profile)\n"
+                                       "Samples: %8 (%9 ending here)")
         .arg(name, fmt(t.total(n)), pct(t.total(n), view.span()), pct(t.total(n), total), fmt(t.self(n)),
-             pct(t.self(n), view.span()), pct(t.self(n), total));
+             pct(t.self(n), view.span()), pct(t.self(n), total))
+        .arg(t.samples(n))
+        .arg(t.selfSamples(n));
 }
 
 }   // namespace qflame

@@ -42,6 +42,11 @@ void FrameDetails::showNode(const CallTree *tree, Viewport view, int64_t node)
     };
     row(tr("Total"), value(t.total(n)));
     row(tr("Self"), value(t.self(n)));
+    // The evidence behind the numbers: a frame seen in 3 samples is an anecdote, whatever its total.
+    row(tr("Samples"), tr("%1 <small>(%2 ending here, of %3 in the profile)</small>")
+                           .arg(t.samples(n))
+                           .arg(t.selfSamples(n))
+                           .arg(t.samples(CallTree::kRoot)));
     const uint8_t kinds = t.callKinds(n);
     row(tr("Inlined"), kinds == CallTree::kInlined ? tr("yes")
                        : kinds == (CallTree::kInlined | CallTree::kCalled) ? tr("on some paths")
