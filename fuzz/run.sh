@@ -114,7 +114,10 @@ for t in "${targets[@]}"; do
   ft="$(grep -oP ' ft: \K[0-9]+' <<< "$last" || echo -)"
   units="$(grep -oP ' corp: \K[0-9]+' <<< "$last" || echo -)"
   crashes=0
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then   # SIGINT: stopped, found nothing
+    crashes=stopped; status=1
+    echo "fuzz: $t was interrupted after $runs executions"
+  elif [ "$rc" -ne 0 ]; then
     crashes=1; status=1
     echo "fuzz: $t FOUND SOMETHING (exit code $rc); its log: $log"
     grep -E 'ERROR: |runtime error|SUMMARY|invariant broken' "$log" | head -5 || true
