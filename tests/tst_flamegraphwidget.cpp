@@ -1,6 +1,7 @@
 // The flamegraph widget offscreen: hit testing and colours at known pixels, zoom, history, keys, tooltip text.
 #include "CallTreeBuilder.h"
 #include "FlameGraphWidget.h"
+#include "FlamePainter.h"
 #include "FlameView.h"
 #include "FrameDetails.h"
 #include "ProfileFactory.h"
@@ -9,6 +10,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QImage>
+#include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -37,6 +39,8 @@ private Q_SLOTS:
     void searchDimsNonMatches();
     void subPixelFramesStayVisible();
     void fiveThousandLevelsScroll();
+    void bandFillsEqualQPainterFills_data();
+    void bandFillsEqualQPainterFills();
 
 private:
     // root 10 -> main 10 -> {a 6, b 2}, main's self 2. 1000 px wide: a [0,600), b [600,800), gap [800,1000).
@@ -272,7 +276,7 @@ void tst_FlameGraphWidget::colourSchemes()
     m_w->setColorBlindSafe(true);
     QCOMPARE(m_w->frameColor(2), heatColor(1.0, true));
     m_w->setColorScheme(ColorScheme::Package);
-    QCOMPARE(m_w->frameColor(2), colorForKey(u"a", true));
+    QCOMPARE(m_w->frameColor(2).rgba(), colorForKey(u"a", true).rgba());   // as painted (cached per frame as RGB)
     // Stable: the same package gives the same colour in another tree.
     FlameGraphWidget other;
     other.setTree(CallTreeBuilder::build({test::profileFromFolded("x;a 1\n")}, 0));
@@ -291,6 +295,66 @@ void tst_FlameGraphWidget::searchDimsNonMatches()
     const QColor a = after.pixelColor(300, y(2));
     QCOMPARE(a, dimmed(before.pixelColor(300, y(2)), m_w->palette().color(QPalette::Base)));
     QVERIFY(a != before.pixelColor(300, y(2)));
+}
+
+void tst_FlameGraphWidget::bandFillsEqualQPainterFills_data()
+{
+    QTest::addColumn<bool>("icicle");
+    QTest::addColumn<bool>("search");
+    QTest::addColumn<int>("dy");   // the painter's translation, as for the widget's cache of a scrolled view
+    QTest::newRow("flame") << false << false << 0;
+    QTest::newRow("icicle") << true << false << 0;
+    QTest::newRow("flame, search, scrolled") << false << true << -37;
+    QTest::newRow("icicle, search, scrolled") << true << true << -37;
+}
+
+void tst_FlameGraphWidget::bandFillsEqualQPainterFills()
+{
+    // Frames of every width (sub-pixel runs merged into columns of several levels, 1-3 px frames, wide ones)
+    // painted by the band renderer and, with a clip that turns it off, by QPainter::fillRect: the same pixels.
+    QFETCH(bool, icicle);
+    QFETCH(bool, search);
+    QFETCH(int, dy);
+    std::string folded;
+    for (int i = 0; i < 3000; ++i)
+        folded += "main;m" + std::to_string(i % 7) + ";f" + std::to_string(i) + (i % 3 ? ";g 1\n" : " 1\n");
+    folded += "main;wide;w1;w2 900\nmain;mid;x 40\nmain;mid;y 9\nmain 50\n";
+    const auto tree = CallTreeBuilder::build({test::profileFromFolded(folded)}, 0);
+    const CallTreeSource source(tree);
+    FlamePainter fp(source);
+    fp.view = source.layout().fullViewport();
+    fp.icicle = icicle;
+    fp.rowHeight = 17;
+    fp.options.palette = m_w->palette();
+    std::vector<uint8_t> matches(source.frameCount(), 0);
+    if (search) {
+        for (FrameId f = 0; f < matches.size(); f += 2)
+            matches[f] = 1;
+        fp.matches = &matches;
+    }
+    LabelCache labels;
+    labels.clear(source.frameCount());
+    fp.labelCache = &labels;
+    const int w = 997, h = fp.height();
+    const QRect area(0, -dy, w, h + dy);
+    auto paint = [&](bool clipped) {
+        QImage image(w, h + dy, QImage::Format_RGB32);
+        image.fill(Qt::magenta);
+        QPainter p(&image);
+        p.translate(0, dy);
+        if (clipped)
+            p.setClipRect(area);
+        fp.paint(p, area, w, h);
+        return image;
+    };
+    const QImage bands = paint(false), qpainter = paint(true);
+    QCOMPARE(bands.size(), qpainter.size());
+    int differ = 0;
+    for (int y = 0; y < bands.height(); ++y)
+        for (int x = 0; x < bands.width(); ++x)
+            differ += bands.pixel(x, y) != qpainter.pixel(x, y);
+    QCOMPARE(differ, 0);
+    QVERIFY(!bands.isNull() && bands.pixel(0, 0) != qRgb(255, 0, 255));   // every pixel painted
 }
 
 void tst_FlameGraphWidget::subPixelFramesStayVisible()

@@ -39,7 +39,7 @@ void FlameGraphWidget::setSource(std::shared_ptr<const FlameSource> source)
     m_forward.clear();
     m_hover = m_selected = -1;
     m_matches.clear();
-    m_labelCache.assign(m_source ? m_source->frameCount() : 0, QString());
+    m_labelCache.clear(m_source ? m_source->frameCount() : 0);
     updateGeometry();
     setMinimumHeight(sizeHint().height());
     invalidate();
@@ -254,14 +254,15 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
     if (!m_cacheValid || !m_cacheRect.contains(event->rect()) || m_cacheRect != visibleArea) {
         const qreal dpr = devicePixelRatioF();
         m_cacheRect = visibleArea.united(event->rect());
-        m_cache = QPixmap(m_cacheRect.size() * dpr);
+        // Opaque, like the backing store: drawing it onto the widget is then a copy, not a conversion.
+        m_cache = QImage(m_cacheRect.size() * dpr, QImage::Format_RGB32);
         m_cache.setDevicePixelRatio(dpr);
         QPainter cp(&m_cache);
         cp.translate(-m_cacheRect.topLeft());
         painter().paint(cp, m_cacheRect, width(), height());
         m_cacheValid = true;
     }
-    p.drawPixmap(m_cacheRect.topLeft(), m_cache);
+    p.drawImage(m_cacheRect.topLeft(), m_cache);
     // Outlines over the cache: hover, keyboard selection, the table's selected function.
     auto outline = [&](NodeId n, const QColor &c) {
         const QRectF r = nodeRect(n);

@@ -127,8 +127,8 @@ private:
     ColorScheme m_scheme = ColorScheme::Package;
     bool m_colorBlind = false;
     int m_rowHeight = 18;
-    mutable std::vector<QString> m_labelCache;   // per frame, filled lazily
-    mutable QPixmap m_cache;                     // the frames of m_cacheRect, without outlines
+    mutable LabelCache m_labelCache;             // per frame, filled lazily
+    mutable QImage m_cache;                      // the frames of m_cacheRect, without outlines (an image: FlamePainter fills its pixels directly)
     mutable QRect m_cacheRect;
     mutable bool m_cacheValid = false;
 };

@@ -1,30 +1,220 @@
 #include "FlamePainter.h"
 
 #include <QPainter>
+#include <QRawFont>
 #include <QSvgGenerator>
+#include <QTextLayout>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <optional>
 
 namespace qflame {
 
-QString FlamePainter::label(NodeId n) const
+namespace {
+
+// Solid fills written straight into the pixels when the painter draws into a 32-bit image with no clipping and
+// at most a scale and a translation (the widget's cache, PNG export): QPainter::fillRect costs a chain of calls
+// per scanline, and a 4K view of a million-node tree has hundreds of thousands of scanline pieces one to three
+// pixels wide (merged columns are one pixel wide and hundreds of rows tall). Pixels are those whose centres lie
+// in the rectangle, the rule of QPainter's aliased fills.
+class DirectFill {
+public:
+    static std::optional<DirectFill> of(QPainter &p)
+    {
+        QPaintDevice *device = p.device();
+        if (!device || device->devType() != QInternal::Image || p.hasClipping() ||
+            p.deviceTransform().type() > QTransform::TxScale || p.compositionMode() != QPainter::CompositionMode_SourceOver)
+            return std::nullopt;
+        auto *image = static_cast<QImage *>(device);
+        const QImage::Format f = image->format();
+        if (f != QImage::Format_ARGB32_Premultiplied && f != QImage::Format_RGB32 && f != QImage::Format_ARGB32)
+            return std::nullopt;
+        return DirectFill(image, p.deviceTransform());
+    }
+
+    // c must be opaque (it then has one representation in all three formats).
+    void fill(const QRectF &r, QColor c) const
+    {
+        const QRectF d = m_transform.mapRect(r);
+        const int x0 = std::max(0, qRound(d.left())), x1 = std::min(m_width, qRound(d.right()));
+        const int y0 = std::max(0, qRound(d.top())), y1 = std::min(m_height, qRound(d.bottom()));
+        if (x1 <= x0 || y1 <= y0)
+            return;
+        const quint32 pixel = c.rgb() | 0xff000000u;
+        for (int y = y0; y < y1; ++y)
+            std::fill_n(reinterpret_cast<quint32 *>(m_bits + qsizetype(y) * m_stride) + x0, x1 - x0, pixel);
+    }
+
+private:
+    DirectFill(QImage *image, const QTransform &t)
+        : m_bits(image->bits()), m_stride(image->bytesPerLine()), m_width(image->width()), m_height(image->height()),
+          m_transform(t)
+    {
+    }
+    uchar *m_bits;
+    qsizetype m_stride;
+    int m_width, m_height;
+    QTransform m_transform;
+};
+
+// The frames of a view as bands of one depth each, written into the image one pixel row at a time: each band's
+// row is composed in a small buffer (the background, then its spans) and copied to the band's pixel rows, so
+// every pixel of the image is written once, with no background pass under the frames and no per-frame call
+// per scanline. Needs a 32-bit image and a painter that only translates by whole pixels.
+struct Span {
+    int x0, x1;
+    quint32 pixel;
+    bool coversGap;   // a merged column that continues into the next band across the gap row
+};
+
+bool paintBands(QPainter &p, const QRect &area, int w, int h, int rowHeight, bool icicle, int d0, int d1,
+                const std::vector<std::vector<Span>> &bands, quint32 background)
 {
-    if (!labelCache) {
+    const QTransform t = p.deviceTransform();
+    if (!p.device() || p.device()->devType() != QInternal::Image || p.hasClipping() ||
+        t.type() > QTransform::TxTranslate || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
+        return false;
+    auto *image = static_cast<QImage *>(p.device());
+    const QImage::Format f = image->format();
+    if (f != QImage::Format_ARGB32_Premultiplied && f != QImage::Format_RGB32 && f != QImage::Format_ARGB32)
+        return false;
+    const int dx = int(t.dx()), dy = int(t.dy());
+    // The part of the area inside the image, in widget coordinates.
+    const QRect target = area.intersected(QRect(-dx, -dy, image->width(), image->height()));
+    if (target.isEmpty())
+        return true;
+    const int left = target.left(), width = target.width();
+    const size_t n = static_cast<size_t>(width);
+    std::vector<quint32> row(n), gap(n), empty(n, background);
+    int composed = INT_MIN;
+    for (int y = target.top(); y <= target.bottom(); ++y) {
+        int depth, inBand;
+        if (icicle) {
+            depth = y / rowHeight;
+            inBand = y % rowHeight;
+        } else {
+            depth = y < h ? (h - 1 - y) / rowHeight : -1;
+            inBand = y < h ? rowHeight - 1 - (h - 1 - y) % rowHeight : 0;
+        }
+        const quint32 *src = empty.data();
+        if (depth >= d0 && depth <= d1 && !bands[size_t(depth - d0)].empty()) {
+            if (composed != depth) {   // compose the band's two rows once
+                std::fill(row.begin(), row.end(), background);
+                std::fill(gap.begin(), gap.end(), background);
+                for (const Span &sp : bands[size_t(depth - d0)]) {
+                    const int a = std::max(sp.x0, left), b = std::min(sp.x1, left + width);
+                    if (a >= b)
+                        continue;
+                    std::fill(row.begin() + (a - left), row.begin() + (b - left), sp.pixel);
+                    if (sp.coversGap)
+                        std::fill(gap.begin() + (a - left), gap.begin() + (b - left), sp.pixel);
+                }
+                composed = depth;
+            }
+            src = inBand == rowHeight - 1 ? gap.data() : row.data();
+        }
+        memcpy(reinterpret_cast<quint32 *>(image->scanLine(y + dy)) + (left + dx), src, size_t(width) * 4);
+    }
+    Q_UNUSED(w);
+    return true;
+}
+
+}   // namespace
+
+void LabelCache::clear(size_t frameCount)
+{
+    m_entries.clear();
+    m_entries.resize(frameCount);
+    m_font = QFont();
+    m_ellipsis = QGlyphRun();
+}
+
+void FlamePainter::drawLabel(QPainter &p, NodeId n, const QRectF &box, const QFontMetrics &fm) const
+{
+    const QRectF textRect = box.adjusted(3, 0, -2, 0);   // past the left edge, labels start at the visible part
+    auto utf16 = [&] {
         const std::string &b = m_source.labelBytes(n);
         return QString::fromUtf8(b.data(), qsizetype(b.size()));
+    };
+    auto drawString = [&](const QString &text) {
+        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideRight, int(textRect.width())));
+    };
+    // Glyph runs only for pixels: a vector device (SVG) must get text, which stays searchable and selectable.
+    if (!labelCache || !p.device() || p.device()->devType() != QInternal::Image) {
+        drawString(utf16());
+        return;
     }
-    QString &s = (*labelCache)[m_source.frame(n)];
-    if (s.isNull()) {
-        const std::string &b = m_source.labelBytes(n);
-        s = QString::fromUtf8(b.data(), qsizetype(b.size()));
+    LabelCache &cache = *labelCache;
+    const FrameId frame = m_source.frame(n);
+    if (frame >= cache.m_entries.size()) {
+        drawString(utf16());
+        return;
     }
-    return s;
+    if (cache.m_font != font) {   // glyphs belong to one font: a new font starts the cache again
+        const size_t frames = cache.m_entries.size();
+        cache.clear(frames);
+        cache.m_font = font;
+    }
+    LabelCache::Entry &e = cache.m_entries[frame];
+    if (!e.shaped) {
+        e.shaped = true;
+        e.text = utf16();
+        QTextLayout layout(e.text, font, p.device());
+        layout.setCacheEnabled(true);
+        layout.beginLayout();
+        QTextLine line = layout.createLine();
+        layout.endLayout();
+        const QList<QGlyphRun> runs = line.isValid() ? layout.glyphRuns() : QList<QGlyphRun>();
+        if (runs.size() == 1 && !runs.front().isRightToLeft() && !runs.front().glyphIndexes().isEmpty()) {
+            e.run = runs.front();
+            const QList<QPointF> pos = e.run.positions();
+            const QList<QPointF> adv = e.run.rawFont().advancesForGlyphIndexes(e.run.glyphIndexes());
+            e.ends.resize(size_t(pos.size()));
+            for (qsizetype i = 0; i < pos.size(); ++i)   // positions are ascending in a left-to-right run
+                e.ends[size_t(i)] = pos[i].x() + (i < adv.size() ? adv[i].x() : 0);
+            e.height = line.height();
+            e.simple = true;
+        }
+        if (e.simple && cache.m_ellipsis.glyphIndexes().isEmpty()) {
+            const QRawFont raw = e.run.rawFont();
+            const QList<quint32> g = raw.glyphIndexesForString(QStringLiteral("\u2026"));
+            if (!g.isEmpty() && g.front() != 0) {
+                cache.m_ellipsis.setRawFont(raw);
+                cache.m_ellipsis.setGlyphIndexes(g);
+                cache.m_ellipsisWidth = raw.advancesForGlyphIndexes(g).value(0).x();
+            }
+        }
+    }
+    if (!e.simple || cache.m_ellipsis.glyphIndexes().isEmpty()) {
+        drawString(e.text);
+        return;
+    }
+    const QPointF origin(textRect.left(), textRect.top() + (textRect.height() - e.height) / 2);
+    const qreal width = textRect.width();
+    if (e.ends.back() <= width) {
+        p.drawGlyphRun(origin, e.run);
+        return;
+    }
+    // The longest prefix that leaves room for the ellipsis, like Qt::ElideRight.
+    const auto fit = std::upper_bound(e.ends.begin(), e.ends.end(), width - cache.m_ellipsisWidth) - e.ends.begin();
+    QList<quint32> glyphs = e.run.glyphIndexes().mid(0, fit);
+    QList<QPointF> positions = e.run.positions().mid(0, fit);
+    const qreal baseline = e.run.positions().front().y();
+    glyphs.append(cache.m_ellipsis.glyphIndexes().front());
+    positions.append(QPointF(fit > 0 ? e.ends[size_t(fit - 1)] : 0, baseline));
+    QGlyphRun elided;
+    elided.setRawFont(e.run.rawFont());
+    elided.setGlyphIndexes(glyphs);
+    elided.setPositions(positions);
+    p.drawGlyphRun(origin, elided);
 }
 
 void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
 {
     const QPalette &pal = options.palette;
-    p.fillRect(area, pal.color(QPalette::Base));
     const FlameLayout &layout = m_source.layout();
     auto yOf = [&](uint32_t depth) { return icicle ? int(depth) * rowHeight : h - int(depth + 1) * rowHeight; };
     // Depths that intersect the area.
@@ -36,50 +226,88 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
         d0 = std::max(0, (h - 1 - area.bottom()) / rowHeight);
         d1 = (h - 1 - area.top()) / rowHeight;
     }
+    const QColor background = pal.color(QPalette::Base), mid = pal.color(QPalette::Mid);
+    const bool searching = matches && !matches->empty();
+    const std::vector<FlameRect> rects =
+        d1 < d0 ? std::vector<FlameRect>() : layout.visible(view, w, 1.0, uint32_t(d0), uint32_t(d1 - d0 + 1));
+    auto merged = [&](const FlameRect &r) {   // a run of sub-pixel frames: as tall as their deepest subtree
+        const double x = std::max(r.x, -1.0), right = std::min(r.x + r.width, double(w) + 1);
+        const uint32_t top = r.depth + r.rows - 1;
+        return QRectF(x, icicle ? yOf(r.depth) : yOf(top), std::max(right - x, 1.0), r.rows * rowHeight - 1);
+    };
+    auto box = [&](const FlameRect &r) {
+        const double x = std::max(r.x, -1.0), right = std::min(r.x + r.width, double(w) + 1);
+        return QRectF(x, yOf(r.depth), right - x - (right - x >= 3 ? 1 : 0), rowHeight - 1);
+    };
+    auto color = [&](const FlameRect &r) {
+        QColor c = m_source.color(r.node, options);
+        return searching && !(*matches)[m_source.frame(r.node)] ? dimmed(c, background) : c;
+    };
+
+    // Fills: as bands straight into the image where possible, else rectangle by rectangle.
+    bool filled = false;
+    if (d1 >= d0 && background.alpha() == 255 && mid.alpha() == 255 && rowHeight >= 2) {
+        std::vector<std::vector<Span>> bands(size_t(d1 - d0 + 1));
+        bool opaque = true;
+        for (const FlameRect &r : rects) {
+            if (r.merged) {
+                const QRectF m = merged(r);
+                const int x0 = qRound(m.left()), x1 = qRound(m.right());
+                const uint32_t last = r.depth + r.rows - 1;
+                for (uint32_t d = std::max(r.depth, uint32_t(d0)); d <= std::min(last, uint32_t(d1)); ++d)
+                    bands[d - uint32_t(d0)].push_back({x0, x1, mid.rgb(), icicle ? d < last : d > r.depth});
+                continue;
+            }
+            const QRectF b = box(r);
+            const QColor c = color(r);
+            opaque = opaque && c.alpha() == 255;
+            bands[r.depth - uint32_t(d0)].push_back({qRound(b.left()), qRound(b.right()), c.rgb(), false});
+        }
+        filled = opaque && paintBands(p, area, w, h, rowHeight, icicle, d0, d1, bands, background.rgb());
+    }
+    if (!filled) {
+        const std::optional<DirectFill> direct = DirectFill::of(p);
+        auto fill = [&](const QRectF &r, const QColor &c) {
+            if (direct && c.alpha() == 255)
+                direct->fill(r, c);
+            else
+                p.fillRect(r, c);
+        };
+        fill(area, background);
+        for (const FlameRect &r : rects)
+            fill(r.merged ? merged(r) : box(r), r.merged ? mid : color(r));
+    }
     if (d1 < d0)
         return;
+
+    // Marks and labels over the fills.
     p.setFont(font);
     const QFontMetrics fm(font, p.device());
     const int minTextWidth = fm.horizontalAdvance(QLatin1String("Wm…"));
-    const QColor background = pal.color(QPalette::Base);
-    const bool searching = matches && !matches->empty();
     const QColor text(Qt::black);   // frame colours are light in both palettes
-    for (const FlameRect &r : layout.visible(view, w, 1.0, uint32_t(d0), uint32_t(d1 - d0 + 1))) {
-        const double x = std::max(r.x, -1.0), right = std::min(r.x + r.width, double(w) + 1);
-        if (r.merged) {
-            // A run of sub-pixel frames: one column as tall as their deepest subtree, so nothing vanishes.
-            const uint32_t top = r.depth + r.rows - 1;
-            const int yTop = icicle ? yOf(r.depth) : yOf(top);
-            p.fillRect(QRectF(x, yTop, std::max(right - x, 1.0), r.rows * rowHeight - 1), pal.color(QPalette::Mid));
+    for (const FlameRect &r : rects) {
+        if (r.merged)
             continue;
-        }
-        const QRectF box(x, yOf(r.depth), right - x - (right - x >= 3 ? 1 : 0), rowHeight - 1);
-        const bool dim = searching && !(*matches)[m_source.frame(r.node)];
-        QColor c = m_source.color(r.node, options);
-        if (dim)
-            c = dimmed(c, background);
-        p.fillRect(box, c);
+        const QRectF b = box(r);
         switch (m_source.mark(r.node)) {
         case FrameMark::Hatched:   // within noise
-            p.fillRect(box, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
+            p.fillRect(b, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
             break;
         case FrameMark::Dashed:    // one side only
             p.setPen(QPen(Qt::black, 1, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
-            p.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
+            p.drawRect(b.adjusted(0.5, 0.5, -0.5, -0.5));
             break;
         case FrameMark::None: break;
         }
         if (m_source.inlined(r.node)) {   // inlined frames: a dotted underline
             p.setPen(QPen(Qt::black, 1, Qt::DotLine));
-            p.drawLine(box.bottomLeft(), box.bottomRight());
+            p.drawLine(b.bottomLeft(), b.bottomRight());
         }
-        if (box.width() >= minTextWidth) {
+        if (b.width() >= minTextWidth) {
+            const bool dim = searching && !(*matches)[m_source.frame(r.node)];
             p.setPen(dim ? text.lighter() : text);
-            // Labels of frames that extend past the left edge start at the visible part.
-            const QRectF textRect = box.adjusted(3, 0, -2, 0);
-            p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(label(r.node), Qt::ElideRight, int(textRect.width())));
+            drawLabel(p, r.node, b, fm);
         }
     }
 }

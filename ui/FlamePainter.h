@@ -4,6 +4,7 @@
 #include "FlameSource.h"
 
 #include <QFont>
+#include <QGlyphRun>
 #include <QImage>
 #include <QPalette>
 #include <QRect>
@@ -15,6 +16,29 @@ class QPainter;
 
 namespace qflame {
 
+// Frame labels shaped once per frame and font: eliding a label then takes a search in its glyph advances and
+// drawing it a glyph run, where QFontMetrics::elidedText and QPainter::drawText shaped the text on every paint
+// (most of a 4K repaint's time). Labels that need more than one run (font fallback, mixed directions) keep the
+// string path.
+class LabelCache {
+public:
+    void clear(size_t frameCount);
+
+private:
+    friend class FlamePainter;
+    struct Entry {
+        QString text;
+        QGlyphRun run;             // the whole label, positions from the line's top left
+        std::vector<qreal> ends;   // ends[i]: the advance after glyph i
+        qreal height = 0;          // of the line
+        bool shaped = false, simple = false;
+    };
+    std::vector<Entry> m_entries;
+    QFont m_font;
+    QGlyphRun m_ellipsis;
+    qreal m_ellipsisWidth = 0;
+};
+
 class FlamePainter {
 public:
     explicit FlamePainter(const FlameSource &source) : m_source(source) {}
@@ -25,7 +49,7 @@ public:
     QFont font;
     PaintOptions options;                    // colour scheme and the palette
     const std::vector<uint8_t> *matches = nullptr;   // search: frames not flagged are dimmed
-    std::vector<QString> *labelCache = nullptr;      // per FrameId, filled lazily (optional)
+    LabelCache *labelCache = nullptr;                // filled lazily (optional: without it, labels are shaped anew)
 
     // The height of the whole graph: one row per level.
     int height() const { return int(m_source.layout().maxDepth() + 1) * rowHeight; }
@@ -35,7 +59,7 @@ public:
     bool svg(const QString &path, int width, const QString &title) const;
 
 private:
-    QString label(NodeId n) const;
+    void drawLabel(QPainter &p, NodeId n, const QRectF &box, const QFontMetrics &fm) const;
     const FlameSource &m_source;
 };
 

@@ -13,6 +13,23 @@ QColor CallTreeSource::color(NodeId n, const PaintOptions &options) const
     const CallTree &t = *m_tree;
     if (n == CallTree::kRoot)
         return options.palette.color(QPalette::Mid);
+    if (options.scheme != ColorScheme::SelfHeat) {
+        const int key = int(options.scheme) * 2 + int(options.colorBlindSafe);
+        if (key != m_frameColorsKey) {
+            m_frameColors.assign(t.frames().size(), 0);
+            m_frameColorsKey = key;
+        }
+        QRgb &cached = m_frameColors[t.frame(n)];
+        if (cached == 0)
+            cached = uncachedColor(n, options).rgba() | 0xff000000u;
+        return QColor::fromRgba(cached);
+    }
+    return uncachedColor(n, options);
+}
+
+QColor CallTreeSource::uncachedColor(NodeId n, const PaintOptions &options) const
+{
+    const CallTree &t = *m_tree;
     switch (options.scheme) {
     case ColorScheme::Package:
         return colorForKey(packageOf(QString::fromUtf8(t.label(n))), options.colorBlindSafe);

@@ -59,8 +59,13 @@ public:
     const CallTree *callTree() const override { return m_tree.get(); }
 
 private:
+    QColor uncachedColor(NodeId n, const PaintOptions &options) const;
     std::shared_ptr<const CallTree> m_tree;
     FlameLayout m_layout;
+    // Package and mapping colours depend only on the frame: computed once per frame and scheme (hashing the
+    // label on every paint was a tenth of a 4K repaint). 0 = not yet computed (real colours are opaque).
+    mutable std::vector<QRgb> m_frameColors;
+    mutable int m_frameColorsKey = -1;
 };
 
 }   // namespace qflame
