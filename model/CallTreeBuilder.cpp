@@ -303,6 +303,9 @@ void CallTreeBuilder::freeze(CallTreeAccumulator &b, const FrameTable &frames, C
                              const ProgressFn &progress)
 {
     const size_t n = b.size();
+    // The lookup structures are done with: freed before the tree's arrays are allocated, which lowers the peak.
+    b.m_children = FlatHashMap(16);
+    std::vector<uint32_t>().swap(b.m_hash);
     const std::vector<uint32_t> rank = frames.labelRanks();
     std::vector<uint32_t> childBegin(n + 1, 0);
     for (size_t i = 1; i < n; ++i)
