@@ -90,52 +90,22 @@ Pruning computePruning(const Profile &p)
     return r;
 }
 
-}   // namespace
-
-std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::shared_ptr<const Profile>> &profiles,
-                                                       size_t typeIndex, const BuildOptions &options)
-{
-    if (profiles.empty())
-        throw ProfileError("no profile to build a call tree from");
-    const Profile &first = *profiles.front();
-    if (typeIndex >= first.sampleTypes.size())
-        throw ProfileError(first.sourceName + ": the profile has no sample type #" + std::to_string(typeIndex));
-    const CompiledFilters filters(options.filters, profiles);   // a bad option fails before any work
-    const bool collapse = options.filters.collapseRecursion;
-
-    auto frames = std::make_shared<FrameTable>();
-    auto tree = std::make_shared<CallTree>();
-    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
-    tree->m_granularity = options.granularity;
-    tree->m_profileCount = profiles.size();
-
-    CallTreeAccumulator b;
-    size_t totalSamples = 0, doneSamples = 0;
-    for (const auto &p : profiles)
-        totalSamples += p->sampleCount();
-
-    for (const auto &pp : profiles) {
-        const Profile &p = *pp;
-        int type = int(typeIndex);
-        if (&p != &first) {
-            type = p.findSampleType(tree->m_sampleType.type + "/" + tree->m_sampleType.unit);
-            if (type < 0)
-                throw ProfileError(p.sourceName + ": has no sample type " + tree->m_sampleType.type + "/" +
-                                   tree->m_sampleType.unit + " to merge with " + first.sourceName);
-        }
-        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
-        StringPool &pool = frames->strings();
+// One profile made ready for walking its samples: the frames of every location, outermost (caller) first, with
+// drop_frames and the filters applied. Shared by the tree and the flat-only builds, so both see the same stacks.
+struct ProfileFrames {
+    ProfileFrames(const Profile &profile, const CompiledFilters &filters, const BuildOptions &options,
+                  FrameTable &frames)
+        : p(profile), pruning(computePruning(profile))
+    {
+        if (filters.filtersSamples())
+            filter.emplace(filters, p, pruning.skipLines);
+        StringPool &pool = frames.strings();
         std::vector<StrId> strMap(p.strings.size(), 0);
         auto g = [&](uint32_t local) {
             if (local != 0 && strMap[local] == 0)
                 strMap[local] = pool.intern(p.strings[local]);
             return strMap[local];
         };
-        const Pruning pruning = computePruning(p);
-        std::optional<ProfileFilter> filter;
-        if (filters.filtersSamples())
-            filter.emplace(filters, p, pruning.skipLines);
-
         // Frames of every location once, outermost (caller) first, the order samples are walked in. A location
         // hidden by the filters has none, so walking a sample skips it.
         // The object file pprof names frames without a function after (none for remote-source placeholders).
@@ -143,9 +113,7 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
         for (uint32_t m = 0; m < p.mappings.size(); ++m)
             if (!filterMappingFile(p, m).empty())
                 objfiles[m] = g(p.mappings[m].file);
-        std::vector<uint32_t> locBegin(p.locations.size() + 1, 0);
-        std::vector<FrameId> locFrames;
-        std::vector<uint8_t> locKinds;   // how each frame is entered: the outermost line is a call, others inlined
+        locBegin.assign(p.locations.size() + 1, 0);
         locFrames.reserve(p.lines.size() + p.locations.size());
         for (size_t l = 0; l < p.locations.size(); ++l) {
             const Location &loc = p.locations[l];
@@ -163,7 +131,7 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                 FrameKey key;
                 key.address = address;
                 key.objfile = objfile;
-                locFrames.push_back(frames->intern(key, extras));
+                locFrames.push_back(frames.intern(key, extras));
                 locKinds.push_back(CallTree::kCalled);
                 continue;
             }
@@ -187,12 +155,99 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                 }
                 extras.sourceFile = g(fn.filename);
                 extras.systemName = g(fn.systemName);
-                locFrames.push_back(frames->intern(key, extras));
+                locFrames.push_back(frames.intern(key, extras));
                 locKinds.push_back(kind);
                 kind = CallTree::kInlined;
             }
         }
         locBegin[p.locations.size()] = uint32_t(locFrames.size());
+
+    }
+    ProfileFrames(const ProfileFrames &) = delete;   // `filter` refers to `pruning`
+    ProfileFrames &operator=(const ProfileFrames &) = delete;
+
+    // The locations of sample s that remain after drop_frames, p.sampleLocations[begin, end) leaf first, or
+    // false when the filters leave the sample out.
+    bool sampleRange(size_t s, size_t &begin, size_t &end)
+    {
+        begin = p.sampleLocBegin[s];
+        end = p.sampleLocBegin[s + 1];
+        if (pruning.active) {
+            // From the root towards the leaf; frames before the first kept one are never pruned.
+            bool foundUser = false;
+            for (size_t k = end; k-- > begin;) {
+                const uint32_t loc = p.sampleLocations[k];
+                if (!pruning.prune[loc] && !pruning.pruneBeneath[loc]) {
+                    foundUser = true;
+                    continue;
+                }
+                if (!foundUser)
+                    continue;
+                begin = pruning.prune[loc] ? k + 1 : k;
+                break;
+            }
+        }
+        return !filter || filter->keepSample(s, begin, end);
+    }
+
+    const Profile &p;
+    const Pruning pruning;
+    std::optional<ProfileFilter> filter;
+    std::vector<uint32_t> locBegin;   // frames of location l: locFrames[locBegin[l], locBegin[l + 1])
+    std::vector<FrameId> locFrames;
+    std::vector<uint8_t> locKinds;    // how each frame is entered: the outermost line is a call, others inlined
+};
+
+// The sample type of `first` to read from p: the same name and unit.
+int mergedType(const Profile &first, size_t typeIndex, const Profile &p)
+{
+    if (&p == &first)
+        return int(typeIndex);
+    const std::string name = first.typeName(typeIndex) + "/" + first.unitName(typeIndex);
+    const int type = p.findSampleType(name);
+    if (type < 0)
+        throw ProfileError(p.sourceName + ": has no sample type " + name + " to merge with " + first.sourceName);
+    return type;
+}
+
+void checkInputs(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t typeIndex)
+{
+    if (profiles.empty())
+        throw ProfileError("no profile to build a call tree from");
+    const Profile &first = *profiles.front();
+    if (typeIndex >= first.sampleTypes.size())
+        throw ProfileError(first.sourceName + ": the profile has no sample type #" + std::to_string(typeIndex));
+}
+
+}   // namespace
+
+std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                       size_t typeIndex, const BuildOptions &options)
+{
+    checkInputs(profiles, typeIndex);
+    const Profile &first = *profiles.front();
+    const CompiledFilters filters(options.filters, profiles);   // a bad option fails before any work
+    const bool collapse = options.filters.collapseRecursion;
+
+    auto frames = std::make_shared<FrameTable>();
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
+    tree->m_granularity = options.granularity;
+    tree->m_profileCount = profiles.size();
+
+    CallTreeAccumulator b;
+    size_t totalSamples = 0, doneSamples = 0;
+    for (const auto &p : profiles)
+        totalSamples += p->sampleCount();
+
+    for (const auto &pp : profiles) {
+        const Profile &p = *pp;
+        const int type = mergedType(first, typeIndex, p);
+        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
+        ProfileFrames pf(p, filters, options, *frames);
+        const std::vector<uint32_t> &locBegin = pf.locBegin;
+        const std::vector<FrameId> &locFrames = pf.locFrames;
+        const std::vector<uint8_t> &locKinds = pf.locKinds;
 
         const size_t nSamples = p.sampleCount();
         std::vector<uint32_t> pathLocs;   // the previous sample's locations from the root, and the node after each
@@ -213,24 +268,8 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                 continue;
             if (options.sampleFilter && !options.sampleFilter(p, s))
                 continue;
-            size_t begin = p.sampleLocBegin[s];
-            const size_t end = p.sampleLocBegin[s + 1];
-            if (pruning.active) {
-                // From the root towards the leaf; frames before the first kept one are never pruned.
-                bool foundUser = false;
-                for (size_t k = end; k-- > begin;) {
-                    const uint32_t loc = p.sampleLocations[k];
-                    if (!pruning.prune[loc] && !pruning.pruneBeneath[loc]) {
-                        foundUser = true;
-                        continue;
-                    }
-                    if (!foundUser)
-                        continue;
-                    begin = pruning.prune[loc] ? k + 1 : k;
-                    break;
-                }
-            }
-            if (filter && !filter->keepSample(s, begin, end))
+            size_t begin, end;
+            if (!pf.sampleRange(s, begin, end))
                 continue;
             // Walk from the root. The node reached after each location depends only on the locations above
             // it, so the part of the stack shared with the previous sample is taken from its path without a
@@ -283,6 +322,105 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
     if (options.progress)
         options.progress(1.0);
     return tree;
+}
+
+CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                    size_t typeIndex, const BuildOptions &options)
+{
+    checkInputs(profiles, typeIndex);
+    const Profile &first = *profiles.front();
+    const CompiledFilters filters(options.filters, profiles);
+    auto frames = std::make_shared<FrameTable>();
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
+    tree->m_granularity = options.granularity;
+    tree->m_profileCount = profiles.size();
+    int64_t total = 0, self = 0;
+    uint64_t samples = 0;
+    FlatSums sums;
+    std::vector<uint32_t> seenIn;   // per frame: the last sample (numbered from 1) that counted it in cum
+    // pprof's inline marker needs the call edges (caller frame -> frame) into frames reached inlined somewhere:
+    // an edge is inlined when none of its occurrences was a call. No other frame can be marked.
+    FlatHashMap edges(4096);
+    std::vector<uint8_t> edgeCalled;
+    std::vector<FrameId> edgeTarget;
+    uint32_t sampleNo = 0;
+    for (const auto &pp : profiles) {
+        const Profile &p = *pp;
+        const int type = mergedType(first, typeIndex, p);
+        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
+        ProfileFrames pf(p, filters, options, *frames);
+        sums.flat.resize(frames->size(), 0);
+        sums.cum.resize(frames->size(), 0);
+        seenIn.resize(frames->size(), 0);
+        std::vector<uint8_t> everInlined(frames->size(), 0);
+        for (size_t f = 0; f < pf.locFrames.size(); ++f)
+            if (pf.locKinds[f] == CallTree::kInlined)
+                everInlined[pf.locFrames[f]] = 1;
+        for (size_t s = 0; s < p.sampleCount(); ++s) {
+            if (options.progress && (s & 0x7fff) == 0 && s &&
+                !options.progress(0.9 * double(s) / double(p.sampleCount())))
+                throw Cancelled();
+            const int64_t v = p.value(s, size_t(type));
+            if (v == 0 || (options.sampleFilter && !options.sampleFilter(p, s)))
+                continue;
+            size_t begin, end;
+            if (!pf.sampleRange(s, begin, end))
+                continue;
+            ++sampleNo;
+            ++samples;
+            total = wrappingAdd(total, v);
+            FrameId caller = FrameTable::kRoot;
+            for (size_t k = end; k-- > begin;) {
+                const uint32_t loc = p.sampleLocations[k];
+                for (uint32_t i = pf.locBegin[loc]; i < pf.locBegin[loc + 1]; ++i) {
+                    const FrameId f = pf.locFrames[i];
+                    if (seenIn[f] != sampleNo) {
+                        seenIn[f] = sampleNo;
+                        sums.cum[f] = wrappingAdd(sums.cum[f], v);
+                    }
+                    if (everInlined[f] && caller != FrameTable::kRoot && caller != f) {
+                        bool inserted = false;
+                        const uint32_t e = edges.findOrInsert((uint64_t(caller) << 32) | f,
+                                                              uint32_t(edgeCalled.size()), &inserted);
+                        if (inserted) {
+                            edgeCalled.push_back(0);
+                            edgeTarget.push_back(f);
+                        }
+                        if (pf.locKinds[i] & CallTree::kCalled)
+                            edgeCalled[e] = 1;
+                    }
+                    caller = f;
+                }
+            }
+            if (caller == FrameTable::kRoot)
+                self = wrappingAdd(self, v);   // an empty stack: in the total only, as at the tree's root
+            else
+                sums.flat[caller] = wrappingAdd(sums.flat[caller], v);
+        }
+    }
+    sums.flat.resize(frames->size(), 0);
+    sums.cum.resize(frames->size(), 0);
+    sums.inlineIn.assign(frames->size(), 0);
+    sums.calledIn.assign(frames->size(), 0);
+    for (size_t e = 0; e < edgeCalled.size(); ++e)
+        (edgeCalled[e] ? sums.calledIn : sums.inlineIn)[edgeTarget[e]] = 1;
+    // The tree of a flat-only build is its root: the totals, the frames and the sample type.
+    tree->m_sampleCount = samples;
+    tree->m_parent = {CallTree::kRoot};
+    tree->m_frame = {FrameTable::kRoot};
+    tree->m_firstChild = {1};
+    tree->m_childCount = {0};
+    tree->m_depth = {0};
+    tree->m_self = {self};
+    tree->m_total = {total};
+    tree->m_samples = {samples};
+    tree->m_callKinds = {0};
+    tree->m_frames = std::move(frames);
+    sums.rootOnly = std::move(tree);
+    if (options.progress)
+        options.progress(1.0);
+    return sums;
 }
 
 std::shared_ptr<const CallTree> CallTreeBuilder::derive(CallTreeAccumulator &&nodes, const CallTree &like)

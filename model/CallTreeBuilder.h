@@ -100,6 +100,17 @@ public:
     static std::shared_ptr<const CallTree> build(const std::vector<std::shared_ptr<const Profile>> &profiles,
                                                  size_t typeIndex, const BuildOptions &options = {});
 
+    // What FlatTable needs without building the tree (pprof -top's numbers for `qflame top`): per frame,
+    // flat and cum, whether some call edge into it is inlined / a real call, and a tree of the root only
+    // (totals, frames, sample type). The same samples, filters and frames as build().
+    struct FlatSums {
+        std::shared_ptr<const CallTree> rootOnly;
+        std::vector<int64_t> flat, cum;
+        std::vector<uint8_t> inlineIn, calledIn;
+    };
+    static FlatSums flatSums(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t typeIndex,
+                             const BuildOptions &options = {});
+
     // Freezes nodes derived from `like` (a sandwich view of it, say) into a CallTree that shares its frame
     // table and carries its sample type, granularity, duration, profile count and sample count.
     static std::shared_ptr<const CallTree> derive(CallTreeAccumulator &&nodes, const CallTree &like);

@@ -1,5 +1,6 @@
 #include "FlatTable.h"
 
+#include "CallTreeBuilder.h"
 #include "FlatHashMap.h"
 
 #include <algorithm>
@@ -36,12 +37,17 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
 
     // pprof marks a node "(inline)" when every call edge into it is inlined; an edge (caller frame -> frame) is
     // inlined only if all its occurrences are. Self-edges of recursion are not edges in pprof's graph.
-    FlatHashMap edges(tree.size());
+    // Only frames reached inlined somewhere can be marked: the edges into other frames are not looked at.
+    std::vector<uint8_t> everInlined(nFrames, 0);
+    for (NodeId n = 1; n < tree.size(); ++n)
+        if (tree.callKinds(n) & CallTree::kInlined)
+            everInlined[tree.frame(n)] = 1;
+    FlatHashMap edges(4096);
     std::vector<uint8_t> edgeCalled;   // per edge: some occurrence was a real call
     std::vector<FrameId> edgeTarget;
     for (NodeId n = 1; n < tree.size(); ++n) {
         const NodeId p = tree.parent(n);
-        if (p == CallTree::kRoot || tree.frame(p) == tree.frame(n))
+        if (!everInlined[tree.frame(n)] || p == CallTree::kRoot || tree.frame(p) == tree.frame(n))
             continue;
         bool inserted = false;
         const uint32_t e = edges.findOrInsert((uint64_t(tree.frame(p)) << 32) | tree.frame(n),
@@ -56,7 +62,23 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
     std::vector<uint8_t> inlineIn(nFrames, 0), calledIn(nFrames, 0);
     for (size_t e = 0; e < edgeCalled.size(); ++e)
         (edgeCalled[e] ? calledIn : inlineIn)[edgeTarget[e]] = 1;
+    return finish(std::move(treePtr), flat, cum, inlineIn, calledIn);
+}
 
+std::shared_ptr<const FlatTable> FlatTable::compute(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                    size_t typeIndex, const BuildOptions &options)
+{
+    CallTreeBuilder::FlatSums sums = CallTreeBuilder::flatSums(profiles, typeIndex, options);
+    return finish(std::move(sums.rootOnly), sums.flat, sums.cum, sums.inlineIn, sums.calledIn);
+}
+
+std::shared_ptr<const FlatTable> FlatTable::finish(std::shared_ptr<const CallTree> treePtr,
+                                                   const std::vector<int64_t> &flat, const std::vector<int64_t> &cum,
+                                                   const std::vector<uint8_t> &inlineIn,
+                                                   const std::vector<uint8_t> &calledIn)
+{
+    const CallTree &tree = *treePtr;
+    const size_t nFrames = tree.frames().size();
     // Sorted on keys held in place, labels last and through their first 8 bytes where those differ: comparing
     // labels through the frame table chases three pointers, which dominated this function on profiles with
     // a million distinct functions (where flat and cum tie for almost every row).

@@ -108,11 +108,18 @@ private:
     std::map<std::string, uint64_t> m_simple;
 };
 
+QStringList rows(const FlatTable &t);
+
 std::shared_ptr<const FlatTable> flat(std::shared_ptr<const Profile> p, Granularity g = Granularity::Functions)
 {
     BuildOptions o;
     o.granularity = g;
-    return FlatTable::compute(CallTreeBuilder::build({std::move(p)}, 0, o));
+    auto fromTree = FlatTable::compute(CallTreeBuilder::build({p}, 0, o));
+    // Every hand-computed case holds for the rows taken straight from the samples too.
+    auto fromSamples = FlatTable::compute({p}, 0, o);
+    if (rows(*fromSamples) != rows(*fromTree) || fromSamples->total() != fromTree->total())
+        qFatal("flat rows from the samples differ from the tree's");
+    return fromTree;
 }
 
 // "name flat cum" per row in the table's order, for compact exact comparisons.

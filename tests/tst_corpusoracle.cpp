@@ -184,27 +184,41 @@ bool tst_CorpusOracle::compare(const QString &profile, int sampleType, Granulari
     CHECK(sampleType < int(p->sampleTypes.size()));
     BuildOptions options;
     options.granularity = granularity;
-    auto table = FlatTable::compute(CallTreeBuilder::build({p}, size_t(sampleType), options));
-    std::vector<OracleRow> actual;
-    for (const FlatRow &r : table->rows())
-        actual.push_back(OracleRow{r.flat, r.cum, table->displayName(r)});
+    // Both ways to the table: through the call tree (the window) and straight from the samples (qflame top).
+    auto fromTree = FlatTable::compute(CallTreeBuilder::build({p}, size_t(sampleType), options));
+    auto fromSamples = FlatTable::compute({p}, size_t(sampleType), options);
     std::sort(expected.begin(), expected.end());
-    std::sort(actual.begin(), actual.end());
-    if (actual != expected) {
-        std::vector<OracleRow> missing, extra;
-        std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(), std::back_inserter(missing));
-        std::set_difference(actual.begin(), actual.end(), expected.begin(), expected.end(), std::back_inserter(extra));
-        QString detail = QStringLiteral("%1 rows expected, %2 computed; %3 differ. ")
-                             .arg(expected.size()).arg(actual.size()).arg(missing.size() + extra.size());
-        for (size_t i = 0; i < std::min<size_t>(missing.size(), 4); ++i)
-            detail += QStringLiteral("\n  pprof: %1 %2 %3").arg(missing[i].flat).arg(missing[i].cum)
-                          .arg(QString::fromStdString(missing[i].name));
-        for (size_t i = 0; i < std::min<size_t>(extra.size(), 4); ++i)
-            detail += QStringLiteral("\n  ours:  %1 %2 %3").arg(extra[i].flat).arg(extra[i].cum)
-                          .arg(QString::fromStdString(extra[i].name));
-        QTest::qFail(qPrintable(detail), __FILE__, __LINE__);
-        return false;
+    for (const auto &[table, path] : {std::pair{fromTree, "call tree"}, std::pair{fromSamples, "samples"}}) {
+        std::vector<OracleRow> actual;
+        for (const FlatRow &r : table->rows())
+            actual.push_back(OracleRow{r.flat, r.cum, table->displayName(r)});
+        std::sort(actual.begin(), actual.end());
+        if (actual != expected) {
+            std::vector<OracleRow> missing, extra;
+            std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(),
+                                std::back_inserter(missing));
+            std::set_difference(actual.begin(), actual.end(), expected.begin(), expected.end(),
+                                std::back_inserter(extra));
+            QString detail = QStringLiteral("from the %1: %2 rows expected, %3 computed; %4 differ. ")
+                                 .arg(QLatin1String(path)).arg(expected.size()).arg(actual.size())
+                                 .arg(missing.size() + extra.size());
+            for (size_t i = 0; i < std::min<size_t>(missing.size(), 4); ++i)
+                detail += QStringLiteral("\n  pprof: %1 %2 %3").arg(missing[i].flat).arg(missing[i].cum)
+                              .arg(QString::fromStdString(missing[i].name));
+            for (size_t i = 0; i < std::min<size_t>(extra.size(), 4); ++i)
+                detail += QStringLiteral("\n  ours:  %1 %2 %3").arg(extra[i].flat).arg(extra[i].cum)
+                              .arg(QString::fromStdString(extra[i].name));
+            QTest::qFail(qPrintable(detail), __FILE__, __LINE__);
+            return false;
+        }
     }
+    // The same order (ties broken alike) and the same totals.
+    CHECK(fromTree->total() == fromSamples->total());
+    CHECK(fromTree->tree().sampleCount() == fromSamples->tree().sampleCount());
+    CHECK(fromTree->rows().size() == fromSamples->rows().size());
+    for (size_t i = 0; i < fromTree->rows().size(); ++i)
+        CHECK2(fromTree->displayName(fromTree->rows()[i]) == fromSamples->displayName(fromSamples->rows()[i]),
+               qPrintable(QString::fromStdString(fromTree->displayName(fromTree->rows()[i]))));
     return true;
 }
 
