@@ -14,6 +14,7 @@ class tst_TopTableModel : public QObject {
 
 private Q_SLOTS:
     void cellsAndRoles();
+    void sortsByExactValues_data();
     void sortsByExactValues();
     void passesModelTester();
 };
@@ -47,20 +48,42 @@ void tst_TopTableModel::cellsAndRoles()
     QCOMPARE(m.index(2, TopTableModel::Name).data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignLeft | Qt::AlignVCenter));
 }
 
+void tst_TopTableModel::sortsByExactValues_data()
+{
+    // Rows: b flat 3145728 cum 3145728; c 1049600 / 1049600; a 512 / 3146240; main 0 / 4195840.
+    QTest::addColumn<int>("column");
+    QTest::addColumn<bool>("descending");
+    QTest::addColumn<QStringList>("names");
+    QTest::newRow("flat desc (the source order, no sort)") << int(TopTableModel::Flat) << true
+                                                           << QStringList({"b", "c", "a", "main"});
+    QTest::newRow("flat% desc") << int(TopTableModel::FlatPercent) << true << QStringList({"b", "c", "a", "main"});
+    QTest::newRow("flat asc") << int(TopTableModel::Flat) << false << QStringList({"main", "a", "c", "b"});
+    QTest::newRow("cum desc") << int(TopTableModel::Cum) << true << QStringList({"main", "a", "b", "c"});
+    QTest::newRow("cum% asc") << int(TopTableModel::CumPercent) << false << QStringList({"c", "b", "a", "main"});
+    QTest::newRow("name asc") << int(TopTableModel::Name) << false << QStringList({"a", "b", "c", "main"});
+    QTest::newRow("name desc") << int(TopTableModel::Name) << true << QStringList({"main", "c", "b", "a"});
+}
+
 void tst_TopTableModel::sortsByExactValues()
 {
+    QFETCH(int, column);
+    QFETCH(bool, descending);
+    QFETCH(QStringList, names);
     TopTableModel m;
     m.setTable(table());
-    QSortFilterProxyModel proxy;
-    proxy.setSourceModel(&m);
-    proxy.setSortRole(TopTableModel::SortRole);
-    proxy.sort(TopTableModel::Cum, Qt::DescendingOrder);
-    QStringList names;
+    TopTableProxy proxy(&m);
+    proxy.sort(TopTableModel::Cum, Qt::AscendingOrder);   // from another order first
+    proxy.sort(column, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+    QStringList got;
     for (int r = 0; r < proxy.rowCount(); ++r)
-        names << proxy.index(r, TopTableModel::Name).data().toString();
-    QCOMPARE(names, QStringList({"main", "a", "b", "c"}));   // 4195840, 3146240, 3145728, 1049600
-    proxy.sort(TopTableModel::Name, Qt::AscendingOrder);
-    QCOMPARE(proxy.index(0, TopTableModel::Name).data().toString(), QStringLiteral("a"));
+        got << proxy.index(r, TopTableModel::Name).data().toString();
+    QCOMPARE(got, names);
+    // A new table keeps the order chosen.
+    m.setTable(table());
+    got.clear();
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        got << proxy.index(r, TopTableModel::Name).data().toString();
+    QCOMPARE(got, names);
 }
 
 void tst_TopTableModel::passesModelTester()
@@ -71,10 +94,8 @@ void tst_TopTableModel::passesModelTester()
     m.setTable(nullptr);
     QCOMPARE(m.rowCount(), 0);
     m.setTable(table());
-    QSortFilterProxyModel proxy;
+    TopTableProxy proxy(&m);
     QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    proxy.setSourceModel(&m);
-    proxy.setSortRole(TopTableModel::SortRole);
     proxy.sort(TopTableModel::Flat, Qt::AscendingOrder);
     QCOMPARE(proxy.index(0, TopTableModel::Name).data().toString(), QStringLiteral("main"));
 }

@@ -145,10 +145,7 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_flameView = new FlameView;
     m_details = new FrameDetails;
     m_model = new TopTableModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(TopTableModel::SortRole);
-    m_proxy->setFilterKeyColumn(TopTableModel::Name);
+    m_proxy = new TopTableProxy(m_model, this);
     m_table = new QTableView;
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);

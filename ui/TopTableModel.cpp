@@ -77,4 +77,38 @@ QVariant TopTableModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
+TopTableProxy::TopTableProxy(TopTableModel *source, QObject *parent)
+    : QSortFilterProxyModel(parent), m_source(source)
+{
+    setSourceModel(source);
+    setSortRole(TopTableModel::SortRole);
+    setFilterKeyColumn(TopTableModel::Name);
+}
+
+void TopTableProxy::sort(int column, Qt::SortOrder order)
+{
+    // Flat descending is the source order (ties by cum, then name, as go tool pprof): no sort at all.
+    const bool sourceOrder = (column == TopTableModel::Flat || column == TopTableModel::FlatPercent) &&
+                             order == Qt::DescendingOrder;
+    QSortFilterProxyModel::sort(sourceOrder ? -1 : column, order);
+}
+
+bool TopTableProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    const FlatTable *t = m_source->table();
+    if (!t)
+        return false;
+    const FlatRow &a = t->rows()[size_t(left.row())], &b = t->rows()[size_t(right.row())];
+    switch (left.column()) {
+    case TopTableModel::Flat:
+    case TopTableModel::FlatPercent: return a.flat < b.flat;
+    case TopTableModel::Cum:
+    case TopTableModel::CumPercent: return a.cum < b.cum;
+    default: {   // by name, as the Name column shows it: the label, then its inline marker
+        const std::string &la = t->tree().frames().label(a.frame), &lb = t->tree().frames().label(b.frame);
+        return la != lb ? la < lb : a.inlined < b.inlined;
+    }
+    }
+}
+
 }   // namespace qflame
