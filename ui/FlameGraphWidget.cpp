@@ -224,6 +224,12 @@ QRectF FlameGraphWidget::nodeRect(NodeId node) const
     return QRectF(x, yOfDepth(m_layout->depth(node)), right - x, m_rowHeight);
 }
 
+void FlameGraphWidget::setPlaceholderText(const QString &text)
+{
+    m_placeholder = text;
+    update();
+}
+
 // ---- painting --------------------------------------------------------------------------------------------
 
 FlamePainter FlameGraphWidget::painter() const
@@ -245,7 +251,8 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
     if (!m_layout) {
         p.fillRect(event->rect(), palette().color(QPalette::Base));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(rect(), Qt::AlignCenter, tr("Open a profile (File > Open, or drop a file here)"));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                   m_placeholder.isEmpty() ? tr("Open a profile (File > Open, or drop a file here)") : m_placeholder);
         return;
     }
     // The cache holds the visible part of the widget (the widget may be far taller than the screen).
@@ -254,9 +261,13 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
     if (!m_cacheValid || !m_cacheRect.contains(event->rect()) || m_cacheRect != visibleArea) {
         const qreal dpr = devicePixelRatioF();
         m_cacheRect = visibleArea.united(event->rect());
-        // Opaque, like the backing store: drawing it onto the widget is then a copy, not a conversion.
-        m_cache = QImage(m_cacheRect.size() * dpr, QImage::Format_RGB32);
-        m_cache.setDevicePixelRatio(dpr);
+        // Opaque, like the backing store: drawing it onto the widget is then a copy, not a conversion. Kept
+        // while its size holds: a fresh 4K image costs thousands of page faults on every zoom.
+        const QSize pixels = (QSizeF(m_cacheRect.size()) * dpr).toSize();
+        if (m_cache.size() != pixels || m_cache.devicePixelRatio() != dpr) {
+            m_cache = QImage(pixels, QImage::Format_RGB32);
+            m_cache.setDevicePixelRatio(dpr);
+        }
         QPainter cp(&m_cache);
         cp.translate(-m_cacheRect.topLeft());
         painter().paint(cp, m_cacheRect, width(), height());

@@ -29,6 +29,8 @@ public:
     const FlameSource *source() const { return m_source.get(); }
     // The call tree shown, when a call tree is shown (not a diff).
     const CallTree *tree() const { return m_source ? m_source->callTree() : nullptr; }
+    // What an empty graph says (a local tab: how to open a file; a qryn tab: how to load a range).
+    void setPlaceholderText(const QString &text);
     const FlameLayout *layout() const { return m_layout; }
 
     // Zoom: the node whose extent fills the width (the root when not zoomed), and the viewport in cost units.
@@ -127,6 +129,7 @@ private:
     ColorScheme m_scheme = ColorScheme::Package;
     bool m_colorBlind = false;
     int m_rowHeight = 18;
+    QString m_placeholder;
     mutable LabelCache m_labelCache;             // per frame, filled lazily
     mutable QImage m_cache;                      // the frames of m_cacheRect, without outlines (an image: FlamePainter fills its pixels directly)
     mutable QRect m_cacheRect;

@@ -6,6 +6,8 @@
 #include "TimelineWidget.h"
 
 #include "DiffView.h"
+#include "DocumentPane.h"
+#include "FlameGraphWidget.h"
 #include "ExportCheck.h"
 #include "PprofExport.h"
 #include "TimeSpec.h"
@@ -88,6 +90,8 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     m_message->hide();
     m_timeline = new TimelineWidget;
     m_profile = new ProfilePane;
+    m_profile->flameGraph()->setPlaceholderText(
+        tr("Choose a profile type and a time range, then press Load: the merged flamegraph shows here"));
     m_diff = new DiffView;
     m_stack = new QStackedWidget;
     m_stack->addWidget(m_profile);
