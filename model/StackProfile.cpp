@@ -4,6 +4,8 @@
 #include "ProfileReader.h"
 #include "profile.pb.h"
 
+#include <algorithm>
+
 namespace qflame {
 
 namespace pb = perftools::profiles;
@@ -66,23 +68,48 @@ uint64_t StackProfileBuilder::location(std::string_view name)
     return id;
 }
 
+uint64_t StackProfileBuilder::stackHash(const std::vector<uint64_t> &ids)
+{
+    uint64_t h = ids.size();
+    for (uint64_t id : ids)
+        h = (h ^ id) * 0x9e3779b97f4a7c15ull + (h >> 29);
+    return h;
+}
+
+size_t StackProfileBuilder::stackCount() const
+{
+    return size_t(m_out->sample_size());
+}
+
 void StackProfileBuilder::addStack(const std::vector<std::string_view> &rootFirst, const std::vector<int64_t> &values)
 {
-    if (values.size() != m_typeCount)
-        throw ProfileError("a stack has " + std::to_string(values.size()) + " values for " +
-                           std::to_string(m_typeCount) + " sample types");
     std::vector<uint64_t> ids;
     ids.reserve(rootFirst.size());
     for (size_t i = rootFirst.size(); i-- > 0;)   // pprof lists the leaf first
         ids.push_back(location(rootFirst[i]));
-    auto [it, inserted] = m_sampleOf.try_emplace(ids, m_out->sample_size());
-    if (inserted) {
+    addStackIds(ids, values);
+}
+
+void StackProfileBuilder::addStackIds(const std::vector<uint64_t> &ids, const std::vector<int64_t> &values)
+{
+    if (values.size() != m_typeCount)
+        throw ProfileError("a stack has " + std::to_string(values.size()) + " values for " +
+                           std::to_string(m_typeCount) + " sample types");
+    const uint64_t h = stackHash(ids);
+    int found = -1;
+    for (auto [it, end] = m_sampleOf.equal_range(h); it != end && found < 0; ++it) {
+        const auto &have = m_out->sample(it->second).location_id();
+        if (size_t(have.size()) == ids.size() && std::equal(ids.begin(), ids.end(), have.begin()))
+            found = it->second;
+    }
+    if (found < 0) {
+        m_sampleOf.emplace(h, m_out->sample_size());
         pb::Sample *s = m_out->add_sample();
         s->mutable_location_id()->Add(ids.begin(), ids.end());
         s->mutable_value()->Add(values.begin(), values.end());
         return;
     }
-    pb::Sample *s = m_out->mutable_sample(it->second);
+    pb::Sample *s = m_out->mutable_sample(found);
     // Sums wrap like go tool pprof's instead of overflowing (hostile input can hold huge values).
     for (size_t i = 0; i < values.size(); ++i)
         s->set_value(int(i), wrappingAdd(s->value(int(i)), values[i]));

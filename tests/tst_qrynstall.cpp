@@ -309,7 +309,8 @@ void tst_QrynStall::largeFlamegraph()
     qInfo("stall: large flamegraph, explorer tab: max gap %lld ms (ending at %lld ms, %d ticks); shown after %lld ms",
           gap, meter.maxAt(), meter.ticks(), flame.ms);
     if (gap >= kMaxGapMs)
-        QEXPECT_FAIL("", "ProfilePane::showView sorts the top table on the GUI thread (see docs/robustness.md)",
+        QEXPECT_FAIL("", "showing a 400,000-node tree can still hold the GUI thread over 100 ms (1.3 s before the "
+                         "top table's proxy stopped re-sorting and the label cache became lazy; docs/robustness.md)",
                      Continue);
     QVERIFY2(gap < kMaxGapMs, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(gap)));
 }

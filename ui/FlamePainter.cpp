@@ -158,7 +158,10 @@ void FlamePainter::drawLabel(QPainter &p, NodeId n, const QRectF &box, const QFo
         cache.clear(frames);
         cache.m_font = font;
     }
-    LabelCache::Entry &e = cache.m_entries[frame];
+    std::unique_ptr<LabelCache::Entry> &slot = cache.m_entries[frame];
+    if (!slot)
+        slot = std::make_unique<LabelCache::Entry>();
+    LabelCache::Entry &e = *slot;
     if (!e.shaped) {
         e.shaped = true;
         e.text = utf16();

@@ -10,6 +10,7 @@
 #include <QRect>
 #include <QString>
 
+#include <memory>
 #include <vector>
 
 class QPainter;
@@ -33,7 +34,9 @@ private:
         qreal height = 0;          // of the line
         bool shaped = false, simple = false;
     };
-    std::vector<Entry> m_entries;
+    // Null until a frame's label is first drawn: clearing the cache for a tree of a million frames must not
+    // construct a million glyph runs on the GUI thread.
+    std::vector<std::unique_ptr<Entry>> m_entries;
     QFont m_font;
     QGlyphRun m_ellipsis;
     qreal m_ellipsisWidth = 0;

@@ -4,7 +4,7 @@
 #include "FlatTable.h"
 #include "StackProfile.h"
 
-#include <map>
+#include <unordered_map>
 #include <string_view>
 
 namespace qflame::qryn {
@@ -19,12 +19,18 @@ std::shared_ptr<const Profile> stacksToProfile(const StackSet &stacks, const Sta
     if (!spec.periodType.type.empty())
         builder.setPeriod({spec.periodType.type, spec.periodType.unit}, spec.period);
     builder.setDurationNanos(spec.durationNanos);
-    std::vector<std::string_view> frames;
+    std::vector<uint64_t> locationOf(stacks.names.size(), 0);   // per name index, looked up once
+    std::vector<uint64_t> ids;
     for (size_t i = 0; i < stacks.stacks.size(); ++i) {
-        frames.clear();
-        for (uint32_t name : stacks.stacks[i])
-            frames.push_back(stacks.names[name]);
-        builder.addStack(frames, stacks.values[i]);
+        ids.clear();
+        const std::vector<uint32_t> &rootFirst = stacks.stacks[i];
+        for (size_t k = rootFirst.size(); k-- > 0;) {   // leaf first
+            uint64_t &id = locationOf[rootFirst[k]];
+            if (id == 0)
+                id = builder.location(stacks.names[rootFirst[k]]);
+            ids.push_back(id);
+        }
+        builder.addStackIds(ids, stacks.values[i]);
     }
     return builder.build(sourceName);
 }
@@ -59,28 +65,39 @@ std::shared_ptr<const Profile> flamegraphsToProfile(const std::vector<Flamegraph
     if (!types.empty())
         spec.periodType = {types[0].periodType.toStdString(), types[0].periodUnit.toStdString()};
     spec.durationNanos = durationNanos;
+    // Stacks keyed by merged name indexes in hash maps: two 400,000-node graphs are as many stacks each.
+    struct PathHash {
+        size_t operator()(const std::vector<uint32_t> &path) const
+        {
+            uint64_t h = path.size();
+            for (uint32_t n : path)
+                h = (h ^ n) * 0x9e3779b97f4a7c15ull + (h >> 29);
+            return size_t(h);
+        }
+    };
     StackSet merged;
-    std::map<std::vector<std::string>, size_t> stackIndex;
-    std::map<std::string, uint32_t> nameIndex;
+    std::unordered_map<std::vector<uint32_t>, size_t, PathHash> stackIndex;
+    std::unordered_map<std::string, uint32_t> nameIndex;
     for (size_t g = 0; g < graphs.size(); ++g) {
         std::vector<FlameNode> nodes;
         if (!decodeLevels(graphs[g].levels, graphs[g].names.size(), kSingleLayout, &nodes, why))
             return nullptr;
         const StackSet one = stacksFromNodes(nodes, graphs[g].names);
+        std::vector<uint32_t> mergedName(one.names.size());
+        for (size_t n = 0; n < one.names.size(); ++n) {
+            auto [ni, newName] = nameIndex.try_emplace(one.names[n], uint32_t(merged.names.size()));
+            if (newName)
+                merged.names.push_back(one.names[n]);
+            mergedName[n] = ni->second;
+        }
+        std::vector<uint32_t> path;
         for (size_t i = 0; i < one.stacks.size(); ++i) {
-            std::vector<std::string> path;
+            path.clear();
             for (uint32_t n : one.stacks[i])
-                path.push_back(one.names[n]);
+                path.push_back(mergedName[n]);
             auto [it, added] = stackIndex.try_emplace(path, merged.stacks.size());
             if (added) {
-                std::vector<uint32_t> frames;
-                for (const std::string &name : path) {
-                    auto [ni, newName] = nameIndex.try_emplace(name, uint32_t(merged.names.size()));
-                    if (newName)
-                        merged.names.push_back(name);
-                    frames.push_back(ni->second);
-                }
-                merged.stacks.push_back(std::move(frames));
+                merged.stacks.push_back(path);
                 merged.values.emplace_back(graphs.size(), 0);
             }
             merged.values[it->second][g] += one.values[i][0];
