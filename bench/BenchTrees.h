@@ -35,4 +35,7 @@ const Profile &distinctFunctionProfile(uint64_t nodes);
 
 std::string gzipBytes(std::string_view raw);
 
+// Registers the BM_File_* stage benchmarks on the file named by QFLAME_BENCH_FILE, when it is set.
+void registerFileBenchmarks();
+
 }   // namespace qflame::bench

@@ -6,10 +6,16 @@
 #include "DiffTree.h"
 #include "FlatTable.h"
 #include "ProfileReader.h"
+#include "profile.pb.h"
 
 #include <benchmark/benchmark.h>
 
+#include <google/protobuf/arena.h>
+
+#include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace qflame::bench {
 
@@ -151,6 +157,70 @@ void nodes(benchmark::internal::Benchmark *b)
 }
 
 }   // namespace
+
+// Where the time of `qflame top FILE` goes on one real file (QFLAME_BENCH_FILE; bench/run.sh passes the largest
+// corpus profile): inflation, the protobuf parse alone, parse with conversion, tree build, flat table.
+void registerFileBenchmarks()
+{
+    const char *path = getenv("QFLAME_BENCH_FILE");
+    if (!path || !*path)
+        return;
+    struct File {
+        std::string bytes, raw;
+        std::shared_ptr<const Profile> profile;
+        size_t type = 0;
+        std::shared_ptr<const CallTree> tree;
+    };
+    static File f;
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream all;
+    all << in.rdbuf();
+    f.bytes = all.str();
+    f.raw = decompress(f.bytes, sniffCompression(f.bytes), uint64_t(1) << 32);
+    f.profile = readProfile(f.raw, path);
+    f.type = size_t(f.profile->effectiveDefaultType());
+    f.tree = CallTreeBuilder::build({f.profile}, f.type);
+    const auto bytes = [](benchmark::State &state) {
+        state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f.raw.size()));
+    };
+    benchmark::RegisterBenchmark("BM_File_Inflate", [bytes](benchmark::State &state) {
+        for (auto _ : state)
+            benchmark::DoNotOptimize(decompress(f.bytes, sniffCompression(f.bytes), uint64_t(1) << 32));
+        bytes(state);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_File_ProtobufParse", [bytes](benchmark::State &state) {
+        for (auto _ : state) {   // as ProfileReader parses: on an arena, no conversion
+            google::protobuf::ArenaOptions options;
+            options.start_block_size = 64 * 1024;
+            options.max_block_size = 8 * 1024 * 1024;
+            google::protobuf::Arena arena(options);
+            auto *m = google::protobuf::Arena::CreateMessage<perftools::profiles::Profile>(&arena);
+            benchmark::DoNotOptimize(m->ParseFromArray(f.raw.data(), int(f.raw.size())));
+        }
+        bytes(state);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_File_DecodeRaw", [bytes](benchmark::State &state) {
+        for (auto _ : state)
+            benchmark::DoNotOptimize(readProfile(f.raw, "bench"));
+        bytes(state);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_File_DecodeGzip", [bytes](benchmark::State &state) {
+        for (auto _ : state)
+            benchmark::DoNotOptimize(readProfile(f.bytes, "bench"));
+        bytes(state);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_File_BuildTree", [](benchmark::State &state) {
+        for (auto _ : state)
+            benchmark::DoNotOptimize(CallTreeBuilder::build({f.profile}, f.type));
+        state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(f.tree->size()));
+        state.counters["tree_nodes"] = double(f.tree->size());
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_File_FlatTable", [](benchmark::State &state) {
+        for (auto _ : state)
+            benchmark::DoNotOptimize(FlatTable::compute(f.tree));
+        state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(f.tree->size()));
+    })->Unit(benchmark::kMillisecond);
+}
 
 BENCHMARK(BM_Inflate)->Apply(sizes);
 BENCHMARK(BM_DecodeGzip)->Apply(sizes);
