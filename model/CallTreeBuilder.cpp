@@ -161,7 +161,6 @@ struct ProfileFrames {
             }
         }
         locBegin[p.locations.size()] = uint32_t(locFrames.size());
-
     }
     ProfileFrames(const ProfileFrames &) = delete;   // `filter` refers to `pruning`
     ProfileFrames &operator=(const ProfileFrames &) = delete;
