@@ -28,7 +28,9 @@ struct BuildOptions {
 // into an immutable CallTree (renumbered breadth-first, children sorted by label, totals summed).
 class CallTreeAccumulator {
 public:
-    explicit CallTreeAccumulator(size_t expectedNodes = 4096) : m_children(expectedNodes)
+    // Small by default: a tree of a few frames (a folded snippet, a sandwich of a rare function) should not pay for
+    // a 96 KB table; big trees grow it by doubling.
+    explicit CallTreeAccumulator(size_t expectedNodes = 64) : m_children(expectedNodes)
     {
         m_parent.push_back(CallTree::kRoot);
         m_frame.push_back(FrameTable::kRoot);
