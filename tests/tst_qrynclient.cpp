@@ -4,6 +4,7 @@
 //
 // Data set: svc-base = gen__baseline.cpu + gen__heap at B (version=base, env=ci), svc-opt = gen__optimized.cpu at O
 // (version=pgo, env=ci); B and O are the seconds in the fixture's seed.env.
+#include "qryn/SeriesText.h"
 #include "CallTreeBuilder.h"
 #include "ExportCheck.h"
 #include "FlatTable.h"
@@ -62,22 +63,7 @@ QStringList sorted(QStringList l)
     return l;
 }
 
-// "name=value,name=value@ts=value;ts=value" per series, sorted: series order is not defined by qryn.
-QStringList seriesText(const QList<Series> &series)
-{
-    QStringList out;
-    for (const Series &s : series) {
-        QStringList labels, points;
-        for (const LabelPair &l : s.labels)
-            labels << l.name + QLatin1Char('=') + l.value;
-        labels.sort();
-        for (const SeriesPoint &p : s.points)
-            points << QStringLiteral("%1=%2").arg(p.timestampMs).arg(QString::number(p.value, 'f', 0));
-        out << labels.join(QLatin1Char(',')) + QLatin1Char('@') + points.join(QLatin1Char(';'));
-    }
-    out.sort();
-    return out;
-}
+using test::seriesText;
 
 template <class T>
 Result<T> get(QFuture<Result<T>> future)

@@ -3,6 +3,7 @@
 //
 // Data set: svc-base = gen__baseline.cpu + gen__heap at B (version=base, env=ci), svc-opt = gen__optimized.cpu at O
 // (version=pgo, env=ci). With QFLAME_SCREENSHOTS_DIR set, the explorer and a two-range comparison are saved there.
+#include "qryn/SeriesText.h"
 #include "ConnectionDialog.h"
 #include "ConnectionStore.h"
 #include "DiffTree.h"
@@ -57,21 +58,7 @@ private:
     QSignalSpy m_spy;
 };
 
-QStringList seriesText(const QList<Series> &series)
-{
-    QStringList out;
-    for (const Series &s : series) {
-        QStringList labels, points;
-        for (const LabelPair &l : s.labels)
-            labels << l.name + QLatin1Char('=') + l.value;
-        labels.sort();
-        for (const SeriesPoint &p : s.points)
-            points << QStringLiteral("%1=%2").arg(p.timestampMs).arg(QString::number(p.value, 'f', 0));
-        out << labels.join(QLatin1Char(',')) + QLatin1Char('@') + points.join(QLatin1Char(';'));
-    }
-    out.sort();
-    return out;
-}
+using test::seriesText;
 
 }   // namespace
 
