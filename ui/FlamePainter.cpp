@@ -70,7 +70,7 @@ struct Span {
     bool coversGap;   // a merged column that continues into the next band across the gap row
 };
 
-bool paintBands(QPainter &p, const QRect &area, int w, int h, int rowHeight, bool icicle, int d0, int d1,
+bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicle, int d0, int d1,
                 const std::vector<std::vector<Span>> &bands, quint32 background)
 {
     const QTransform t = p.deviceTransform();
@@ -118,7 +118,6 @@ bool paintBands(QPainter &p, const QRect &area, int w, int h, int rowHeight, boo
         }
         memcpy(reinterpret_cast<quint32 *>(image->scanLine(y + dy)) + (left + dx), src, size_t(width) * 4);
     }
-    Q_UNUSED(w);
     return true;
 }
 
@@ -266,7 +265,7 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
             opaque = opaque && c.alpha() == 255;
             bands[r.depth - uint32_t(d0)].push_back({qRound(b.left()), qRound(b.right()), c.rgb(), false});
         }
-        filled = opaque && paintBands(p, area, w, h, rowHeight, icicle, d0, d1, bands, background.rgb());
+        filled = opaque && paintBands(p, area, h, rowHeight, icicle, d0, d1, bands, background.rgb());
     }
     if (!filled) {
         const std::optional<DirectFill> direct = DirectFill::of(p);
