@@ -58,9 +58,12 @@ dpkg-deb -x "$DEB" "$ROOT"
 BIN="$ROOT/usr/bin/qflame"
 [ -x "$BIN" ] || fail "no executable usr/bin/qflame in the package"
 declared=" $(echo "$depends" | tr ',|' '\n\n' | sed -E 's/\(.*\)//; s/:any//; s/[[:space:]]//g' | tr '\n' ' ') "
+# The cache listing goes to a file first: `ldconfig -p | awk '... exit'` kills ldconfig with SIGPIPE when awk
+# stops early, and under pipefail that ended this script silently on machines with a long cache.
+ldconfig -p >"$WORK/ldconfig.txt"
 while read -r soname; do
-  path="$(ldconfig -p | awk -v s="$soname" '$1 == s && /x86-64|x86_64|64bit/ {print $NF; exit}')"
-  [ -n "$path" ] || path="$(ldconfig -p | awk -v s="$soname" '$1 == s {print $NF; exit}')"
+  path="$(awk -v s="$soname" '$1 == s && /x86-64|x86_64|64bit/ {print $NF; exit}' "$WORK/ldconfig.txt")"
+  [ -n "$path" ] || path="$(awk -v s="$soname" '$1 == s {print $NF; exit}' "$WORK/ldconfig.txt")"
   [ -n "$path" ] || fail "$soname (needed by qflame) is not installed here"
   owner="$(dpkg -S "$path" 2>/dev/null || dpkg -S "$(readlink -f "$path")" 2>/dev/null ||
            dpkg -S "/usr$(readlink -f "$path")" 2>/dev/null || true)"
@@ -116,8 +119,8 @@ out="$("$BIN" --version)"
 ok "qflame --version: $out"
 EXAMPLE="$ROOT/usr/share/qflame/examples/baseline.cpu.pb.gz"
 info="$("$BIN" info "$EXAMPLE")"
-echo "$info" | grep -qxF "  1  cpu/nanoseconds  [default]  total 9760000000 (9.76 s)" || { echo "$info"; fail "qflame info"; }
-echo "$info" | grep -qxF "Samples: 976" || { echo "$info"; fail "qflame info: sample count"; }
+grep -qxF "  1  cpu/nanoseconds  [default]  total 9760000000 (9.76 s)" <<<"$info" || { echo "$info"; fail "qflame info"; }
+grep -qxF "Samples: 976" <<<"$info" || { echo "$info"; fail "qflame info: sample count"; }
 ok "qflame info on the installed example: 976 samples, cpu total 9760000000 ns"
 top="$("$BIN" top --tsv --limit 1 "$EXAMPLE")"
 [ "$top" = "$(printf '1920000000\t2400000000\tmain.checksumBlock')" ] || fail "qflame top printed '$top'"

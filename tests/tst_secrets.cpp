@@ -108,11 +108,14 @@ void tst_Secrets::initTestCase()
     m_rightPassword = m_auth.value(QStringLiteral("QRYN_PASSWORD"));
     QVERIFY(!m_rightPassword.isEmpty());
     // The application's own settings (what a ConnectionStore without a QSettings uses), in Qt's test location.
+    // The two runs (with and without a Secret Service) go in parallel under ctest -j and test mode puts both
+    // under ~/.qttest whatever XDG_CONFIG_HOME says, so each gets a directory of its own: a shared one was
+    // removed by one run while the other was checking it.
     QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("qflame-secrets-test"));
-    QCoreApplication::setApplicationName(m_real ? QStringLiteral("real") : QStringLiteral("none"));
-    m_configDir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
-                  QStringLiteral("/qflame-secrets-test");
+    const QString org = QStringLiteral("qflame-secrets-test-") + (m_real ? QStringLiteral("real") : QStringLiteral("none"));
+    QCoreApplication::setOrganizationName(org);
+    QCoreApplication::setApplicationName(QStringLiteral("secrets"));
+    m_configDir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u'/' + org;
     QDir(m_configDir).removeRecursively();
     QLoggingCategory::setFilterRules(QStringLiteral("qt.network*=true"));
     g_previous = qInstallMessageHandler(capture);
