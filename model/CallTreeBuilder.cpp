@@ -340,7 +340,7 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
     std::vector<uint32_t> seenIn;   // per frame: the last sample (numbered from 1) that counted it in cum
     // pprof's inline marker needs the call edges (caller frame -> frame) into frames reached inlined somewhere:
     // an edge is inlined when none of its occurrences was a call. No other frame can be marked.
-    FlatHashMap edges(4096);
+    FlatHashMap edges(64);   // grows by doubling: a small profile should not clear a 128 KB table per tree
     std::vector<uint8_t> edgeCalled;
     std::vector<FrameId> edgeTarget;
     uint32_t sampleNo = 0;

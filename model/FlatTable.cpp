@@ -42,7 +42,7 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
     for (NodeId n = 1; n < tree.size(); ++n)
         if (tree.callKinds(n) & CallTree::kInlined)
             everInlined[tree.frame(n)] = 1;
-    FlatHashMap edges(4096);
+    FlatHashMap edges(64);   // grows by doubling: a small profile should not clear a 128 KB table per tree
     std::vector<uint8_t> edgeCalled;   // per edge: some occurrence was a real call
     std::vector<FrameId> edgeTarget;
     for (NodeId n = 1; n < tree.size(); ++n) {

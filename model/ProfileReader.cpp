@@ -100,17 +100,35 @@ public:
     }
 
 private:
+    // The place named in an error is only put into words when the index is bad: building that text for every
+    // function and label cost more than the check itself on profiles with a million of them.
     uint32_t str(int64_t index, const char *where) const
     {
-        if (index < 0 || uint64_t(index) >= uint64_t(m_in.string_table_size()))
-            throw ProfileError("malformed profile: string index " + std::to_string(index) + " in " + where +
-                               " is out of range (the string table has " +
-                               std::to_string(m_in.string_table_size()) + " entries)");
+        if (!inStringTable(index))
+            badString(index, where);
         return uint32_t(index);
     }
-    std::string where(const char *what, uint64_t id, const char *field) const
+    uint32_t str(int64_t index, const char *what, uint64_t id, const char *field) const
     {
-        return std::string(what) + " id " + std::to_string(id) + " " + field;
+        if (!inStringTable(index))
+            badString(index, std::string(what) + " id " + std::to_string(id) + " " + field);
+        return uint32_t(index);
+    }
+    uint32_t labelStr(int64_t index, size_t sample) const
+    {
+        if (!inStringTable(index))
+            badString(index, "a label of sample " + std::to_string(sample + 1));
+        return uint32_t(index);
+    }
+    bool inStringTable(int64_t index) const
+    {
+        return index >= 0 && uint64_t(index) < uint64_t(m_in.string_table_size());
+    }
+    [[noreturn]] void badString(int64_t index, const std::string &where) const
+    {
+        throw ProfileError("malformed profile: string index " + std::to_string(index) + " in " + where +
+                           " is out of range (the string table has " + std::to_string(m_in.string_table_size()) +
+                           " entries)");
     }
     ValueType valueType(const pb::ValueType &vt, const char *where)
     {
@@ -126,8 +144,8 @@ private:
             o.memoryStart = m.memory_start();
             o.memoryLimit = m.memory_limit();
             o.fileOffset = m.file_offset();
-            o.file = str(m.filename(), where("mapping", m.id(), "filename").c_str());
-            o.buildId = str(m.build_id(), where("mapping", m.id(), "build_id").c_str());
+            o.file = str(m.filename(), "mapping", m.id(), "filename");
+            o.buildId = str(m.build_id(), "mapping", m.id(), "build_id");
             o.hasFunctions = m.has_functions();
             o.hasFilenames = m.has_filenames();
             o.hasLineNumbers = m.has_line_numbers();
@@ -142,9 +160,9 @@ private:
         for (const auto &f : m_in.function()) {
             Function o;
             o.id = f.id();
-            o.name = str(f.name(), where("function", f.id(), "name").c_str());
-            o.systemName = str(f.system_name(), where("function", f.id(), "system_name").c_str());
-            o.filename = str(f.filename(), where("function", f.id(), "filename").c_str());
+            o.name = str(f.name(), "function", f.id(), "name");
+            o.systemName = str(f.system_name(), "function", f.id(), "system_name");
+            o.filename = str(f.filename(), "function", f.id(), "filename");
             o.startLine = f.start_line();
             m_out.functions.push_back(o);
         }
@@ -215,9 +233,8 @@ private:
             m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
             m_out.sampleLabelBegin.push_back(m_out.labels.size());
             for (const auto &lb : s.label()) {
-                const std::string at = "a label of sample " + std::to_string(i + 1);
-                m_out.labels.push_back(Label{str(lb.key(), at.c_str()), str(lb.str(), at.c_str()), lb.num(),
-                                             str(lb.num_unit(), at.c_str())});
+                m_out.labels.push_back(
+                    Label{labelStr(lb.key(), i), labelStr(lb.str(), i), lb.num(), labelStr(lb.num_unit(), i)});
             }
             if (progress && (i & 0xffff) == 0xffff && !progress(0.5 + 0.5 * double(i) / n))
                 throw Cancelled();

@@ -2,51 +2,45 @@
 
 #include "CallTree.h"
 #include "ProfileReader.h"
-#include "profile.pb.h"
-
-#include <algorithm>
+#include "ProfileWriter.h"
 
 namespace qflame {
 
-namespace pb = perftools::profiles;
-
 StackProfileBuilder::StackProfileBuilder(std::vector<SampleType> sampleTypes)
-    : m_out(std::make_unique<pb::Profile>()), m_typeCount(sampleTypes.size())
+    : m_out(std::make_unique<Profile>()), m_typeCount(sampleTypes.size())
 {
     str("");
-    for (const SampleType &t : sampleTypes) {
-        pb::ValueType *vt = m_out->add_sample_type();
-        vt->set_type(str(t.type));
-        vt->set_unit(str(t.unit));
-    }
+    for (const SampleType &t : sampleTypes)
+        m_out->sampleTypes.push_back(ValueType{str(t.type), str(t.unit)});
+    m_out->sampleLocBegin.push_back(0);
+    m_out->sampleLabelBegin.push_back(0);
 }
 
 StackProfileBuilder::~StackProfileBuilder() = default;
 
 void StackProfileBuilder::setPeriod(const SampleType &periodType, int64_t period)
 {
-    m_out->mutable_period_type()->set_type(str(periodType.type));
-    m_out->mutable_period_type()->set_unit(str(periodType.unit));
-    m_out->set_period(period);
+    m_out->periodType = ValueType{str(periodType.type), str(periodType.unit)};
+    m_out->period = period;
 }
 
 void StackProfileBuilder::setDurationNanos(int64_t nanos)
 {
-    m_out->set_duration_nanos(nanos);
+    m_out->durationNanos = nanos;
 }
 
 void StackProfileBuilder::addComment(std::string_view comment)
 {
-    m_out->add_comment(str(comment));
+    m_out->comments.push_back(str(comment));
 }
 
-int64_t StackProfileBuilder::str(std::string_view s)
+uint32_t StackProfileBuilder::str(std::string_view s)
 {
     auto it = m_strings.find(s);
     if (it != m_strings.end())
         return it->second;
-    const int64_t index = m_out->string_table_size();
-    m_out->add_string_table(std::string(s));
+    const auto index = uint32_t(m_out->strings.size());
+    m_out->strings.emplace_back(s);
     m_strings.emplace(std::string(s), index);
     return index;
 }
@@ -56,14 +50,19 @@ uint64_t StackProfileBuilder::location(std::string_view name)
     auto it = m_locations.find(name);
     if (it != m_locations.end())
         return it->second;
-    const uint64_t id = uint64_t(m_out->location_size()) + 1;
-    pb::Function *f = m_out->add_function();
-    f->set_id(id);
-    f->set_name(str(name));
-    f->set_system_name(f->name());
-    pb::Location *loc = m_out->add_location();
-    loc->set_id(id);
-    loc->add_line()->set_function_id(id);
+    // One function and one location per name, both with the id index + 1 (what a pprof file would carry).
+    const auto index = uint32_t(m_out->locations.size());
+    const uint64_t id = uint64_t(index) + 1;
+    Function f;
+    f.id = id;
+    f.name = f.systemName = str(name);
+    m_out->functions.push_back(f);
+    Location loc;
+    loc.id = id;
+    loc.firstLine = uint32_t(m_out->lines.size());
+    loc.lineCount = 1;
+    m_out->lines.push_back(Line{index, 0, 0});
+    m_out->locations.push_back(loc);
     m_locations.emplace(std::string(name), id);
     return id;
 }
@@ -78,7 +77,7 @@ uint64_t StackProfileBuilder::stackHash(const std::vector<uint64_t> &ids)
 
 size_t StackProfileBuilder::stackCount() const
 {
-    return size_t(m_out->sample_size());
+    return m_out->sampleCount();
 }
 
 void StackProfileBuilder::addStack(const std::vector<std::string_view> &rootFirst, const std::vector<int64_t> &values)
@@ -95,37 +94,50 @@ void StackProfileBuilder::addStackIds(const std::vector<uint64_t> &ids, const st
     if (values.size() != m_typeCount)
         throw ProfileError("a stack has " + std::to_string(values.size()) + " values for " +
                            std::to_string(m_typeCount) + " sample types");
+    Profile &p = *m_out;
+    for (uint64_t id : ids)
+        if (id == 0 || id > p.locations.size())
+            throw ProfileError("a stack refers to location id " + std::to_string(id) + ", which does not exist");
+    const auto sameStack = [&](uint32_t sample) {
+        const uint64_t begin = p.sampleLocBegin[sample], end = p.sampleLocBegin[sample + 1];
+        if (end - begin != ids.size())
+            return false;
+        for (size_t k = 0; k < ids.size(); ++k)
+            if (p.sampleLocations[begin + k] != ids[k] - 1)
+                return false;
+        return true;
+    };
     const uint64_t h = stackHash(ids);
-    int found = -1;
-    for (auto [it, end] = m_sampleOf.equal_range(h); it != end && found < 0; ++it) {
-        const auto &have = m_out->sample(it->second).location_id();
-        if (size_t(have.size()) == ids.size() && std::equal(ids.begin(), ids.end(), have.begin()))
-            found = it->second;
-    }
-    if (found < 0) {
-        m_sampleOf.emplace(h, m_out->sample_size());
-        pb::Sample *s = m_out->add_sample();
-        s->mutable_location_id()->Add(ids.begin(), ids.end());
-        s->mutable_value()->Add(values.begin(), values.end());
+    for (auto [it, end] = m_sampleOf.equal_range(h); it != end; ++it) {
+        if (!sameStack(it->second))
+            continue;
+        // Sums wrap like go tool pprof's instead of overflowing (hostile input can hold huge values).
+        int64_t *sum = p.values.data() + size_t(it->second) * m_typeCount;
+        for (size_t i = 0; i < m_typeCount; ++i)
+            sum[i] = wrappingAdd(sum[i], values[i]);
         return;
     }
-    pb::Sample *s = m_out->mutable_sample(found);
-    // Sums wrap like go tool pprof's instead of overflowing (hostile input can hold huge values).
-    for (size_t i = 0; i < values.size(); ++i)
-        s->set_value(int(i), wrappingAdd(s->value(int(i)), values[i]));
+    m_sampleOf.emplace(h, uint32_t(p.sampleCount()));
+    for (uint64_t id : ids)
+        p.sampleLocations.push_back(uint32_t(id - 1));
+    p.sampleLocBegin.push_back(p.sampleLocations.size());
+    p.values.insert(p.values.end(), values.begin(), values.end());
+    p.sampleLabelBegin.push_back(p.labels.size());
 }
 
 std::string StackProfileBuilder::serialize() const
 {
-    std::string bytes;
-    if (!m_out->SerializeToString(&bytes))
-        throw ProfileError("could not encode the profile as protobuf");
-    return bytes;
+    return encodePprof(*m_out);
 }
 
-std::shared_ptr<const Profile> StackProfileBuilder::build(const std::string &sourceName) const
+std::shared_ptr<const Profile> StackProfileBuilder::build(const std::string &sourceName)
 {
-    return readProfile(serialize(), sourceName);
+    auto profile = std::make_shared<Profile>(std::move(*m_out));
+    profile->sourceName = sourceName;
+    m_strings.clear();
+    m_locations.clear();
+    m_sampleOf.clear();
+    return profile;
 }
 
 }   // namespace qflame
