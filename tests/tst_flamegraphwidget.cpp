@@ -16,6 +16,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <numeric>
+
 using namespace qflame;
 
 class tst_FlameGraphWidget : public QObject {
@@ -41,6 +43,8 @@ private Q_SLOTS:
     void fiveThousandLevelsScroll();
     void bandFillsEqualQPainterFills_data();
     void bandFillsEqualQPainterFills();
+    void paintsStraightIntoTheWindow_data();
+    void paintsStraightIntoTheWindow();
 
 private:
     // root 10 -> main 10 -> {a 6, b 2}, main's self 2. 1000 px wide: a [0,600), b [600,800), gap [800,1000).
@@ -297,6 +301,16 @@ void tst_FlameGraphWidget::searchDimsNonMatches()
     QVERIFY(a != before.pixelColor(300, y(2)));
 }
 
+// Frames of every width: sub-pixel runs merged into columns of several levels, 1-3 px frames, wide ones.
+static std::shared_ptr<const CallTree> framesOfEveryWidth()
+{
+    std::string folded;
+    for (int i = 0; i < 3000; ++i)
+        folded += "main;m" + std::to_string(i % 7) + ";f" + std::to_string(i) + (i % 3 ? ";g 1\n" : " 1\n");
+    folded += "main;wide;w1;w2 900\nmain;mid;x 40\nmain;mid;y 9\nmain 50\n";
+    return CallTreeBuilder::build({test::profileFromFolded(folded)}, 0);
+}
+
 void tst_FlameGraphWidget::bandFillsEqualQPainterFills_data()
 {
     QTest::addColumn<bool>("icicle");
@@ -315,12 +329,7 @@ void tst_FlameGraphWidget::bandFillsEqualQPainterFills()
     QFETCH(bool, icicle);
     QFETCH(bool, search);
     QFETCH(int, dy);
-    std::string folded;
-    for (int i = 0; i < 3000; ++i)
-        folded += "main;m" + std::to_string(i % 7) + ";f" + std::to_string(i) + (i % 3 ? ";g 1\n" : " 1\n");
-    folded += "main;wide;w1;w2 900\nmain;mid;x 40\nmain;mid;y 9\nmain 50\n";
-    const auto tree = CallTreeBuilder::build({test::profileFromFolded(folded)}, 0);
-    const CallTreeSource source(tree);
+    const CallTreeSource source(framesOfEveryWidth());
     FlamePainter fp(source);
     fp.view = source.layout().fullViewport();
     fp.icicle = icicle;
@@ -355,6 +364,61 @@ void tst_FlameGraphWidget::bandFillsEqualQPainterFills()
             differ += bands.pixel(x, y) != qpainter.pixel(x, y);
     QCOMPARE(differ, 0);
     QVERIFY(!bands.isNull() && bands.pixel(0, 0) != qRgb(255, 0, 255));   // every pixel painted
+}
+
+void tst_FlameGraphWidget::paintsStraightIntoTheWindow_data()
+{
+    QTest::addColumn<QRegion>("update");   // in the widget's coordinates; empty: all of it
+    QTest::newRow("whole widget") << QRegion();
+    QTest::newRow("one frame's area") << QRegion(100, 30, 57, 21);
+    QTest::newRow("two areas far apart (a hover moving)") << (QRegion(3, 2, 40, 18) + QRegion(700, 55, 90, 30));
+}
+
+void tst_FlameGraphWidget::paintsStraightIntoTheWindow()
+{
+    // The widget writes its frames into the pixels of the window it sits in (no cache image of its own): at its
+    // offset in the window, only inside the part being updated, and the same pixels as QPainter's path.
+    QFETCH(QRegion, update);
+    QWidget window;
+    auto *w = new FlameGraphWidget(&window);
+    w->setTree(framesOfEveryWidth());
+    const QPoint offset(13, 27);
+    w->setGeometry(QRect(offset, QSize(997, w->sizeHint().height())));
+    window.resize(1040, w->height() + 60);
+    const QRegion widgetArea = update.isEmpty() ? QRegion(w->rect()) : update.intersected(w->rect());
+
+    QImage window32(window.size(), QImage::Format_RGB32);
+    window32.fill(Qt::magenta);
+    w->render(&window32, offset, widgetArea, QWidget::RenderFlags());
+
+    FlamePainter fp(*w->source());
+    fp.view = w->viewport();
+    fp.rowHeight = w->rowHeight();
+    fp.font = w->font();
+    fp.options = PaintOptions{w->colorScheme(), w->colorBlindSafe(), w->palette()};
+    QImage reference(w->size(), QImage::Format_RGB32);
+    {
+        QPainter p(&reference);
+        p.setClipRect(w->rect());   // a clip turns the direct writes off: QPainter's own fills and text
+        fp.paint(p, w->rect(), w->width(), w->height());
+    }
+    int outside = 0, differ = 0, inside = 0;
+    for (int y = 0; y < window32.height(); ++y) {
+        for (int x = 0; x < window32.width(); ++x) {
+            // render() puts the top-left of the region at the offset
+            const QPoint local = QPoint(x, y) - offset + widgetArea.boundingRect().topLeft();
+            if (!widgetArea.contains(local)) {
+                outside += window32.pixel(x, y) != qRgb(255, 0, 255);
+                continue;
+            }
+            ++inside;
+            differ += window32.pixel(x, y) != reference.pixel(local);
+        }
+    }
+    QCOMPARE(outside, 0);   // nothing written past the update
+    QCOMPARE(differ, 0);
+    QCOMPARE(inside, int(std::accumulate(widgetArea.begin(), widgetArea.end(), 0LL,
+                                         [](long long n, const QRect &r) { return n + r.width() * r.height(); })));
 }
 
 void tst_FlameGraphWidget::subPixelFramesStayVisible()

@@ -54,7 +54,6 @@ QSize FlameGraphWidget::sizeHint() const
 
 void FlameGraphWidget::invalidate()
 {
-    m_cacheValid = false;
     update();
 }
 
@@ -171,7 +170,7 @@ void FlameGraphWidget::setMatches(std::vector<uint8_t> matches)
 void FlameGraphWidget::setHighlightedFrame(std::optional<FrameId> frame)
 {
     m_highlight = frame;
-    update();   // outlines are drawn over the cache
+    update();   // every frame of that function may be on screen
 }
 
 PaintOptions FlameGraphWidget::paintOptions() const
@@ -255,26 +254,18 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
                    m_placeholder.isEmpty() ? tr("Open a profile (File > Open, or drop a file here)") : m_placeholder);
         return;
     }
-    // The cache holds the visible part of the widget (the widget may be far taller than the screen).
-    const QRect visibleArea = visibleRegion().boundingRect().isEmpty() ? event->rect()
-                                                                        : visibleRegion().boundingRect();
-    if (!m_cacheValid || !m_cacheRect.contains(event->rect()) || m_cacheRect != visibleArea) {
-        const qreal dpr = devicePixelRatioF();
-        m_cacheRect = visibleArea.united(event->rect());
-        // Opaque, like the backing store: drawing it onto the widget is then a copy, not a conversion. Kept
-        // while its size holds: a fresh 4K image costs thousands of page faults on every zoom.
-        const QSize pixels = (QSizeF(m_cacheRect.size()) * dpr).toSize();
-        if (m_cache.size() != pixels || m_cache.devicePixelRatio() != dpr) {
-            m_cache = QImage(pixels, QImage::Format_RGB32);
-            m_cache.setDevicePixelRatio(dpr);
-        }
-        QPainter cp(&m_cache);
-        cp.translate(-m_cacheRect.topLeft());
-        painter().paint(cp, m_cacheRect, width(), height());
-        m_cacheValid = true;
+    // Each rectangle of the update on its own: a hover that moves from a frame at the top to one at the bottom
+    // repaints those two frames, not the bounding box between them. There is no cache image of the view: copying
+    // one onto a 4K window cost a third of a full repaint, and painting a small area is cheap.
+    const QRegion region = event->region();
+    const FlamePainter frames = painter();
+    if (region.rectCount() <= 16) {
+        for (const QRect &r : region)
+            frames.paint(p, r, width(), height());
+    } else {
+        frames.paint(p, event->rect(), width(), height());
     }
-    p.drawImage(m_cacheRect.topLeft(), m_cache);
-    // Outlines over the cache: hover, keyboard selection, the table's selected function.
+    // Outlines over the frames: hover, keyboard selection, the table's selected function.
     auto outline = [&](NodeId n, const QColor &c) {
         const QRectF r = nodeRect(n);
         if (r.isEmpty() || !r.intersects(event->rect()))
@@ -283,8 +274,10 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
         p.setBrush(Qt::NoBrush);
         p.drawRect(r.adjusted(1, 1, -2, -2));
     };
-    if (m_highlight) {
-        for (const FlameRect &r : m_layout->visible(m_view, width(), 1.0, 0, m_layout->maxDepth() + 1))
+    const int d0 = depthAtY(m_orientation == Orientation::Icicle ? event->rect().top() : event->rect().bottom());
+    const int d1 = depthAtY(m_orientation == Orientation::Icicle ? event->rect().bottom() : event->rect().top());
+    if (m_highlight && d0 >= 0 && d1 >= d0) {   // only the depths in the update (d1 may pass the deepest frame)
+        for (const FlameRect &r : m_layout->visible(m_view, width(), 1.0, uint32_t(d0), uint32_t(d1 - d0 + 1)))
             if (!r.merged && m_source->frame(r.node) == *m_highlight)
                 outline(r.node, palette().color(QPalette::Highlight));
     }
@@ -292,12 +285,6 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
         outline(NodeId(m_hover), palette().color(QPalette::Highlight));
     if (m_selected >= 0)
         outline(NodeId(m_selected), palette().color(QPalette::Text));
-}
-
-void FlameGraphWidget::resizeEvent(QResizeEvent *event)
-{
-    m_cacheValid = false;
-    QWidget::resizeEvent(event);
 }
 
 void FlameGraphWidget::changeEvent(QEvent *event)
@@ -337,7 +324,7 @@ void FlameGraphWidget::setHover(int64_t node)
 {
     if (node == m_hover)
         return;
-    updateNode(m_hover);   // only the two frames whose outline changes are repainted, from the cache
+    updateNode(m_hover);   // only the two frames whose outline changes are repainted
     m_hover = node;
     updateNode(m_hover);
     Q_EMIT hovered(node >= 0 ? NodeId(node) : CallTree::kRoot);

@@ -1,13 +1,13 @@
 // The flamegraph: paints a FlameLayout with QPainter (no item per frame), flame (root at the bottom) or icicle.
 //
-// The frames of the visible area are painted once into a cached pixmap; hover and selection outlines are drawn
-// on top of it, so pointer feedback never waits on a repaint of the whole view.
+// Frames are painted straight into the window's backing store, only where Qt asks for them: a hover or selection
+// change repaints the frames under the two outlines that change, so pointer feedback never waits on a repaint
+// of the whole view.
 #pragma once
 
 #include "FlamePainter.h"
 #include "FlameSource.h"
 
-#include <QPixmap>
 #include <QWidget>
 
 #include <memory>
@@ -91,7 +91,6 @@ Q_SIGNALS:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
@@ -131,9 +130,6 @@ private:
     int m_rowHeight = 18;
     QString m_placeholder;
     mutable LabelCache m_labelCache;             // per frame, filled lazily
-    mutable QImage m_cache;                      // the frames of m_cacheRect, without outlines (an image: FlamePainter fills its pixels directly)
-    mutable QRect m_cacheRect;
-    mutable bool m_cacheValid = false;
 };
 
 }   // namespace qflame

@@ -1,5 +1,6 @@
 #include "FlamePainter.h"
 
+#include <QPaintEngine>
 #include <QPainter>
 #include <QRawFont>
 #include <QSvgGenerator>
@@ -15,32 +16,56 @@ namespace qflame {
 
 namespace {
 
-// Solid fills written straight into the pixels when the painter draws into a 32-bit image with no clipping and
-// at most a scale and a translation (the widget's cache, PNG export): QPainter::fillRect costs a chain of calls
-// per scanline, and a 4K view of a million-node tree has hundreds of thousands of scanline pieces one to three
-// pixels wide (merged columns are one pixel wide and hundreds of rows tall). Pixels are those whose centres lie
-// in the rectangle, the rule of QPainter's aliased fills.
+// The 32-bit image a painter's pixels end up in: the image it was opened on, or, for a widget, the window's
+// backing store, which the raster engine paints on (QPainter::device() names the widget). None when the pixels
+// go elsewhere (SVG, a printer), when the painter clips or blends, or when the part of the window Qt is updating
+// (the system clip, in device pixels) does not cover `area`: the direct writes below must not touch pixels
+// outside the update, which may belong to another widget.
+struct RasterTarget {
+    QImage *image;
+    QTransform transform;   // logical coordinates -> the image's pixels
+    QRect pixels;           // `area` in the image's pixels, inside the image
+};
+
+std::optional<RasterTarget> rasterTarget(QPainter &p, const QRect &area)
+{
+    QPaintEngine *engine = p.paintEngine();
+    QPaintDevice *device = engine ? engine->paintDevice() : nullptr;
+    if (!device || device->devType() != QInternal::Image || p.hasClipping() ||
+        p.compositionMode() != QPainter::CompositionMode_SourceOver)
+        return std::nullopt;
+    auto *image = static_cast<QImage *>(device);
+    const QImage::Format f = image->format();
+    if (f != QImage::Format_ARGB32_Premultiplied && f != QImage::Format_RGB32 && f != QImage::Format_ARGB32)
+        return std::nullopt;
+    const QTransform t = p.deviceTransform();
+    if (t.type() > QTransform::TxScale)
+        return std::nullopt;
+    const QRect pixels = t.mapRect(QRectF(area)).toAlignedRect().intersected(image->rect());
+    const QRegion clip = engine->systemClip();
+    if (!clip.isEmpty() && !(QRegion(pixels) - clip).isEmpty())
+        return std::nullopt;
+    return RasterTarget{image, t, pixels};
+}
+
+// Solid fills written straight into the pixels (the widget's backing store, PNG export), clipped to the area
+// being painted: QPainter::fillRect costs a chain of calls per scanline, and a 4K view of a million-node tree
+// has hundreds of thousands of scanline pieces one to three pixels wide (merged columns are one pixel wide and
+// hundreds of rows tall). Pixels are those whose centres lie in the rectangle, the rule of QPainter's aliased
+// fills.
 class DirectFill {
 public:
-    static std::optional<DirectFill> of(QPainter &p)
+    explicit DirectFill(const RasterTarget &t)
+        : m_bits(t.image->bits()), m_stride(t.image->bytesPerLine()), m_clip(t.pixels), m_transform(t.transform)
     {
-        QPaintDevice *device = p.device();
-        if (!device || device->devType() != QInternal::Image || p.hasClipping() ||
-            p.deviceTransform().type() > QTransform::TxScale || p.compositionMode() != QPainter::CompositionMode_SourceOver)
-            return std::nullopt;
-        auto *image = static_cast<QImage *>(device);
-        const QImage::Format f = image->format();
-        if (f != QImage::Format_ARGB32_Premultiplied && f != QImage::Format_RGB32 && f != QImage::Format_ARGB32)
-            return std::nullopt;
-        return DirectFill(image, p.deviceTransform());
     }
 
     // c must be opaque (it then has one representation in all three formats).
     void fill(const QRectF &r, QColor c) const
     {
         const QRectF d = m_transform.mapRect(r);
-        const int x0 = std::max(0, qRound(d.left())), x1 = std::min(m_width, qRound(d.right()));
-        const int y0 = std::max(0, qRound(d.top())), y1 = std::min(m_height, qRound(d.bottom()));
+        const int x0 = std::max(m_clip.left(), qRound(d.left())), x1 = std::min(m_clip.right() + 1, qRound(d.right()));
+        const int y0 = std::max(m_clip.top(), qRound(d.top())), y1 = std::min(m_clip.bottom() + 1, qRound(d.bottom()));
         if (x1 <= x0 || y1 <= y0)
             return;
         const quint32 pixel = c.rgb() | 0xff000000u;
@@ -49,14 +74,9 @@ public:
     }
 
 private:
-    DirectFill(QImage *image, const QTransform &t)
-        : m_bits(image->bits()), m_stride(image->bytesPerLine()), m_width(image->width()), m_height(image->height()),
-          m_transform(t)
-    {
-    }
     uchar *m_bits;
     qsizetype m_stride;
-    int m_width, m_height;
+    QRect m_clip;
     QTransform m_transform;
 };
 
@@ -73,17 +93,16 @@ struct Span {
 bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicle, int d0, int d1,
                 const std::vector<std::vector<Span>> &bands, quint32 background)
 {
-    const QTransform t = p.deviceTransform();
-    if (!p.device() || p.device()->devType() != QInternal::Image || p.hasClipping() ||
-        t.type() > QTransform::TxTranslate || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
+    const std::optional<RasterTarget> raster = rasterTarget(p, area);
+    if (!raster)
         return false;
-    auto *image = static_cast<QImage *>(p.device());
-    const QImage::Format f = image->format();
-    if (f != QImage::Format_ARGB32_Premultiplied && f != QImage::Format_RGB32 && f != QImage::Format_ARGB32)
+    const QTransform &t = raster->transform;
+    if (t.type() > QTransform::TxTranslate || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
         return false;
+    QImage *image = raster->image;
     const int dx = int(t.dx()), dy = int(t.dy());
     // The part of the area inside the image, in widget coordinates.
-    const QRect target = area.intersected(QRect(-dx, -dy, image->width(), image->height()));
+    const QRect target = raster->pixels.translated(-dx, -dy);
     if (target.isEmpty())
         return true;
     const int left = target.left(), width = target.width();
@@ -116,7 +135,7 @@ bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicl
             }
             src = inBand == rowHeight - 1 ? gap.data() : row.data();
         }
-        memcpy(reinterpret_cast<quint32 *>(image->scanLine(y + dy)) + (left + dx), src, size_t(width) * 4);
+        memcpy(reinterpret_cast<quint32 *>(image->scanLine(y + dy)) + (left + dx), src, n * sizeof(quint32));
     }
     return true;
 }
@@ -141,8 +160,9 @@ void FlamePainter::drawLabel(QPainter &p, NodeId n, const QRectF &box, const QFo
     auto drawString = [&](const QString &text) {
         p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideRight, int(textRect.width())));
     };
-    // Glyph runs only for pixels: a vector device (SVG) must get text, which stays searchable and selectable.
-    if (!labelCache || !p.device() || p.device()->devType() != QInternal::Image) {
+    // Glyph runs only for pixels (an image, or a widget's backing store): a vector device (SVG) must get text,
+    // which stays searchable and selectable.
+    if (!labelCache || !p.paintEngine() || p.paintEngine()->type() != QPaintEngine::Raster) {
         drawString(utf16());
         return;
     }
@@ -268,7 +288,8 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
         filled = opaque && paintBands(p, area, h, rowHeight, icicle, d0, d1, bands, background.rgb());
     }
     if (!filled) {
-        const std::optional<DirectFill> direct = DirectFill::of(p);
+        const std::optional<RasterTarget> raster = rasterTarget(p, area);
+        const std::optional<DirectFill> direct = raster ? std::optional<DirectFill>(DirectFill(*raster)) : std::nullopt;
         auto fill = [&](const QRectF &r, const QColor &c) {
             if (direct && c.alpha() == 255)
                 direct->fill(r, c);
@@ -291,6 +312,8 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
         if (r.merged)
             continue;
         const QRectF b = box(r);
+        if (!b.intersects(area))   // the depths of a small update span the width; its frames do not
+            continue;
         switch (m_source.mark(r.node)) {
         case FrameMark::Hatched:   // within noise
             p.fillRect(b, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
