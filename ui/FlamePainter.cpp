@@ -90,8 +90,46 @@ struct Span {
     bool coversGap;   // a merged column that continues into the next band across the gap row
 };
 
+// Merged columns (runs of sub-pixel frames, as tall as their deepest subtree) as one depth interval per pixel
+// column of the view, [first, last]. A column spans many bands: a span in every band for each of them made
+// most of a 4K view's spans (124,000 of 131,000 for a million-node tree) and half of its composing time.
+// A column that cannot join the interval already at its pixels (the depths neither overlap) stays a span.
+struct MergedColumns {
+    std::vector<int> first, last;   // first > last: no merged column at that pixel
+    quint32 pixel = 0;
+
+    MergedColumns(int width, quint32 mid) : first(size_t(std::max(width, 0)), INT_MAX), last(first.size(), INT_MIN), pixel(mid) {}
+    bool add(int x0, int x1, int d0, int d1)
+    {
+        x0 = std::max(x0, 0);
+        x1 = std::min(x1, int(first.size()));
+        for (int x = x0; x < x1; ++x)
+            if (first[size_t(x)] <= last[size_t(x)] && (d0 > last[size_t(x)] || d1 < first[size_t(x)]))
+                return false;
+        for (int x = x0; x < x1; ++x) {
+            first[size_t(x)] = std::min(first[size_t(x)], d0);
+            last[size_t(x)] = std::max(last[size_t(x)], d1);
+        }
+        return true;
+    }
+    // The band's pixel row, and its gap row (the last row, against the next band away from the root), under
+    // the merged columns: a column covers the gap row where it continues into that next band.
+    void compose(int depth, bool icicle, int left, int width, quint32 background, quint32 *row, quint32 *gap) const
+    {
+        if (left < 0)
+            return;
+        const int *f = first.data() + left, *l = last.data() + left;
+        const int n = std::min(width, int(first.size()) - left);
+        for (int i = 0; i < n; ++i) {
+            const bool in = f[i] <= depth && depth <= l[i];
+            row[i] = in ? pixel : background;
+            gap[i] = in && (icicle ? depth < l[i] : depth > f[i]) ? pixel : background;
+        }
+    }
+};
+
 bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicle, int d0, int d1,
-                const std::vector<std::vector<Span>> &bands, quint32 background)
+                const MergedColumns &columns, const std::vector<std::vector<Span>> &bands, quint32 background)
 {
     const std::optional<RasterTarget> raster = rasterTarget(p, area);
     if (!raster)
@@ -119,10 +157,11 @@ bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicl
             inBand = y < h ? rowHeight - 1 - (h - 1 - y) % rowHeight : 0;
         }
         const quint32 *src = empty.data();
-        if (depth >= d0 && depth <= d1 && !bands[size_t(depth - d0)].empty()) {
+        if (depth >= d0 && depth <= d1) {
             if (composed != depth) {   // compose the band's two rows once
                 std::fill(row.begin(), row.end(), background);
                 std::fill(gap.begin(), gap.end(), background);
+                columns.compose(depth, icicle, left, width, background, row.data(), gap.data());
                 for (const Span &sp : bands[size_t(depth - d0)]) {
                     const int a = std::max(sp.x0, left), b = std::min(sp.x1, left + width);
                     if (a >= b)
@@ -270,22 +309,28 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
     bool filled = false;
     if (d1 >= d0 && background.alpha() == 255 && mid.alpha() == 255 && rowHeight >= 2) {
         std::vector<std::vector<Span>> bands(size_t(d1 - d0 + 1));
+        MergedColumns columns(w, mid.rgb());
+        for (const FlameRect &r : rects) {   // merged columns first: frames are painted over them
+            if (!r.merged)
+                continue;
+            const QRectF m = merged(r);
+            const int x0 = qRound(m.left()), x1 = qRound(m.right());
+            const uint32_t last = r.depth + r.rows - 1;
+            if (columns.add(x0, x1, int(r.depth), int(last)))
+                continue;
+            for (uint32_t d = std::max(r.depth, uint32_t(d0)); d <= std::min(last, uint32_t(d1)); ++d)
+                bands[d - uint32_t(d0)].push_back({x0, x1, mid.rgb(), icicle ? d < last : d > r.depth});
+        }
         bool opaque = true;
         for (const FlameRect &r : rects) {
-            if (r.merged) {
-                const QRectF m = merged(r);
-                const int x0 = qRound(m.left()), x1 = qRound(m.right());
-                const uint32_t last = r.depth + r.rows - 1;
-                for (uint32_t d = std::max(r.depth, uint32_t(d0)); d <= std::min(last, uint32_t(d1)); ++d)
-                    bands[d - uint32_t(d0)].push_back({x0, x1, mid.rgb(), icicle ? d < last : d > r.depth});
+            if (r.merged)
                 continue;
-            }
             const QRectF b = box(r);
             const QColor c = color(r);
             opaque = opaque && c.alpha() == 255;
             bands[r.depth - uint32_t(d0)].push_back({qRound(b.left()), qRound(b.right()), c.rgb(), false});
         }
-        filled = opaque && paintBands(p, area, h, rowHeight, icicle, d0, d1, bands, background.rgb());
+        filled = opaque && paintBands(p, area, h, rowHeight, icicle, d0, d1, columns, bands, background.rgb());
     }
     if (!filled) {
         const std::optional<RasterTarget> raster = rasterTarget(p, area);
@@ -297,8 +342,12 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
                 p.fillRect(r, c);
         };
         fill(area, background);
+        for (const FlameRect &r : rects)   // merged columns first, frames over them, as in the bands
+            if (r.merged)
+                fill(merged(r), mid);
         for (const FlameRect &r : rects)
-            fill(r.merged ? merged(r) : box(r), r.merged ? mid : color(r));
+            if (!r.merged)
+                fill(box(r), color(r));
     }
     if (d1 < d0)
         return;
