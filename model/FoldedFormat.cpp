@@ -146,7 +146,7 @@ std::string writeFolded(const CallTree &tree)
 {
     std::string out;
     if (tree.self(CallTree::kRoot) != 0)
-        out += " " + std::to_string(tree.self(CallTree::kRoot)) + "\n";
+        out.append(" ").append(std::to_string(tree.self(CallTree::kRoot))).append("\n");   // not " " + ...: GCC 12's -Wrestrict misfires on it at -O3
     // Depth first with an explicit stack; `prefix` holds the frames of the path to the node being visited.
     struct Visit {
         NodeId node;

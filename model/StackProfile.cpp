@@ -50,12 +50,27 @@ uint64_t StackProfileBuilder::location(std::string_view name)
     auto it = m_locations.find(name);
     if (it != m_locations.end())
         return it->second;
+    const auto string = str(name);
+    const uint64_t id = newLocation(string);
+    m_locations.emplace(std::string(name), id);
+    return id;
+}
+
+uint64_t StackProfileBuilder::addLocation(std::string_view name)
+{
+    const auto string = uint32_t(m_out->strings.size());
+    m_out->strings.emplace_back(name);
+    return newLocation(string);
+}
+
+uint64_t StackProfileBuilder::newLocation(uint32_t name)
+{
     // One function and one location per name, both with the id index + 1 (what a pprof file would carry).
     const auto index = uint32_t(m_out->locations.size());
     const uint64_t id = uint64_t(index) + 1;
     Function f;
     f.id = id;
-    f.name = f.systemName = str(name);
+    f.name = f.systemName = name;
     m_out->functions.push_back(f);
     Location loc;
     loc.id = id;
@@ -63,7 +78,6 @@ uint64_t StackProfileBuilder::location(std::string_view name)
     loc.lineCount = 1;
     m_out->lines.push_back(Line{index, 0, 0});
     m_out->locations.push_back(loc);
-    m_locations.emplace(std::string(name), id);
     return id;
 }
 
@@ -89,15 +103,36 @@ void StackProfileBuilder::addStack(const std::vector<std::string_view> &rootFirs
     addStackIds(ids, values);
 }
 
-void StackProfileBuilder::addStackIds(const std::vector<uint64_t> &ids, const std::vector<int64_t> &values)
+void StackProfileBuilder::checkStack(const std::vector<uint64_t> &ids, const std::vector<int64_t> &values) const
 {
     if (values.size() != m_typeCount)
         throw ProfileError("a stack has " + std::to_string(values.size()) + " values for " +
                            std::to_string(m_typeCount) + " sample types");
+    for (uint64_t id : ids)
+        if (id == 0 || id > m_out->locations.size())
+            throw ProfileError("a stack refers to location id " + std::to_string(id) + ", which does not exist");
+}
+
+void StackProfileBuilder::appendSample(const std::vector<uint64_t> &ids, const std::vector<int64_t> &values)
+{
     Profile &p = *m_out;
     for (uint64_t id : ids)
-        if (id == 0 || id > p.locations.size())
-            throw ProfileError("a stack refers to location id " + std::to_string(id) + ", which does not exist");
+        p.sampleLocations.push_back(uint32_t(id - 1));
+    p.sampleLocBegin.push_back(p.sampleLocations.size());
+    p.values.insert(p.values.end(), values.begin(), values.end());
+    p.sampleLabelBegin.push_back(p.labels.size());
+}
+
+void StackProfileBuilder::appendStackIds(const std::vector<uint64_t> &ids, const std::vector<int64_t> &values)
+{
+    checkStack(ids, values);
+    appendSample(ids, values);
+}
+
+void StackProfileBuilder::addStackIds(const std::vector<uint64_t> &ids, const std::vector<int64_t> &values)
+{
+    checkStack(ids, values);
+    Profile &p = *m_out;
     const auto sameStack = [&](uint32_t sample) {
         const uint64_t begin = p.sampleLocBegin[sample], end = p.sampleLocBegin[sample + 1];
         if (end - begin != ids.size())
@@ -118,11 +153,7 @@ void StackProfileBuilder::addStackIds(const std::vector<uint64_t> &ids, const st
         return;
     }
     m_sampleOf.emplace(h, uint32_t(p.sampleCount()));
-    for (uint64_t id : ids)
-        p.sampleLocations.push_back(uint32_t(id - 1));
-    p.sampleLocBegin.push_back(p.sampleLocations.size());
-    p.values.insert(p.values.end(), values.begin(), values.end());
-    p.sampleLabelBegin.push_back(p.labels.size());
+    appendSample(ids, values);
 }
 
 std::string StackProfileBuilder::serialize() const

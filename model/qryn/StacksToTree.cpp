@@ -26,11 +26,11 @@ std::shared_ptr<const Profile> stacksToProfile(const StackSet &stacks, const Sta
         const std::vector<uint32_t> &rootFirst = stacks.stacks[i];
         for (size_t k = rootFirst.size(); k-- > 0;) {   // leaf first
             uint64_t &id = locationOf[rootFirst[k]];
-            if (id == 0)
-                id = builder.location(stacks.names[rootFirst[k]]);
+            if (id == 0)   // the names are the flamegraph's list: one location each, made on first use
+                id = builder.addLocation(stacks.names[rootFirst[k]]);
             ids.push_back(id);
         }
-        builder.addStackIds(ids, stacks.values[i]);
+        builder.appendStackIds(ids, stacks.values[i]);   // one stack per node, or per distinct merged path
     }
     return builder.build(sourceName);
 }

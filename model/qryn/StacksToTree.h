@@ -1,5 +1,5 @@
-// A server's flamegraph as our model: the flamegraph's stacks become a pprof profile (StackProfileBuilder: the
-// generated protobuf classes and readProfile, so it takes the same road as a file), then a CallTree and flat
+// A server's flamegraph as our model: the flamegraph's stacks become a pprof profile (StackProfileBuilder fills
+// our Profile directly, valid by construction), then a CallTree and flat
 // table. Every view, table and diff that works on profiles then works on a server's answer unchanged.
 #pragma once
 
@@ -21,7 +21,8 @@ struct StackProfileSpec {
     int64_t durationNanos = 0;                 // e.g. the query's window, for per-second views
 };
 
-// The stacks as a profile: one function and one location per distinct frame name, one sample per distinct stack.
+// The stacks as a profile: one function and one location per distinct frame name, one sample per stack (a
+// flamegraph's stacks are distinct; equal ones would be two samples, summed by every tree).
 // Throws ProfileError.
 std::shared_ptr<const Profile> stacksToProfile(const StackSet &stacks, const StackProfileSpec &spec,
                                                const std::string &sourceName);
