@@ -73,8 +73,9 @@ void BM_Paint4K(benchmark::State &state)
     save(image, "paint4k", state.range(0));
 }
 
-// A full repaint of the widget on a 3840x2160 screen: the paint event after something invalidated the cached
-// frames (zoom, scheme, search), painting the frames into the cache pixmap and that onto the screen.
+// A full repaint of the widget on a 3840x2160 screen: the paint event after a change that repaints every frame
+// (zoom, scheme, search), which paints the frames straight into the window's pixels (here an RGB32 image, as a
+// backing store) and the outlines over them.
 void BM_Repaint4K(benchmark::State &state)
 {
     const auto tree = treeOfNodes(uint64_t(state.range(0)));
@@ -86,7 +87,7 @@ void BM_Repaint4K(benchmark::State &state)
     QImage image(kWidth, kHeight, QImage::Format_RGB32);   // opaque, as a window's backing store
     widget.render(&image, QPoint(), screen);   // warms the label cache, as the first paint of a tab does
     for (auto _ : state) {
-        widget.setColorBlindSafe(false);   // invalidates the cached frames, changes nothing else
+        widget.setColorBlindSafe(false);   // a change that repaints the view, with nothing drawn differently
         widget.render(&image, QPoint(), screen, QWidget::RenderFlags());
     }
     save(image, "repaint4k", state.range(0));

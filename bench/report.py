@@ -261,7 +261,10 @@ def main():
         w(f"| {name} | {to_ms(b, 'real_time'):,.2f} | {to_ms(b, 'cpu_time'):,.2f} | {thr} | {counters} |")
     w("")
     w("Throughputs are per CPU second. Build and flat-table items are call-tree nodes (nodes/s); decode bytes are "
-      "inflated pprof bytes. `DistinctFunctions` is the worst case of one function per node (see the analysis).")
+      "inflated pprof bytes. `DistinctFunctions` is the worst case of one function per node (see the analysis). "
+      "`QrynFlamegraphDecode` is a server's SelectMergeStacktraces answer (the generator's trees encoded as qryn "
+      "levels) decoded as the client does it: protobuf, levels, profile, tree and flat table; `...Distinct` is the "
+      "stall test's answer of 400,000 nodes that are all distinct functions.")
     w("")
 
     w("## Targets")
@@ -288,7 +291,8 @@ def main():
     rep = bench.get("BM_Repaint4K/1000000")
     if rep:
         cpu, wall = to_ms(rep, "cpu_time"), to_ms(rep, "real_time")
-        w(f"- Full repaint of the widget, 1M nodes, 3840x2160 (frames into its cache, cache onto the window): "
+        w(f"- Full repaint of the widget, 1M nodes, 3840x2160 (its paint event, frames straight into the window's "
+          f"pixels): "
           f"{'met' if cpu <= REPAINT_1M_MS else 'MISSED'}: {cpu:.1f} ms CPU "
           f"({wall:.1f} ms wall) (target <= {REPAINT_1M_MS:.0f} ms)")
     diff = bench.get("BM_DiffTree/1000000")

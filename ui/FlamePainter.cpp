@@ -97,33 +97,43 @@ struct Span {
 struct MergedColumns {
     std::vector<int> first, last;   // first > last: no merged column at that pixel
     quint32 pixel = 0;
+    int x0 = INT_MAX, x1 = INT_MIN, dMin = INT_MAX, dMax = INT_MIN;   // where there is any
 
     MergedColumns(int width, quint32 mid) : first(size_t(std::max(width, 0)), INT_MAX), last(first.size(), INT_MIN), pixel(mid) {}
-    bool add(int x0, int x1, int d0, int d1)
+    bool add(int a, int b, int d0, int d1)
     {
-        x0 = std::max(x0, 0);
-        x1 = std::min(x1, int(first.size()));
-        for (int x = x0; x < x1; ++x)
+        a = std::max(a, 0);
+        b = std::min(b, int(first.size()));
+        for (int x = a; x < b; ++x)
             if (first[size_t(x)] <= last[size_t(x)] && (d0 > last[size_t(x)] || d1 < first[size_t(x)]))
                 return false;
-        for (int x = x0; x < x1; ++x) {
+        for (int x = a; x < b; ++x) {
             first[size_t(x)] = std::min(first[size_t(x)], d0);
             last[size_t(x)] = std::max(last[size_t(x)], d1);
         }
+        if (a < b) {
+            x0 = std::min(x0, a);
+            x1 = std::max(x1, b);
+            dMin = std::min(dMin, d0);
+            dMax = std::max(dMax, d1);
+        }
         return true;
     }
-    // The band's pixel row, and its gap row (the last row, against the next band away from the root), under
-    // the merged columns: a column covers the gap row where it continues into that next band.
-    void compose(int depth, bool icicle, int left, int width, quint32 background, quint32 *row, quint32 *gap) const
+    // Paints the merged columns into a band's pixel row and its gap row (the last row, against the next band
+    // away from the root), both already filled with the background, for pixels [left, left + width): a column
+    // covers the gap row where it continues into that next band.
+    void compose(int depth, bool icicle, int left, int width, quint32 *row, quint32 *gap) const
     {
-        if (left < 0)
+        if (depth < dMin || depth > dMax)
             return;
-        const int *f = first.data() + left, *l = last.data() + left;
-        const int n = std::min(width, int(first.size()) - left);
-        for (int i = 0; i < n; ++i) {
-            const bool in = f[i] <= depth && depth <= l[i];
-            row[i] = in ? pixel : background;
-            gap[i] = in && (icicle ? depth < l[i] : depth > f[i]) ? pixel : background;
+        const int a = std::max(x0, left), b = std::min(x1, left + width);
+        for (int x = a; x < b; ++x) {
+            const int f = first[size_t(x)], l = last[size_t(x)];
+            if (f <= depth && depth <= l) {
+                row[x - left] = pixel;
+                if (icicle ? depth < l : depth > f)
+                    gap[x - left] = pixel;
+            }
         }
     }
 };
@@ -138,6 +148,8 @@ bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicl
     if (t.type() > QTransform::TxTranslate || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
         return false;
     QImage *image = raster->image;
+    uchar *const bits = image->bits();   // once: scanLine() checks for a detach on every call
+    const qsizetype stride = image->bytesPerLine();
     const int dx = int(t.dx()), dy = int(t.dy());
     // The part of the area inside the image, in widget coordinates.
     const QRect target = raster->pixels.translated(-dx, -dy);
@@ -161,7 +173,7 @@ bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicl
             if (composed != depth) {   // compose the band's two rows once
                 std::fill(row.begin(), row.end(), background);
                 std::fill(gap.begin(), gap.end(), background);
-                columns.compose(depth, icicle, left, width, background, row.data(), gap.data());
+                columns.compose(depth, icicle, left, width, row.data(), gap.data());
                 for (const Span &sp : bands[size_t(depth - d0)]) {
                     const int a = std::max(sp.x0, left), b = std::min(sp.x1, left + width);
                     if (a >= b)
@@ -174,7 +186,7 @@ bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicl
             }
             src = inBand == rowHeight - 1 ? gap.data() : row.data();
         }
-        memcpy(reinterpret_cast<quint32 *>(image->scanLine(y + dy)) + (left + dx), src, n * sizeof(quint32));
+        memcpy(reinterpret_cast<quint32 *>(bits + qsizetype(y + dy) * stride) + (left + dx), src, n * sizeof(quint32));
     }
     return true;
 }
