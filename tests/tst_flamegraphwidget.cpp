@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QImage>
 #include <QPainter>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void bandFillsEqualQPainterFills();
     void paintsStraightIntoTheWindow_data();
     void paintsStraightIntoTheWindow();
+    void windowShowsHoverAfterPartialRepaints();
 
 private:
     // root 10 -> main 10 -> {a 6, b 2}, main's self 2. 1000 px wide: a [0,600), b [600,800), gap [800,1000).
@@ -438,6 +440,53 @@ void tst_FlameGraphWidget::paintsStraightIntoTheWindow()
     QCOMPARE(differ, 0);
     QCOMPARE(inside, int(std::accumulate(widgetArea.begin(), widgetArea.end(), 0LL,
                                          [](long long n, const QRect &r) { return n + r.width() * r.height(); })));
+}
+
+void tst_FlameGraphWidget::windowShowsHoverAfterPartialRepaints()
+{
+    // What reaches the screen, not a render() of the widget: the window's backing store as the platform holds
+    // it, after the paint events Qt sends for an outline that moves from one frame to another (each repaints
+    // the two frames whose outline changes, straight into the backing store).
+    QWidget window;
+    auto *w = new FlameGraphWidget(&window);
+    w->setTree(framesOfEveryWidth());
+    w->setGeometry(QRect(QPoint(13, 27), QSize(997, w->sizeHint().height())));
+    window.resize(1040, w->height() + 60);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto screen = [&] { return window.screen()->grabWindow(window.winId()).toImage().convertToFormat(QImage::Format_RGB32); };
+    auto widgetPixels = [&] { return screen().copy(QRect(w->mapTo(&window, QPoint(0, 0)), w->size())); };
+    QTRY_VERIFY(widgetPixels() == w->grab().toImage().convertToFormat(QImage::Format_RGB32));
+    const QImage before = widgetPixels();
+    // Two frames far apart: the widest leaf ("w2") and a frame of the "mid" subtree.
+    NodeId wide = 0, mid = 0;
+    for (NodeId n = 1; n < w->tree()->size(); ++n) {
+        if (w->tree()->label(n) == "w2")
+            wide = n;
+        if (w->tree()->label(n) == "x")
+            mid = n;
+    }
+    QVERIFY(wide && mid);
+    const QRect wideRect = w->nodeRect(wide).toAlignedRect(), midRect = w->nodeRect(mid).toAlignedRect();
+    // The keyboard selection's outline, which moves like the hover's (a test's mouse events do not reach a
+    // second top-level window reliably on the offscreen platform).
+    w->setSelectedNode(wide);
+    QTRY_VERIFY(widgetPixels() != before);
+    w->setSelectedNode(mid);
+    QTRY_VERIFY(widgetPixels().pixel(wideRect.center().x(), wideRect.top() + 1) ==
+                before.pixel(wideRect.center().x(), wideRect.top() + 1));
+    const QImage hovered = widgetPixels();
+    // What a full paint gives: a label crossing two rectangles of one update was once drawn twice (bold).
+    QVERIFY(hovered == w->grab().toImage().convertToFormat(QImage::Format_RGB32));
+    int changed = 0;
+    for (int y = 0; y < hovered.height(); ++y)
+        for (int x = 0; x < hovered.width(); ++x)
+            if (hovered.pixel(x, y) != before.pixel(x, y)) {
+                ++changed;
+                QVERIFY2(midRect.adjusted(-2, -2, 2, 2).contains(QPoint(x, y)),
+                         qPrintable(QStringLiteral("pixel %1,%2 changed outside the hovered frame").arg(x).arg(y)));
+            }
+    QVERIFY(changed > 0);   // the outline
 }
 
 void tst_FlameGraphWidget::subPixelFramesStayVisible()

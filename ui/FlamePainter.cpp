@@ -364,7 +364,10 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
     if (d1 < d0)
         return;
 
-    // Marks and labels over the fills.
+    // Marks and labels over the fills, clipped to the area: a label or hatch that crosses into another rectangle
+    // of the same update would otherwise be blended twice there (text drawn over itself turns bold).
+    p.save();
+    p.setClipRect(area, Qt::IntersectClip);
     p.setFont(font);
     const QFontMetrics fm(font, p.device());
     const int minTextWidth = fm.horizontalAdvance(QLatin1String("Wm…"));
@@ -396,6 +399,7 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
             drawLabel(p, r.node, b, fm);
         }
     }
+    p.restore();
 }
 
 QImage FlamePainter::image(int w) const
