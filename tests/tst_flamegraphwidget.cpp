@@ -288,6 +288,14 @@ void tst_FlameGraphWidget::colourSchemes()
     other.setTree(CallTreeBuilder::build({test::profileFromFolded("x;a 1\n")}, 0));
     other.setColorBlindSafe(true);
     QCOMPARE(other.frameColor(2), m_w->frameColor(2));
+    // Stable across runs too: the colour of a key is fixed by its text alone (hand-computed: FNV-1a of the UTF-16
+    // units, finalized, gives 0x9c2e835334bcf12c for "main" and 0xdf82b6b308bd8e50 for "runtime"; hue = h % 50,
+    // saturation 150 + (h >> 8) % 70, value 200 + (h >> 16) % 50; Okabe-Ito entry h % 7; cool hue 160 + h % 70).
+    QCOMPARE(colorForKey(u"main", false), QColor::fromHsv(6, 177, 206));
+    QCOMPARE(colorForKey(u"runtime", false), QColor::fromHsv(38, 158, 221));
+    QCOMPARE(colorForKey(u"main", true), QColor(0xD55E00).lighter(135));
+    QCOMPARE(colorForKey(u"runtime", true), QColor(0xE69F00).lighter(135));
+    QCOMPARE(colorForKey(u"main", false, true), QColor::fromHsv(186, 107, 206));
 }
 
 void tst_FlameGraphWidget::searchDimsNonMatches()

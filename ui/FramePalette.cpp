@@ -1,8 +1,7 @@
 #include "FramePalette.h"
 
-#include <QHash>
-
 #include <algorithm>
+#include <cstdint>
 
 namespace qflame {
 
@@ -20,9 +19,25 @@ QStringView packageOf(QStringView name)
     return name.left(end);
 }
 
+static uint64_t stableKeyHash(QStringView key)
+{
+    // FNV-1a over the UTF-16 code units, then a 64-bit finalizer so the low bits the palette uses are mixed.
+    // Not qHash: given a seed it mixes in a random one chosen per process, which gave every package another
+    // colour on every start.
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const QChar c : key) {
+        h ^= c.unicode();
+        h *= 0x100000001b3ull;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
 QColor colorForKey(QStringView key, bool colorBlindSafe, bool cool)
 {
-    const size_t h = qHash(key, 0x5eed);
+    const uint64_t h = stableKeyHash(key);
     if (colorBlindSafe) {
         // Okabe & Ito's qualitative palette, minus black, lightened for labels.
         static const QRgb okabeIto[] = {0xE69F00, 0x56B4E9, 0x009E73, 0xF0E442, 0x0072B2, 0xD55E00, 0xCC79A7};
