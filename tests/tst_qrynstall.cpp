@@ -245,11 +245,9 @@ void tst_QrynStall::faults()
     QVERIFY2(gap < kMaxGapMs, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(gap)));
 }
 
-// A valid answer that takes long to decode and build (400,000 nodes, 400,000 names, 15 MB). The client's part
-// (transfer, decoding, tree and flat table, handing the result over) must not stall the GUI thread. Showing it
-// is measured too: ProfilePane::showView re-sorts the top table (QSortFilterProxyModel over 400,000 functions)
-// on the GUI thread, a stall of a few hundred ms outside the qryn code, expected to fail until the table sorts
-// off the GUI thread.
+// A valid answer that takes long to decode and build (400,000 nodes, 400,000 names, 24 MB). The client's part
+// (transfer, decoding, tree and flat table, handing the result over) must not stall the GUI thread, and neither
+// may showing it (the tab's flamegraph and its top table of 400,000 functions): 1.3 s once, 61-67 ms now.
 void tst_QrynStall::largeFlamegraph()
 {
     ThreadedFaultServer server(FaultMode::LargeFlamegraph);
@@ -308,10 +306,6 @@ void tst_QrynStall::largeFlamegraph()
     QCOMPARE(v.tree->total(CallTree::kRoot), total);
     qInfo("stall: large flamegraph, explorer tab: max gap %lld ms (ending at %lld ms, %d ticks); shown after %lld ms",
           gap, meter.maxAt(), meter.ticks(), flame.ms);
-    if (gap >= kMaxGapMs)
-        QEXPECT_FAIL("", "showing a 400,000-node tree can still hold the GUI thread over 100 ms (1.3 s before the "
-                         "top table's proxy stopped re-sorting and the label cache became lazy; docs/robustness.md)",
-                     Continue);
     QVERIFY2(gap < kMaxGapMs, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(gap)));
 }
 
