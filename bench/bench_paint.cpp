@@ -93,6 +93,28 @@ void BM_Repaint4K(benchmark::State &state)
     save(image, "repaint4k", state.range(0));
 }
 
+// The same repaint while zooming: every iteration moves between the whole view and one 10% narrower, so frames
+// change width, labels are elided anew and no per-label cache helps.
+void BM_ZoomRepaint4K(benchmark::State &state)
+{
+    const auto tree = treeOfNodes(uint64_t(state.range(0)));
+    FlameGraphWidget widget;
+    widget.setTree(tree);
+    const int height = std::max(kHeight, widget.sizeHint().height());
+    widget.resize(kWidth, height);
+    const QRegion screen(0, height - kHeight, kWidth, kHeight);
+    QImage image(kWidth, kHeight, QImage::Format_RGB32);
+    const Viewport whole = widget.viewport();
+    const Viewport narrower{whole.begin + whole.span() * 0.05, whole.end - whole.span() * 0.05};
+    widget.render(&image, QPoint(), screen);
+    bool zoomed = false;
+    for (auto _ : state) {
+        zoomed = !zoomed;
+        widget.showState(widget.zoomRoot(), zoomed ? narrower : whole);
+        widget.render(&image, QPoint(), screen, QWidget::RenderFlags());
+    }
+}
+
 // The floors under a 4K repaint, whatever is drawn: filling every pixel once, and copying a 4K image onto
 // another (what the widget does with its cache pixmap).
 void BM_Fill4K(benchmark::State &state)
@@ -131,5 +153,6 @@ BENCHMARK(BM_Layout)->Apply(nodes);
 BENCHMARK(BM_VisibleRects)->Apply(nodes);
 BENCHMARK(BM_Paint4K)->Apply(nodes);
 BENCHMARK(BM_Repaint4K)->Apply(nodes);
+BENCHMARK(BM_ZoomRepaint4K)->Apply(nodes);
 
 }   // namespace qflame::bench

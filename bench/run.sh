@@ -157,7 +157,7 @@ say "in-process benchmarks (Google Benchmark, 5 repetitions, medians)"
 REPS=$([ "$QUICK" = 1 ] && echo 2 || echo 5)
 : > "$DATA/inprocess.txt"
 group=0
-for filter in 'BM_(Inflate|Decode|BuildTree|FlatTable)' 'BM_Diff' 'BM_(Fill4K|Blit4K|Layout|VisibleRects|Paint4K|Repaint4K)' \
+for filter in 'BM_(Inflate|Decode|BuildTree|FlatTable)' 'BM_Diff' 'BM_(Fill4K|Blit4K|Layout|VisibleRects|Paint4K|Repaint4K|ZoomRepaint4K)' \
               'BM_Qryn' 'BM_File_'; do
     group=$((group + 1))
     # BM_File_*: where the time of one real file goes, stage by stage (the largest corpus profile).

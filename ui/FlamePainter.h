@@ -33,6 +33,8 @@ private:
         std::vector<qreal> ends;   // ends[i]: the advance after glyph i
         qreal height = 0;          // of the line
         bool shaped = false, simple = false;
+        QGlyphRun elided;          // the label elided to its first elidedFit glyphs and an ellipsis
+        qsizetype elidedFit = -1;
     };
     // Null until a frame's label is first drawn: clearing the cache for a tree of a million frames must not
     // construct a million glyph runs on the GUI thread.
