@@ -141,6 +141,18 @@ def main():
     w("")
     w(f"Written by `bench/run.sh` on {datetime.date.today().isoformat()} at commit `{m['commit']}`; do not edit by "
       "hand (the discussion at the end comes from `bench/analysis.md`).")
+    run_file = os.path.join(args.data, "process-run.txt")
+    if os.path.exists(run_file):
+        commit, when = open(run_file).read().strip().split(" ", 1)
+        if commit != m["commit"]:
+            w("")
+            w(f"The whole-process tables (qflame against go tool pprof and zcat) come from the last full run, at commit "
+              f"`{commit}` on {when}; the in-process tables from this commit "
+              "(`QFLAME_BENCH_INPROCESS_ONLY=1`).")
+    else:
+        w("")
+        w("The whole-process tables come from an earlier full run (its load is the 'Load before' line); the "
+          "in-process tables from this commit (`QFLAME_BENCH_INPROCESS_ONLY=1`).")
     w("")
     w("## Machine")
     w("")

@@ -135,6 +135,7 @@ diff_compare() {
 }
 
 uptime > "$DATA/load-before.txt"
+echo "$(git -C "$ROOT" rev-parse --short HEAD) $(date -u '+%Y-%m-%d %H:%M UTC')" > "$DATA/process-run.txt"
 : > "$DATA/sizes.tsv"
 say "whole-process runs ($RUNS per fast command, $GO_RUNS of go tool pprof, limit ${GO_TIMEOUT}s / ${GO_MEM_GB} GiB)"
 for f in gen__gotypes-stdlib.allocs-r2048.pb.gz pprof__large.cpu gen__gotypes-stdlib.allocs-r64.pb.gz; do
