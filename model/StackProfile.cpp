@@ -2,7 +2,6 @@
 
 #include "CallTree.h"
 #include "ProfileReader.h"
-#include "ProfileWriter.h"
 
 namespace qflame {
 
@@ -154,11 +153,6 @@ void StackProfileBuilder::addStackIds(const std::vector<uint64_t> &ids, const st
     }
     m_sampleOf.emplace(h, uint32_t(p.sampleCount()));
     appendSample(ids, values);
-}
-
-std::string StackProfileBuilder::serialize() const
-{
-    return encodePprof(*m_out);
 }
 
 std::shared_ptr<const Profile> StackProfileBuilder::build(const std::string &sourceName)

@@ -50,8 +50,6 @@ public:
     uint64_t addLocation(std::string_view name);
     size_t stackCount() const;
 
-    // The uncompressed pprof bytes of what was added so far.
-    std::string serialize() const;
     // The profile; the builder is spent afterwards (its arrays move into the result).
     std::shared_ptr<const Profile> build(const std::string &sourceName);
 
