@@ -77,7 +77,7 @@ QByteArray distinctNames(int columns, int depth)
     g->add_names("total");
     for (int c = 0; c < columns; ++c)
         for (int d = 1; d <= depth; ++d)
-            g->add_names(QStringLiteral("github.com/example/service/pkg%1.(*Handler).step%2").arg(c).arg(d).toStdString());
+            g->add_names("github.com/example/service/pkg" + std::to_string(c) + ".(*Handler).step" + std::to_string(d));
     const int64_t total = int64_t(columns) * depth;
     auto *root = g->add_levels();
     for (int64_t v : {int64_t(0), total, int64_t(0), int64_t(0)})

@@ -330,8 +330,8 @@ static std::shared_ptr<const CallTree> mergedColumnsAtDisjointDepths()
     for (int k = 0; k < 100; ++k)
         for (int j = 0; j < 30; ++j) {
             const std::string g = std::to_string(k), leaf = std::to_string(j);
-            folded += k % 2 ? "main;g" + g + ";h" + g + ";i" + g + ";y" + g + "_" + leaf + ";z" + g + "_" + leaf + " 1\n"
-                            : "main;g" + g + ";x" + g + "_" + leaf + " 1\n";
+            const std::string odd = "main;g" + g + ";h" + g + ";i" + g + ";y" + g + "_" + leaf + ";z" + g + "_" + leaf;
+            folded += (k % 2 ? odd : "main;g" + g + ";x" + g + "_" + leaf) + " 1\n";
         }
     return CallTreeBuilder::build({test::profileFromFolded(folded)}, 0);
 }
@@ -462,7 +462,9 @@ void tst_FlameGraphWidget::windowShowsHoverAfterPartialRepaints()
     window.resize(1040, w->height() + 60);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    auto screen = [&] { return window.screen()->grabWindow(window.winId()).toImage().convertToFormat(QImage::Format_RGB32); };
+    auto screen = [&] {
+        return window.screen()->grabWindow(window.winId()).toImage().convertToFormat(QImage::Format_RGB32);
+    };
     auto widgetPixels = [&] { return screen().copy(QRect(w->mapTo(&window, QPoint(0, 0)), w->size())); };
     QTRY_VERIFY(widgetPixels() == w->grab().toImage().convertToFormat(QImage::Format_RGB32));
     const QImage before = widgetPixels();

@@ -112,7 +112,7 @@ void tst_Secrets::initTestCase()
     // under ~/.qttest whatever XDG_CONFIG_HOME says, so each gets a directory of its own: a shared one was
     // removed by one run while the other was checking it.
     QStandardPaths::setTestModeEnabled(true);
-    const QString org = QStringLiteral("qflame-secrets-test-") + (m_real ? QStringLiteral("real") : QStringLiteral("none"));
+    const QString org = QStringLiteral("qflame-secrets-test-") + QLatin1String(m_real ? "real" : "none");
     QCoreApplication::setOrganizationName(org);
     QCoreApplication::setApplicationName(QStringLiteral("secrets"));
     m_configDir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u'/' + org;

@@ -99,7 +99,10 @@ struct MergedColumns {
     quint32 pixel = 0;
     int x0 = INT_MAX, x1 = INT_MIN, dMin = INT_MAX, dMax = INT_MIN;   // where there is any
 
-    MergedColumns(int width, quint32 mid) : first(size_t(std::max(width, 0)), INT_MAX), last(first.size(), INT_MIN), pixel(mid) {}
+    MergedColumns(int width, quint32 mid)
+        : first(size_t(std::max(width, 0)), INT_MAX), last(first.size(), INT_MIN), pixel(mid)
+    {
+    }
     bool add(int a, int b, int d0, int d1)
     {
         a = std::max(a, 0);
@@ -274,7 +277,8 @@ void FlamePainter::drawLabel(QPainter &p, NodeId n, const QRectF &box, const QFo
     // The longest prefix that leaves room for the ellipsis, like Qt::ElideRight.
     const auto fit = std::upper_bound(e.ends.begin(), e.ends.end(), width - cache.m_ellipsisWidth) - e.ends.begin();
     // Kept for the next paint: a full repaint at the same zoom (search, colours, a resize in height) elides every
-    // label to the same length, and building the run was most of the labels' cost (12 us each).
+    // label to the same length. Building the run is about a quarter of an elided label's cost (1.2 of 5 us;
+    // the rest is Qt drawing the glyphs).
     if (e.elidedFit == fit) {
         p.drawGlyphRun(origin, e.elided);
         return;
