@@ -73,45 +73,48 @@ void BM_Paint4K(benchmark::State &state)
     save(image, "paint4k", state.range(0));
 }
 
+// The widget at 3840 pixels wide, the bottom 2160 rows of it (the root's end of the flame) rendered into an
+// RGB32 image as into a window's backing store.
+struct Screen4K {
+    explicit Screen4K(std::shared_ptr<const CallTree> tree)
+    {
+        widget.setTree(std::move(tree));
+        const int height = std::max(kHeight, widget.sizeHint().height());
+        widget.resize(kWidth, height);
+        region = QRegion(0, height - kHeight, kWidth, kHeight);
+        widget.render(&image, QPoint(), region);   // warms the label cache, as the first paint of a tab does
+    }
+    void repaint() { widget.render(&image, QPoint(), region, QWidget::RenderFlags()); }
+
+    FlameGraphWidget widget;
+    QRegion region;
+    QImage image{kWidth, kHeight, QImage::Format_RGB32};
+};
+
 // A full repaint of the widget on a 3840x2160 screen: the paint event after a change that repaints every frame
-// (zoom, scheme, search), which paints the frames straight into the window's pixels (here an RGB32 image, as a
-// backing store) and the outlines over them.
+// (scheme, search), which paints the frames straight into the window's pixels and the outlines over them.
 void BM_Repaint4K(benchmark::State &state)
 {
-    const auto tree = treeOfNodes(uint64_t(state.range(0)));
-    FlameGraphWidget widget;
-    widget.setTree(tree);
-    const int height = std::max(kHeight, widget.sizeHint().height());
-    widget.resize(kWidth, height);
-    const QRegion screen(0, height - kHeight, kWidth, kHeight);   // the bottom of the flame: the root's end
-    QImage image(kWidth, kHeight, QImage::Format_RGB32);   // opaque, as a window's backing store
-    widget.render(&image, QPoint(), screen);   // warms the label cache, as the first paint of a tab does
+    Screen4K screen(treeOfNodes(uint64_t(state.range(0))));
     for (auto _ : state) {
-        widget.setColorBlindSafe(false);   // a change that repaints the view, with nothing drawn differently
-        widget.render(&image, QPoint(), screen, QWidget::RenderFlags());
+        screen.widget.setColorBlindSafe(false);   // a change that repaints the view, with nothing drawn differently
+        screen.repaint();
     }
-    save(image, "repaint4k", state.range(0));
+    save(screen.image, "repaint4k", state.range(0));
 }
 
 // The same repaint while zooming: every iteration moves between the whole view and one 10% narrower, so frames
 // change width, labels are elided anew and no per-label cache helps.
 void BM_ZoomRepaint4K(benchmark::State &state)
 {
-    const auto tree = treeOfNodes(uint64_t(state.range(0)));
-    FlameGraphWidget widget;
-    widget.setTree(tree);
-    const int height = std::max(kHeight, widget.sizeHint().height());
-    widget.resize(kWidth, height);
-    const QRegion screen(0, height - kHeight, kWidth, kHeight);
-    QImage image(kWidth, kHeight, QImage::Format_RGB32);
-    const Viewport whole = widget.viewport();
+    Screen4K screen(treeOfNodes(uint64_t(state.range(0))));
+    const Viewport whole = screen.widget.viewport();
     const Viewport narrower{whole.begin + whole.span() * 0.05, whole.end - whole.span() * 0.05};
-    widget.render(&image, QPoint(), screen);
     bool zoomed = false;
     for (auto _ : state) {
         zoomed = !zoomed;
-        widget.showState(widget.zoomRoot(), zoomed ? narrower : whole);
-        widget.render(&image, QPoint(), screen, QWidget::RenderFlags());
+        screen.widget.showState(screen.widget.zoomRoot(), zoomed ? narrower : whole);
+        screen.repaint();
     }
 }
 

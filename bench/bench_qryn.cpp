@@ -4,6 +4,7 @@
 // worst case the stall test serves, every node a function of its own.
 #include "BenchTrees.h"
 
+#include "LargeFlamegraph.h"   // tests/qryn: the stall test's answer
 #include "QuerierCodec.h"
 #include "StacksToTree.h"
 #include "querier.pb.h"
@@ -69,33 +70,6 @@ QByteArray levelsOf(const CallTree &tree)
     return serialized(r);
 }
 
-// tests/qryn/ThreadedFaultServer's large answer: `columns` stacks `depth` deep, each node a distinct name.
-QByteArray distinctNames(int columns, int depth)
-{
-    querier::v1::SelectMergeStacktracesResponse r;
-    querier::v1::FlameGraph *g = r.mutable_flamegraph();
-    g->add_names("total");
-    for (int c = 0; c < columns; ++c)
-        for (int d = 1; d <= depth; ++d)
-            g->add_names("github.com/example/service/pkg" + std::to_string(c) + ".(*Handler).step" + std::to_string(d));
-    const int64_t total = int64_t(columns) * depth;
-    auto *root = g->add_levels();
-    for (int64_t v : {int64_t(0), total, int64_t(0), int64_t(0)})
-        root->add_values(v);
-    for (int d = 1; d <= depth; ++d) {
-        auto *level = g->add_levels();
-        for (int c = 0; c < columns; ++c) {
-            level->add_values(d - 1);
-            level->add_values(depth - d + 1);
-            level->add_values(1);
-            level->add_values(1 + int64_t(c) * depth + (d - 1));
-        }
-    }
-    g->set_total(total);
-    g->set_max_self(1);
-    return serialized(r);
-}
-
 void decode(benchmark::State &state, const QByteArray &body)
 {
     qryn::ProfileType type;
@@ -133,7 +107,7 @@ void BM_QrynFlamegraphDecode(benchmark::State &state)
 
 void BM_QrynFlamegraphDecodeDistinct(benchmark::State &state)
 {
-    static const QByteArray body = distinctNames(20'000, 20);   // 400,000 nodes, 400,000 names
+    static const QByteArray body = test::largeFlamegraphBody(20'000, 20);   // 400,000 nodes, 400,000 names
     decode(state, body);
 }
 

@@ -294,25 +294,17 @@ def main():
         if rss is not None:
             parts.append(f"{'met' if rss <= 1 else 'MISSED'}: RSS {rss:.2f}x pprof's (target <= 1)")
         w(f"- {key}: " + "; ".join(parts))
-    paint = bench.get("BM_Paint4K/1000000")
-    if paint:
-        cpu, wall = to_ms(paint, "cpu_time"), to_ms(paint, "real_time")
-        w(f"- Repaint of the frames, 1M nodes, 3840x2160 (FlamePainter into the image): "
-          f"{'met' if cpu <= REPAINT_1M_MS else 'MISSED'}: {cpu:.1f} ms CPU ({wall:.1f} ms wall) "
-          f"(target <= {REPAINT_1M_MS:.0f} ms)")
-    rep = bench.get("BM_Repaint4K/1000000")
-    if rep:
-        cpu, wall = to_ms(rep, "cpu_time"), to_ms(rep, "real_time")
-        w(f"- Full repaint of the widget, 1M nodes, 3840x2160 (its paint event, frames straight into the window's "
-          f"pixels): "
-          f"{'met' if cpu <= REPAINT_1M_MS else 'MISSED'}: {cpu:.1f} ms CPU "
-          f"({wall:.1f} ms wall) (target <= {REPAINT_1M_MS:.0f} ms)")
-    zoom = bench.get("BM_ZoomRepaint4K/1000000")
-    if zoom:
-        cpu, wall = to_ms(zoom, "cpu_time"), to_ms(zoom, "real_time")
-        w(f"- Full repaint while zooming (the view 10% narrower or wider each time: new widths, labels elided "
-          f"anew): {'met' if cpu <= REPAINT_1M_MS else 'MISSED'}: {cpu:.1f} ms CPU ({wall:.1f} ms wall) "
-          f"(target <= {REPAINT_1M_MS:.0f} ms)")
+    for key, what in [
+            ("BM_Paint4K/1000000", "Repaint of the frames, 1M nodes, 3840x2160 (FlamePainter into the image)"),
+            ("BM_Repaint4K/1000000", "Full repaint of the widget, 1M nodes, 3840x2160 (its paint event, frames "
+                                     "straight into the window's pixels)"),
+            ("BM_ZoomRepaint4K/1000000", "Full repaint while zooming (the view 10% narrower or wider each time: new "
+                                         "widths, labels elided anew)")]:
+        b = bench.get(key)
+        if b:
+            cpu, wall = to_ms(b, "cpu_time"), to_ms(b, "real_time")
+            w(f"- {what}: {'met' if cpu <= REPAINT_1M_MS else 'MISSED'}: {cpu:.1f} ms CPU ({wall:.1f} ms wall) "
+              f"(target <= {REPAINT_1M_MS:.0f} ms)")
     diff = bench.get("BM_DiffTree/1000000")
     if diff:
         cpu, wall = to_ms(diff, "cpu_time"), to_ms(diff, "real_time")

@@ -1,5 +1,6 @@
 #include "ThreadedFaultServer.h"
 
+#include "LargeFlamegraph.h"
 #include "querier.pb.h"
 
 #include <QMap>
@@ -181,30 +182,7 @@ QList<QByteArray> ThreadedFaultServer::authorizations() const
 
 QByteArray ThreadedFaultServer::largeFlamegraphBody()
 {
-    // Column c, depth d (1-based) sits at x = c * kDepth + d - 1 with total kDepth - d + 1: inside its parent, and
-    // the previous node of its level ends at c * kDepth, so every offset is d - 1.
-    querier::v1::SelectMergeStacktracesResponse r;
-    querier::v1::FlameGraph *g = r.mutable_flamegraph();
-    g->add_names("total");
-    for (int c = 0; c < kColumns; ++c)
-        for (int d = 1; d <= kDepth; ++d)
-            g->add_names(QStringLiteral("github.com/example/service/pkg%1.(*Handler).step%2").arg(c).arg(d).toStdString());
-    const int64_t total = int64_t(kColumns) * kDepth;
-    auto *root = g->add_levels();
-    for (int64_t v : {int64_t(0), total, int64_t(0), int64_t(0)})
-        root->add_values(v);
-    for (int d = 1; d <= kDepth; ++d) {
-        auto *level = g->add_levels();
-        for (int c = 0; c < kColumns; ++c) {
-            level->add_values(d - 1);
-            level->add_values(kDepth - d + 1);
-            level->add_values(1);
-            level->add_values(1 + int64_t(c) * kDepth + (d - 1));
-        }
-    }
-    g->set_total(total);
-    g->set_max_self(1);
-    return serialized(r);
+    return test::largeFlamegraphBody(kColumns, kDepth);
 }
 
 quint16 closedPort()
