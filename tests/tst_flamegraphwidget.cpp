@@ -342,12 +342,16 @@ void tst_FlameGraphWidget::bandFillsEqualQPainterFills_data()
     QTest::addColumn<bool>("search");
     QTest::addColumn<int>("dy");   // the painter's translation, as of a scrolled view
     QTest::addColumn<bool>("stairs");
-    QTest::newRow("flame") << false << false << 0 << false;
-    QTest::newRow("icicle") << true << false << 0 << false;
-    QTest::newRow("flame, search, scrolled") << false << true << -37 << false;
-    QTest::newRow("icicle, search, scrolled") << true << true << -37 << false;
-    QTest::newRow("flame, stairs") << false << false << 0 << true;
-    QTest::newRow("icicle, stairs") << true << false << 0 << true;
+    QTest::addColumn<QSize>("size");   // empty: 997 pixels wide, as tall as the tree
+    QTest::newRow("flame") << false << false << 0 << false << QSize();
+    QTest::newRow("icicle") << true << false << 0 << false << QSize();
+    QTest::newRow("flame, search, scrolled") << false << true << -37 << false << QSize();
+    QTest::newRow("icicle, search, scrolled") << true << true << -37 << false << QSize();
+    QTest::newRow("flame, stairs") << false << false << 0 << true << QSize();
+    QTest::newRow("icicle, stairs") << true << false << 0 << true << QSize();
+    // Over 8 MB of pixels: the rows are written with streaming stores.
+    QTest::newRow("flame, 2701x1000 (streamed)") << false << false << 0 << false << QSize(2701, 1000);
+    QTest::newRow("icicle, 2701x1000, scrolled (streamed)") << true << true << -37 << true << QSize(2701, 1000);
 }
 
 void tst_FlameGraphWidget::bandFillsEqualQPainterFills()
@@ -358,6 +362,7 @@ void tst_FlameGraphWidget::bandFillsEqualQPainterFills()
     QFETCH(bool, search);
     QFETCH(int, dy);
     QFETCH(bool, stairs);
+    QFETCH(QSize, size);
     const CallTreeSource source(stairs ? mergedColumnsAtDisjointDepths() : framesOfEveryWidth());
     FlamePainter fp(source);
     fp.view = source.layout().fullViewport();
@@ -373,7 +378,7 @@ void tst_FlameGraphWidget::bandFillsEqualQPainterFills()
     LabelCache labels;
     labels.clear(source.frameCount());
     fp.labelCache = &labels;
-    const int w = 997, h = fp.height();
+    const int w = size.isEmpty() ? 997 : size.width(), h = size.isEmpty() ? fp.height() : size.height();
     const QRect area(0, -dy, w, h + dy);
     auto paint = [&](bool clipped) {
         QImage image(w, h + dy, QImage::Format_RGB32);
