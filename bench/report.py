@@ -174,7 +174,8 @@ def main():
       "read once beforehand so that every tool reads it from the page cache. `HOME` and `PPROF_TMPDIR` point to a "
       "fresh temporary directory for pprof. Standard output goes to /dev/null: every tool prints its full table.")
     w("- `qflame diff A B` against `go tool pprof -top -symbolize=none -diff_base A B` likewise.")
-    w("- In-process: Google Benchmark (`build-bench/bench/qflame-bench`), 5 repetitions, medians; painting with "
+    w("- In-process: Google Benchmark (`build-bench/bench/qflame-bench`), one process per group, the paint group "
+      "first, 10 s apart; 5 repetitions (15 for the paint group), medians; painting with "
       "`QT_QPA_PLATFORM=offscreen`. Debian's libbenchmark says it was built as DEBUG: that concerns its own "
       "bookkeeping outside the timed loops.")
     w("- Generated profiles: `qflame-bench-gen --size-mb N --seed S --program-seed 1` (bench/ProfileGenerator.h): "

@@ -152,18 +152,26 @@ fi   # INPROCESS_ONLY
 RESULTS=$DATA/process.tsv
 
 # ---- in-process benchmarks ----------------------------------------------------------------------------------
-say "in-process benchmarks (Google Benchmark, 5 repetitions, medians)"
+say "in-process benchmarks (Google Benchmark, 5 repetitions, 15 for the paint group, medians)"
 # One process per group: the decode benchmarks leave gigabytes of freed heap behind, which made the paint and
 # diff figures that followed them in the same process up to 2.5x slower than alone.
 REPS=$([ "$QUICK" = 1 ] && echo 2 || echo 5)
 : > "$DATA/inprocess.txt"
 group=0
-for filter in 'BM_(Inflate|Decode|BuildTree|FlatTable)' 'BM_Diff' 'BM_(Fill4K|Blit4K|Layout|VisibleRects|Paint4K|Repaint4K|ZoomRepaint4K)' \
-              'BM_Qryn' 'BM_File_'; do
+# The paint group goes first and every group starts after a pause: right after a group that freed gigabytes (the
+# decode benchmarks of the 500 MB profile) the kernel is still reclaiming that memory, and the 4K repaints, bound
+# by memory bandwidth, measured 10.5 ms there against 5.0 ms a minute later in the same build.
+for filter in 'BM_(Fill4K|Blit4K|Layout|VisibleRects|Paint4K|Repaint4K|ZoomRepaint4K)' \
+              'BM_(Inflate|Decode|BuildTree|FlatTable)' 'BM_Diff' 'BM_Qryn' 'BM_File_'; do
     group=$((group + 1))
+    sleep 10
+    # The repaints take milliseconds and this machine's memory bandwidth moves with its neighbours' load (a
+    # coefficient of variation of 16-18% over 5 repetitions): 15 repetitions give their medians a firmer footing.
+    reps=$REPS
+    case "$filter" in *Repaint4K*) reps=$((REPS * 3)) ;; esac
     # BM_File_*: where the time of one real file goes, stage by stage (the largest corpus profile).
     QFLAME_BENCH_FILE=$([ "$filter" = BM_File_ ] && echo "$CORPUS/gen__gotypes-stdlib.allocs-r64.pb.gz" || true) \
-    QT_QPA_PLATFORM=offscreen "$BENCH" --benchmark_filter="$filter" --benchmark_repetitions="$REPS" \
+    QT_QPA_PLATFORM=offscreen "$BENCH" --benchmark_filter="$filter" --benchmark_repetitions="$reps" \
         --benchmark_report_aggregates_only=true --benchmark_out="$DATA/inprocess-$group.json" \
         --benchmark_out_format=json >> "$DATA/inprocess.txt" 2>&1
 done
