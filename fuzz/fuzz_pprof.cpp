@@ -1,8 +1,71 @@
-// libFuzzer target: the pprof reader, then a call tree and flat table of each sample type (Exercise.h).
+// libFuzzer target: the pprof reader, then a call tree and flat table of each sample type (Exercise.h). Two
+// differential checks on the same input: the streaming decoder against libprotobuf's whole-message parse of the
+// inflated bytes, and compressed input read in tiny blocks (fields straddling them) against the default blocks.
 #include "Exercise.h"
+#include "InflatingStream.h"
+#include "PprofCrossCheck.h"
+#include "ProfileReader.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+[[noreturn]] void disagree(const char *what, const std::string &detail)
+{
+    std::fprintf(stderr, "qflame fuzz: %s: %s\n", what, detail.c_str());
+    std::abort();
+}
+
+// The profile, or the error's text.
+template <typename Read>
+std::string outcome(Read read, qflame::Profile *profile)
+{
+    try {
+        *profile = *read();
+        return {};
+    } catch (const qflame::ProfileError &e) {
+        return e.what();
+    }
+}
+
+}   // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    qflame::fuzz::exerciseProfile({reinterpret_cast<const char *>(data), size}, nullptr, qflame::fuzz::Reader::Pprof);
+    using namespace qflame;
+    const std::string_view bytes(reinterpret_cast<const char *>(data), size);
+    fuzz::exerciseProfile(bytes, nullptr, fuzz::Reader::Pprof);
+
+    const Compression c = sniffCompression(bytes);
+    ReadOptions options;
+    options.maxDecompressedBytes = fuzz::kMaxDecompressed;
+    if (c != Compression::None) {
+        Profile usual, tiny;
+        const std::string usualError = outcome([&] { return readProfile(bytes, "fuzz", options); }, &usual);
+        const std::string tinyError = outcome([&] {
+            std::unique_ptr<InflatingStream> in;
+            try {
+                in = std::make_unique<InflatingStream>(bytes, c, options.maxDecompressedBytes, 1 + size % 61);
+            } catch (const ProfileError &e) {   // zstd announcing more than the cap
+                throw ProfileError(std::string("fuzz: ") + e.what());
+            }
+            if (in->peek().empty())   // readProfile's own message for an empty archive
+                return readProfile(bytes, "fuzz", options);
+            return readInflatedProfile(*in, "fuzz", options);
+        }, &tiny);
+        if (usualError != tinyError || !(usual == tiny))
+            disagree("tiny blocks read otherwise", usualError + " | " + tinyError);
+    }
+
+    std::string raw;
+    try {
+        raw = decompress(bytes, c, fuzz::kMaxDecompressed);
+    } catch (const ProfileError &) {
+        return 0;
+    }
+    const std::string mismatch = fuzz::crossCheckPprof(raw);
+    if (!mismatch.empty())
+        disagree("decoder and whole-message parse disagree", mismatch);
     return 0;
 }

@@ -1,11 +1,11 @@
 // gzip and zstd inflation with a hard cap on the output, so a decompression bomb is an error, not an OOM kill.
-#include "ProfileReader.h"
+#include "Inflater.h"
 
 #include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
-#include <memory>
+#include <cstring>
 
 namespace qflame {
 
@@ -24,120 +24,174 @@ std::string mib(uint64_t bytes)
                        " (a decompression bomb, or raise the limit)");
 }
 
-// Grows `out` geometrically but never past cap + 1, so that crossing the cap is detected without allocating
-// far beyond it.
-void grow(std::string &out, uint64_t cap, const char *format)
-{
-    if (out.size() > cap)
-        capExceeded(format, cap);
-    const uint64_t next = std::min<uint64_t>(std::max<uint64_t>(out.size() * 2, 64 * 1024), cap + 1);
-    out.resize(next);
-}
-
-bool reportProgress(const ProgressFn &progress, size_t consumed, size_t total)
-{
-    return !progress || progress(total ? double(consumed) / double(total) : 1.0);
-}
-
-std::string gunzip(std::string_view in, uint64_t cap, const ProgressFn &progress)
-{
-    z_stream zs{};
-    if (inflateInit2(&zs, 15 + 16) != Z_OK)
-        throw ProfileError("gzip: cannot initialise zlib");
-    std::unique_ptr<z_stream, int (*)(z_stream *)> guard(&zs, inflateEnd);
-
-    std::string out;
-    out.resize(std::min<uint64_t>(std::max<uint64_t>(in.size() * 4, 64 * 1024), cap + 1));
-    size_t produced = 0;
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.data()));
-    zs.avail_in = uInt(in.size());   // callers keep inputs below 4 GiB (the read cap)
-    int members = 0;
-    for (;;) {
-        if (produced == out.size())
-            grow(out, cap, "gzip");
-        zs.next_out = reinterpret_cast<Bytef *>(out.data() + produced);
-        zs.avail_out = uInt(std::min<size_t>(out.size() - produced, 1u << 30));
-        const uInt before = zs.avail_out;
-        const int rc = inflate(&zs, Z_NO_FLUSH);
-        produced += before - zs.avail_out;
-        if (produced > cap)
-            capExceeded("gzip", cap);
-        if (rc == Z_STREAM_END) {
-            ++members;
-            // pprof writers sometimes concatenate gzip members; read them all, as gzip(1) and Go do.
-            if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
-                inflateReset(&zs);
-                continue;
-            }
-            // Trailing zero padding is harmless; anything else means a damaged file.
-            if (std::any_of(zs.next_in, zs.next_in + zs.avail_in, [](Bytef b) { return b != 0; }))
-                throw ProfileError("gzip: unexpected data after the end of the compressed stream");
-            break;
-        }
-        if (rc == Z_BUF_ERROR && zs.avail_in == 0)
-            throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(in.size()) +
-                               " bytes without its end marker)");
-        if (rc != Z_OK && rc != Z_BUF_ERROR)
-            throw ProfileError(std::string("gzip: corrupt data (") + (zs.msg ? zs.msg : "inflate failed") +
-                               ") at compressed byte " + std::to_string(in.size() - zs.avail_in));
-        if (!reportProgress(progress, in.size() - zs.avail_in, in.size()))
-            throw Cancelled();
-    }
-    (void)members;
-    out.resize(produced);
-    return out;
-}
-
-std::string unzstd(std::string_view in, uint64_t cap, const ProgressFn &progress)
-{
-    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-    if (!ctx)
-        throw ProfileError("zstd: cannot create a decompression context");
-    std::string out;
-    const unsigned long long declared = ZSTD_getFrameContentSize(in.data(), in.size());
-    if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR && declared > cap)
-        capExceeded("zstd", cap);
-    uint64_t initial = (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR)
-        ? declared + 1 : in.size() * 4;
-    out.resize(std::min<uint64_t>(std::max<uint64_t>(initial, 64 * 1024), cap + 1));
-    size_t produced = 0;
-    ZSTD_inBuffer input{in.data(), in.size(), 0};
-    size_t lastRc = 0;
-    while (input.pos < input.size) {
-        if (produced == out.size())
-            grow(out, cap, "zstd");
-        ZSTD_outBuffer output{out.data() + produced, out.size() - produced, 0};
-        lastRc = ZSTD_decompressStream(ctx.get(), &output, &input);
-        produced += output.pos;
-        if (ZSTD_isError(lastRc))
-            throw ProfileError(std::string("zstd: corrupt data (") + ZSTD_getErrorName(lastRc) +
-                               ") at compressed byte " + std::to_string(input.pos));
-        if (produced > cap)
-            capExceeded("zstd", cap);
-        if (!reportProgress(progress, input.pos, input.size))
-            throw Cancelled();
-    }
-    // Flush what the decoder still holds, then check that the last frame was complete.
-    while (lastRc != 0) {
-        if (produced == out.size())
-            grow(out, cap, "zstd");
-        ZSTD_outBuffer output{out.data() + produced, out.size() - produced, 0};
-        const size_t before = produced;
-        lastRc = ZSTD_decompressStream(ctx.get(), &output, &input);
-        produced += output.pos;
-        if (ZSTD_isError(lastRc))
-            throw ProfileError(std::string("zstd: corrupt data (") + ZSTD_getErrorName(lastRc) + ")");
-        if (produced > cap)
-            capExceeded("zstd", cap);
-        if (produced == before && lastRc != 0)
-            throw ProfileError("zstd: truncated data (the last frame is incomplete after " +
-                               std::to_string(in.size()) + " bytes)");
-    }
-    out.resize(produced);
-    return out;
-}
-
 }   // namespace
+
+struct Inflater::Impl {
+    std::string_view input;
+    Compression compression;
+    uint64_t cap;
+    uint64_t produced = 0;
+    bool ended = false;
+
+    z_stream zs{};
+    bool zlibReady = false;
+    ZSTD_DCtx *zstd = nullptr;
+    ZSTD_inBuffer zin{nullptr, 0, 0};
+    size_t zstdPending = 0;   // ZSTD_decompressStream's last answer: 0 when the last frame is complete
+
+    const char *name() const { return compressionName(compression); }
+
+    void count(size_t n)
+    {
+        produced += n;
+        if (produced > cap)
+            capExceeded(name(), cap);
+    }
+
+    size_t readNone(char *out, size_t size)
+    {
+        const size_t n = std::min(size, input.size() - size_t(produced));
+        count(n);
+        std::memcpy(out, input.data() + (produced - n), n);
+        ended = produced == input.size();
+        return n;
+    }
+
+    size_t readGzip(char *out, size_t size)
+    {
+        size_t written = 0;
+        while (written < size && !ended) {
+            zs.next_out = reinterpret_cast<Bytef *>(out + written);
+            zs.avail_out = uInt(std::min<size_t>(size - written, 1u << 30));
+            const uInt before = zs.avail_out;
+            const int rc = inflate(&zs, Z_NO_FLUSH);
+            const size_t got = before - zs.avail_out;
+            written += got;
+            count(got);
+            if (rc == Z_STREAM_END) {
+                // pprof writers sometimes concatenate gzip members; read them all, as gzip(1) and Go do.
+                if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
+                    inflateReset(&zs);
+                    continue;
+                }
+                // Trailing zero padding is harmless; anything else means a damaged file.
+                if (std::any_of(zs.next_in, zs.next_in + zs.avail_in, [](Bytef b) { return b != 0; }))
+                    throw ProfileError("gzip: unexpected data after the end of the compressed stream");
+                ended = true;
+                break;
+            }
+            if (rc == Z_BUF_ERROR && zs.avail_in == 0)
+                throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(input.size()) +
+                                   " bytes without its end marker)");
+            if (rc != Z_OK && rc != Z_BUF_ERROR)
+                throw ProfileError(std::string("gzip: corrupt data (") + (zs.msg ? zs.msg : "inflate failed") +
+                                   ") at compressed byte " + std::to_string(input.size() - zs.avail_in));
+        }
+        return written;
+    }
+
+    size_t readZstd(char *out, size_t size)
+    {
+        size_t written = 0;
+        while (written < size && !ended) {
+            if (zin.pos == zin.size && zstdPending == 0) {
+                ended = true;   // every frame complete and flushed
+                break;
+            }
+            ZSTD_outBuffer output{out + written, size - written, 0};
+            const size_t inBefore = zin.pos;
+            zstdPending = ZSTD_decompressStream(zstd, &output, &zin);
+            if (ZSTD_isError(zstdPending))
+                throw ProfileError(std::string("zstd: corrupt data (") + ZSTD_getErrorName(zstdPending) +
+                                   ") at compressed byte " + std::to_string(zin.pos));
+            written += output.pos;
+            count(output.pos);
+            if (output.pos == 0 && zin.pos == inBefore && zin.pos == zin.size)
+                throw ProfileError("zstd: truncated data (the last frame is incomplete after " +
+                                   std::to_string(input.size()) + " bytes)");
+        }
+        return written;
+    }
+};
+
+Inflater::Inflater(std::string_view input, Compression c, uint64_t cap) : d(std::make_unique<Impl>())
+{
+    d->input = input;
+    d->compression = c;
+    d->cap = cap;
+    switch (c) {
+    case Compression::Gzip:
+        if (inflateInit2(&d->zs, 15 + 16) != Z_OK)
+            throw ProfileError("gzip: cannot initialise zlib");
+        d->zlibReady = true;
+        d->zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(input.data()));
+        d->zs.avail_in = uInt(input.size());   // callers keep inputs below 4 GiB (the read cap)
+        break;
+    case Compression::Zstd: {
+        d->zstd = ZSTD_createDCtx();
+        if (!d->zstd)
+            throw ProfileError("zstd: cannot create a decompression context");
+        d->zin = ZSTD_inBuffer{input.data(), input.size(), 0};
+        const uint64_t declared = sizeHint();
+        if (declared > cap)
+            capExceeded("zstd", cap);
+        break;
+    }
+    case Compression::None:
+        break;
+    }
+}
+
+Inflater::~Inflater()
+{
+    if (d->zlibReady)
+        inflateEnd(&d->zs);
+    ZSTD_freeDCtx(d->zstd);
+}
+
+size_t Inflater::read(char *out, size_t size)
+{
+    if (d->ended || size == 0)
+        return 0;
+    switch (d->compression) {
+    case Compression::Gzip: return d->readGzip(out, size);
+    case Compression::Zstd: return d->readZstd(out, size);
+    case Compression::None: break;
+    }
+    return d->readNone(out, size);
+}
+
+double Inflater::consumedFraction() const
+{
+    const size_t total = d->input.size();
+    if (total == 0)
+        return 1.0;
+    switch (d->compression) {
+    case Compression::Gzip: return double(total - d->zs.avail_in) / double(total);
+    case Compression::Zstd: return double(d->zin.pos) / double(total);
+    case Compression::None: break;
+    }
+    return double(d->produced) / double(total);
+}
+
+uint64_t Inflater::sizeHint() const
+{
+    const std::string_view in = d->input;
+    switch (d->compression) {
+    case Compression::Gzip: {
+        if (in.size() < 18)
+            return 0;
+        const auto *t = reinterpret_cast<const uint8_t *>(in.data() + in.size() - 4);
+        return uint64_t(t[0]) | uint64_t(t[1]) << 8 | uint64_t(t[2]) << 16 | uint64_t(t[3]) << 24;
+    }
+    case Compression::Zstd: {
+        const unsigned long long declared = ZSTD_getFrameContentSize(in.data(), in.size());
+        return declared == ZSTD_CONTENTSIZE_UNKNOWN || declared == ZSTD_CONTENTSIZE_ERROR ? 0 : declared;
+    }
+    case Compression::None: break;
+    }
+    return in.size();
+}
 
 Compression sniffCompression(std::string_view b)
 {
@@ -156,19 +210,30 @@ const char *compressionName(Compression c)
     case Compression::Zstd: return "zstd";
     case Compression::None: break;
     }
-    return "none";
+    return "raw";
 }
 
 std::string decompress(std::string_view bytes, Compression c, uint64_t cap, const ProgressFn &progress)
 {
-    switch (c) {
-    case Compression::Gzip: return gunzip(bytes, cap, progress);
-    case Compression::Zstd: return unzstd(bytes, cap, progress);
-    case Compression::None: break;
+    Inflater inflater(bytes, c, cap);
+    // Start from the announced size (one byte more, so that the end is seen without growing), but never
+    // trust it beyond the cap; grow geometrically, never past cap + 1, when it is wrong.
+    uint64_t hint = inflater.sizeHint();
+    std::string out;
+    out.resize(std::min<uint64_t>(std::max<uint64_t>(hint ? hint + 1 : bytes.size() * 4, 64 * 1024), cap + 1));
+    size_t produced = 0;
+    for (;;) {
+        if (produced == out.size())
+            out.resize(std::min<uint64_t>(out.size() * 2, cap + 1));
+        const size_t got = inflater.read(out.data() + produced, std::min<size_t>(out.size() - produced, 4 << 20));
+        if (got == 0)
+            break;
+        produced += got;
+        if (progress && !progress(inflater.consumedFraction()))
+            throw Cancelled();
     }
-    if (bytes.size() > cap)
-        capExceeded("raw", cap);
-    return std::string(bytes);
+    out.resize(produced);
+    return out;
 }
 
 }   // namespace qflame

@@ -16,6 +16,7 @@ inline constexpr uint32_t kNone = UINT32_MAX;   // "no mapping" / "no function"
 struct ValueType {
     uint32_t type = 0;   // string index
     uint32_t unit = 0;   // string index
+    friend bool operator==(const ValueType &, const ValueType &) = default;
 };
 
 struct Mapping {
@@ -23,18 +24,21 @@ struct Mapping {
     uint64_t memoryStart = 0, memoryLimit = 0, fileOffset = 0;
     uint32_t file = 0, buildId = 0;   // string indexes
     bool hasFunctions = false, hasFilenames = false, hasLineNumbers = false, hasInlineFrames = false;
+    friend bool operator==(const Mapping &, const Mapping &) = default;
 };
 
 struct Function {
     uint64_t id = 0;
     uint32_t name = 0, systemName = 0, filename = 0;   // string indexes
     int64_t startLine = 0;
+    friend bool operator==(const Function &, const Function &) = default;
 };
 
 struct Line {
     uint32_t function = kNone;   // index into Profile::functions
     int64_t line = 0;
     int64_t column = 0;
+    friend bool operator==(const Line &, const Line &) = default;
 };
 
 struct Location {
@@ -44,12 +48,14 @@ struct Location {
     uint32_t firstLine = 0;       // into Profile::lines; innermost (inlined) first, the caller last
     uint32_t lineCount = 0;
     bool isFolded = false;
+    friend bool operator==(const Location &, const Location &) = default;
 };
 
 struct Label {
     uint32_t key = 0, str = 0;    // string indexes; str == 0 for a numeric label
     int64_t num = 0;
     uint32_t numUnit = 0;         // string index
+    friend bool operator==(const Label &, const Label &) = default;
 };
 
 struct Profile {
@@ -94,6 +100,8 @@ struct Profile {
 
     // Sum of one sample type over all samples.
     int64_t total(size_t type) const;
+
+    friend bool operator==(const Profile &, const Profile &) = default;   // every field, for tests
 };
 
 }   // namespace qflame

@@ -2,7 +2,7 @@
 
 #include "FlamebearerFormat.h"
 #include "FoldedFormat.h"
-
+#include "InflatingStream.h"
 
 namespace qflame {
 
@@ -56,25 +56,26 @@ std::shared_ptr<const Profile> readAnyProfile(std::string_view bytes, const std:
         return readText(format, bytes, sourceName);
     }
 
-    // Compressed: inflate once, then read what came out.
-    std::string inflated;
-    try {
-        ProgressFn inflateProgress;
-        if (options.progress)
-            inflateProgress = [&](double f) { return options.progress(0.4 * f); };
-        inflated = decompress(bytes, c, options.maxDecompressedBytes, inflateProgress);
-    } catch (const ProfileError &e) {
-        throw ProfileError(sourceName + ": " + e.what());
-    }
-    if (inflated.empty())
+    // Compressed: the first inflated block tells the format; a pprof message is decoded while the rest is
+    // still being inflated, text is inflated whole first.
+    auto named = [&](auto step) {
+        try {
+            return step();
+        } catch (const ProfileError &e) {
+            throw ProfileError(sourceName + ": " + e.what());
+        }
+    };
+    const auto in = named([&] { return startInflating(bytes, c, options); });
+    const std::string_view head = in->peek();
+    if (head.empty()) {
+        named([&] { in->finish(); return 0; });
         return readProfile(bytes, sourceName, options);   // its message for empty archives
-    const ProfileFormat format = sniffProfileFormat(inflated);
-    if (format != ProfileFormat::Pprof)
-        return readText(format, inflated, sourceName);
-    ReadOptions rest = options;
-    if (options.progress)
-        rest.progress = [&](double f) { return options.progress(0.4 + 0.6 * f); };
-    return readProfile(inflated, sourceName, rest);
+    }
+    const ProfileFormat format = sniffProfileFormat(head);
+    if (format == ProfileFormat::Pprof)
+        return readInflatedProfile(*in, sourceName, options);
+    const std::string inflated = named([&] { return in->readAll(); });
+    return readText(format, inflated, sourceName);
 }
 
 std::shared_ptr<const Profile> readAnyProfileFile(const QString &path, const ReadOptions &options)

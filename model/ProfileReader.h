@@ -48,6 +48,13 @@ std::string decompress(std::string_view bytes, Compression c, uint64_t cap, cons
 std::shared_ptr<const Profile> readProfile(std::string_view bytes, const std::string &sourceName,
                                            const ReadOptions &options = {});
 
+// For readers that look at the inflated bytes before deciding what they are (ProfileFormats): a stream that
+// inflates `bytes` (kept alive by the caller) on a second thread, and the pprof decode of such a stream.
+class InflatingStream;
+std::unique_ptr<InflatingStream> startInflating(std::string_view bytes, Compression c, const ReadOptions &options);
+std::shared_ptr<const Profile> readInflatedProfile(InflatingStream &in, const std::string &sourceName,
+                                                   const ReadOptions &options);
+
 // Reads a file; "-" reads standard input.
 std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options = {});
 

@@ -1,0 +1,222 @@
+#include "PprofDecoder.h"
+
+#include "PprofConvert.h"
+#include "ProfileReader.h"
+#include "profile.pb.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <climits>
+
+namespace qflame {
+
+namespace pb = perftools::profiles;
+using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
+using google::protobuf::io::CodedOutputStream;
+
+namespace {
+
+constexpr int kLengthDelimited = 2;   // protobuf wire type of messages, strings and packed arrays
+
+// Location ids are kept as read until the locations, usually written after the samples, are known. Ids that
+// do not fit 31 bits (rare: ids are 1..N in practice) are kept aside and referred to with the high bit set.
+constexpr uint32_t kBigId = 0x80000000u;
+
+// String indexes of labels are checked once the string table is complete; ones that cannot fit any table are
+// kept as this value, which is out of range of every table.
+constexpr uint32_t kBadIndex = UINT32_MAX;
+
+class Decoder {
+public:
+    explicit Decoder(Profile &out) : m_out(out) {}
+
+    // False when the bytes are not a valid Profile message.
+    bool stream(google::protobuf::io::ZeroCopyInputStream &input, uint64_t sizeHint,
+                const std::function<bool()> &keepGoing)
+    {
+        CodedInputStream in(&input);
+        in.SetTotalBytesLimit(INT_MAX);
+        m_sizeHint = sizeHint;
+        google::protobuf::io::StringOutputStream restStream(&m_rest);
+        CodedOutputStream rest(&restStream);   // the other fields, copied as they are
+        std::string scratch;
+        for (uint64_t fields = 1;; ++fields) {
+            const uint32_t tag = in.ReadTag();
+            if (tag == 0)
+                return in.ConsumedEntireMessage();
+            const uint32_t field = tag >> 3;
+            const bool delimited = (tag & 7) == kLengthDelimited;
+            if (delimited && field == pb::Profile::kSampleFieldNumber) {
+                if (!readSample(in, scratch))
+                    return false;
+            } else if (delimited && field == pb::Profile::kStringTableFieldNumber) {
+                uint32_t size;
+                if (!in.ReadVarint32(&size) || size > INT_MAX ||
+                    !in.ReadString(&m_out.strings.emplace_back(), int(size)))
+                    return false;
+            } else if (!WireFormatLite::SkipField(&in, tag, &rest)) {
+                return false;
+            }
+            if ((fields & 0xffff) == 0 && keepGoing && !keepGoing())
+                throw Cancelled();
+        }
+    }
+
+    // Everything but samples and strings, as one message; false when it does not parse.
+    bool parseRest(pb::Profile &rest) const
+    {
+        return rest.ParseFromString(m_rest);
+    }
+
+    // Checks every sample against the metadata and turns location ids into indexes, in sample order, so that
+    // the first problem in the file is the one reported.
+    // Closes the sample arrays (each has one more entry than there are samples).
+    void endSamples()
+    {
+        m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
+        m_out.sampleLabelBegin.push_back(m_out.labels.size());
+    }
+
+    void resolveSamples()
+    {
+        std::vector<uint64_t> ids;
+        ids.reserve(m_out.locations.size());
+        for (const Location &l : m_out.locations)
+            ids.push_back(l.id);
+        const IdIndex locations(ids, "location");
+        const size_t nTypes = m_out.sampleTypes.size();
+        const size_t n = m_out.sampleCount();
+        const size_t strings = m_out.strings.size();
+        for (size_t i = 0; i < n; ++i) {
+            if (i == 0 && m_firstValueCount != nTypes)
+                badValueCount(0, m_firstValueCount, nTypes);
+            if (i == m_oddSample)
+                badValueCount(i, m_oddValueCount, nTypes);
+            for (uint64_t k = m_out.sampleLocBegin[i]; k < m_out.sampleLocBegin[i + 1]; ++k) {
+                const uint32_t raw = m_out.sampleLocations[k];
+                const uint64_t id = raw & kBigId ? m_bigIds[raw & ~kBigId] : raw;
+                const uint32_t index = locations.find(id);
+                if (index == kNone)
+                    throw ProfileError("malformed profile: sample " + std::to_string(i + 1) +
+                                       " refers to location id " + std::to_string(id) + ", which does not exist");
+                m_out.sampleLocations[k] = index;
+            }
+            for (uint64_t k = m_out.sampleLabelBegin[i]; k < m_out.sampleLabelBegin[i + 1]; ++k) {
+                const Label &l = m_out.labels[k];
+                for (uint32_t index : {l.key, l.str, l.numUnit})
+                    if (index >= strings)
+                        badStringIndex(index == kBadIndex && k == m_clampedLabel ? m_clampedValue : index,
+                                       "a label of sample " + std::to_string(i + 1), strings);
+            }
+        }
+    }
+
+private:
+    bool readSample(CodedInputStream &in, std::string &scratch)
+    {
+        uint32_t size;
+        if (!in.ReadVarint32(&size) || size > INT_MAX)
+            return false;
+        const void *data;
+        int available;
+        if (size == 0) {
+            m_sample.Clear();
+        } else if (in.GetDirectBufferPointer(&data, &available) && available >= int(size)) {
+            if (!m_sample.ParseFromArray(data, int(size)))
+                return false;
+            in.Skip(int(size));
+        } else {   // the sample straddles two blocks of the stream
+            if (!in.ReadString(&scratch, int(size)) || !m_sample.ParseFromString(scratch))
+                return false;
+        }
+        if (m_out.sampleLocBegin.size() == kReserveAfter)
+            reserveForRest(in);
+        append(m_sample);
+        return true;
+    }
+
+    void append(const pb::Sample &s)
+    {
+        const size_t i = m_out.sampleLocBegin.size();
+        m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
+        for (uint64_t id : s.location_id()) {
+            if (id < kBigId) {
+                m_out.sampleLocations.push_back(uint32_t(id));
+            } else {
+                m_out.sampleLocations.push_back(kBigId | uint32_t(m_bigIds.size()));
+                m_bigIds.push_back(id);
+            }
+        }
+        const size_t values = size_t(s.value_size());
+        m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
+        if (i == 0)
+            m_firstValueCount = values;
+        else if (values != m_firstValueCount && m_oddSample == SIZE_MAX)
+            m_oddSample = i, m_oddValueCount = values;
+        m_out.sampleLabelBegin.push_back(m_out.labels.size());
+        for (const auto &l : s.label())
+            m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
+    }
+
+    uint32_t index(int64_t value)
+    {
+        if (value >= 0 && value < int64_t(kBadIndex))
+            return uint32_t(value);
+        if (m_clampedLabel == SIZE_MAX)
+            m_clampedLabel = m_out.labels.size(), m_clampedValue = value;
+        return kBadIndex;
+    }
+
+    // Growing the sample arrays by doubling would copy them and touch twice their pages. Once a few thousand
+    // samples show how many bytes a sample takes, the arrays are sized for the rest of the announced input.
+    static constexpr size_t kReserveAfter = 4096;
+    void reserveForRest(const CodedInputStream &in)
+    {
+        const uint64_t read = uint64_t(in.CurrentPosition());
+        if (m_sizeHint <= read || read == 0)
+            return;
+        const double scale = 1.05 * double(m_sizeHint) / double(read);
+        auto reserve = [scale](auto &v) { v.reserve(size_t(double(v.size()) * scale) + 1024); };
+        reserve(m_out.sampleLocations);
+        reserve(m_out.sampleLocBegin);
+        reserve(m_out.values);
+        reserve(m_out.labels);
+        reserve(m_out.sampleLabelBegin);
+    }
+
+    [[noreturn]] static void badValueCount(size_t sample, size_t values, size_t types)
+    {
+        throw ProfileError("malformed profile: sample " + std::to_string(sample + 1) + " has " +
+                           std::to_string(values) + " values but the profile has " + std::to_string(types) +
+                           " sample types");
+    }
+
+    Profile &m_out;
+    uint64_t m_sizeHint = 0;
+    pb::Sample m_sample;                       // reused: its arrays keep their capacity
+    std::string m_rest;                        // every field but samples and strings, in wire format
+    std::vector<uint64_t> m_bigIds;
+    size_t m_firstValueCount = 0;              // samples must all have as many values as there are types
+    size_t m_oddSample = SIZE_MAX, m_oddValueCount = 0;
+    size_t m_clampedLabel = SIZE_MAX;          // the first label with an index kept as kBadIndex
+    int64_t m_clampedValue = 0;
+};
+
+}   // namespace
+
+void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHint, const char *what,
+                 Profile &out, const std::function<bool()> &keepGoing)
+{
+    Decoder decoder(out);
+    pb::Profile rest;
+    if (!decoder.stream(in, sizeHint, keepGoing) || !decoder.parseRest(rest))
+        throw ProfileError(std::string("not a pprof profile: the ") + what + " is not a valid profile.proto message");
+    decoder.endSamples();
+    convertMetadata(rest, out.sampleCount(), out);
+    decoder.resolveSamples();
+}
+
+}   // namespace qflame
