@@ -1,13 +1,22 @@
 #include "Units.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace qflame {
 
 namespace {
 
 struct Scale { double factor; const char *suffix; };
+
+// printf("%.*f") without printf: std::to_chars is specified to give the same digits, several times faster
+// (a `qflame top` of 23,000 rows formats 115,000 numbers).
+std::string fixed(double value, int decimals)
+{
+    char buf[400];   // the longest double in fixed notation has 309 digits before the point
+    const auto end = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals).ptr;
+    return std::string(buf, end);
+}
 
 std::string withSuffix(double v, const Scale *scales, size_t n)
 {
@@ -17,17 +26,9 @@ std::string withSuffix(double v, const Scale *scales, size_t n)
         if (a >= scales[i].factor)
             pick = &scales[i];
     const double x = v / pick->factor;
-    char buf[64];
     const double ax = std::fabs(x);
-    if (ax == std::floor(ax) && ax < 1000)
-        snprintf(buf, sizeof buf, "%.0f", x);
-    else if (ax >= 100)
-        snprintf(buf, sizeof buf, "%.0f", x);
-    else if (ax >= 10)
-        snprintf(buf, sizeof buf, "%.1f", x);
-    else
-        snprintf(buf, sizeof buf, "%.2f", x);
-    std::string out = buf;
+    const int decimals = (ax == std::floor(ax) && ax < 1000) || ax >= 100 ? 0 : ax >= 10 ? 1 : 2;
+    std::string out = fixed(x, decimals);
     if (*pick->suffix) {
         out += ' ';
         out += pick->suffix;
@@ -86,11 +87,9 @@ std::string formatPercent(double part, double whole)
     if (whole == 0)
         return "0%";
     const double p = 100.0 * part / whole;
-    char buf[32];
     if (std::fabs(p - 100.0) < 0.005)
         return "100%";
-    snprintf(buf, sizeof buf, "%.2f%%", p);
-    return buf;
+    return fixed(p, 2) + '%';
 }
 
 }   // namespace qflame
