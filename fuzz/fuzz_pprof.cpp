@@ -17,7 +17,8 @@ namespace {
     std::abort();
 }
 
-// The profile, or the error's text.
+// The profile, or the error's text. Where zlib noticed damage depends on how much output it was asked for at a
+// time, so the position in gzip's messages is left out of the comparison.
 template <typename Read>
 std::string outcome(Read read, qflame::Profile *profile)
 {
@@ -25,7 +26,11 @@ std::string outcome(Read read, qflame::Profile *profile)
         *profile = *read();
         return {};
     } catch (const qflame::ProfileError &e) {
-        return e.what();
+        std::string text = e.what();
+        const std::string at = " at compressed byte ";
+        if (const size_t pos = text.find(at); pos != std::string::npos)
+            text.resize(pos);
+        return text;
     }
 }
 
@@ -46,7 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const std::string tinyError = outcome([&] {
             std::unique_ptr<InflatingStream> in;
             try {
-                in = std::make_unique<InflatingStream>(bytes, c, options.maxDecompressedBytes, 1 + size % 61);
+                // A background thread for one input in eight: threads are what makes this check expensive.
+                in = std::make_unique<InflatingStream>(bytes, c, options.maxDecompressedBytes, 1 + size % 61,
+                                                       size % 8 ? InflatingStream::Threading::Reader
+                                                                : InflatingStream::Threading::Background);
             } catch (const ProfileError &e) {   // zstd announcing more than the cap
                 throw ProfileError(std::string("fuzz: ") + e.what());
             }

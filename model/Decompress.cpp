@@ -101,9 +101,9 @@ struct Inflater::Impl {
             ZSTD_outBuffer output{out + written, size - written, 0};
             const size_t inBefore = zin.pos;
             zstdPending = ZSTD_decompressStream(zstd, &output, &zin);
+            // No position: zstd decodes a frame that fits the output in one go and reports no progress on error.
             if (ZSTD_isError(zstdPending))
-                throw ProfileError(std::string("zstd: corrupt data (") + ZSTD_getErrorName(zstdPending) +
-                                   ") at compressed byte " + std::to_string(zin.pos));
+                throw ProfileError(std::string("zstd: corrupt data (") + ZSTD_getErrorName(zstdPending) + ")");
             written += output.pos;
             count(output.pos);
             if (output.pos == 0 && zin.pos == inBefore && zin.pos == zin.size)
@@ -132,7 +132,7 @@ Inflater::Inflater(std::string_view input, Compression c, uint64_t cap) : d(std:
         if (!d->zstd)
             throw ProfileError("zstd: cannot create a decompression context");
         d->zin = ZSTD_inBuffer{input.data(), input.size(), 0};
-        const uint64_t declared = sizeHint();
+        const uint64_t declared = announcedSize();
         if (declared > cap)
             capExceeded("zstd", cap);
         break;
@@ -175,6 +175,11 @@ double Inflater::consumedFraction() const
 }
 
 uint64_t Inflater::sizeHint() const
+{
+    return std::min<uint64_t>(announcedSize(), uint64_t(d->input.size()) * 64);
+}
+
+uint64_t Inflater::announcedSize() const
 {
     const std::string_view in = d->input;
     switch (d->compression) {

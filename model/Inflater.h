@@ -27,11 +27,14 @@ public:
     // How much of the input has been consumed, in [0, 1].
     double consumedFraction() const;
 
-    // The inflated size the input announces (gzip's trailer, zstd's frame header), 0 when unknown. Only a
-    // hint: a gzip trailer holds the size modulo 4 GiB of the last member only.
+    // The inflated size the input announces (gzip's trailer, zstd's frame header), 0 when unknown, at most 64
+    // times the input: only a hint for sizing buffers. A gzip trailer holds the size modulo 4 GiB of the last
+    // member only, and any header can lie; real profiles inflate 3-10 times.
     uint64_t sizeHint() const;
 
 private:
+    uint64_t announcedSize() const;
+
     struct Impl;
     std::unique_ptr<Impl> d;
 };

@@ -2,19 +2,45 @@
 
 namespace qflame {
 
-InflatingStream::InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize)
-    : m_inflater(input, c, cap), m_inputSize(input.size()), m_blockSize(blockSize), m_thread([this] { produce(); })
+InflatingStream::InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize,
+                                 Threading threading)
+    : m_inflater(input, c, cap),
+      m_blockSize(threading == Threading::Reader || (threading == Threading::Auto && input.size() < kBackgroundFromBytes)
+                      ? std::min(blockSize, std::max<size_t>(input.size() * 4, 64 * 1024))
+                      : blockSize)
 {
+    if (threading == Threading::Background || (threading == Threading::Auto && input.size() >= kBackgroundFromBytes))
+        m_thread = std::thread([this] { produce(); });
 }
 
 InflatingStream::~InflatingStream()
 {
+    if (!m_thread.joinable())
+        return;
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
     }
     m_changed.notify_all();
     m_thread.join();
+}
+
+bool InflatingStream::inflateCurrent()
+{
+    if (m_done)
+        return false;
+    if (!m_current.bytes)
+        m_current.bytes.reset(new char[m_blockSize]);
+    m_position = 0;
+    try {
+        m_current.size = m_inflater.read(m_current.bytes.get(), m_blockSize);
+    } catch (...) {
+        m_current.size = 0;
+        m_error = std::current_exception();
+    }
+    m_progress.store(m_inflater.consumedFraction(), std::memory_order_relaxed);
+    m_done = m_current.size == 0;
+    return !m_done;
 }
 
 void InflatingStream::produce()
@@ -62,6 +88,8 @@ bool InflatingStream::fetchCurrent()
 {
     if (m_position < m_current.size)
         return true;
+    if (!m_thread.joinable())
+        return inflateCurrent();
     std::unique_lock lock(m_mutex);
     if (m_current.bytes)
         m_free.push_back(std::move(m_current));
@@ -127,6 +155,13 @@ std::string InflatingStream::readAll()
 
 void InflatingStream::finish()
 {
+    if (!m_thread.joinable()) {
+        while (inflateCurrent()) {
+        }
+        if (m_error)
+            std::rethrow_exception(m_error);
+        return;
+    }
     std::unique_lock lock(m_mutex);
     m_discard = true;
     while (!m_ready.empty()) {

@@ -23,9 +23,15 @@ class InflatingStream final : public google::protobuf::io::ZeroCopyInputStream {
 public:
     static constexpr size_t kDefaultBlockSize = 256 * 1024;
 
-    // Starts inflating `input` (which must outlive the stream) at once. `blockSize` is for tests: small blocks
-    // make fields straddle them.
-    InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize = kDefaultBlockSize);
+    // Where the inflating happens. Small inputs are inflated on the reader's thread as it reads: a thread and
+    // a quarter of a megabyte of blocks cost more than they save there (and made the fuzzer 50x slower).
+    enum class Threading { Auto, Background, Reader };
+    static constexpr size_t kBackgroundFromBytes = 64 * 1024;   // of compressed input, for Auto
+
+    // Starts inflating `input` (which must outlive the stream). `blockSize` and `threading` are for tests:
+    // small blocks make fields straddle them.
+    InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize = kDefaultBlockSize,
+                    Threading threading = Threading::Auto);
     ~InflatingStream() override;
 
     // ZeroCopyInputStream. Next() waits for the next block; it returns false at the end of the data and when
@@ -47,7 +53,6 @@ public:
     void finish();
 
     uint64_t sizeHint() const { return m_inflater.sizeHint(); }
-    size_t inputSize() const { return m_inputSize; }
 
     // How much of the compressed input has been consumed, in [0, 1]; safe from any thread.
     double progress() const { return m_progress.load(std::memory_order_relaxed); }
@@ -60,10 +65,10 @@ private:
     static constexpr size_t kBlocksAhead = 16;
 
     void produce();
-    bool fetchCurrent();   // makes m_current the next block with bytes left; false at the end
+    bool fetchCurrent();
+    bool inflateCurrent();   // the reader's own inflating (no background thread)   // makes m_current the next block with bytes left; false at the end
 
     Inflater m_inflater;
-    const size_t m_inputSize;
     const size_t m_blockSize;
     std::mutex m_mutex;
     std::condition_variable m_changed;
@@ -79,7 +84,7 @@ private:
     size_t m_position = 0;              // how much of it has been handed out (BackUp moves it back)
     int64_t m_byteCount = 0;
 
-    std::thread m_thread;               // last: started once everything above exists
+    std::thread m_thread;               // last: started once everything above exists; none for small inputs
 };
 
 }   // namespace qflame

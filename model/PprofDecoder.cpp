@@ -29,6 +29,85 @@ constexpr uint32_t kBigId = 0x80000000u;
 // kept as this value, which is out of range of every table.
 constexpr uint32_t kBadIndex = UINT32_MAX;
 
+// CodedInputStream reads tags and lengths of up to 10 bytes; libprotobuf's message parser, which judges the
+// samples and the collected fields, allows tags of at most 5 bytes and lengths below 2 GiB in at most 5. The
+// decoder holds the stream to the parser's rules so that both judge every input alike (fuzz_pprof checks it).
+bool readTag(CodedInputStream &in, uint32_t *tag)
+{
+    const int before = in.CurrentPosition();
+    *tag = in.ReadTag();
+    return in.CurrentPosition() - before <= 5;
+}
+
+constexpr int kSlopBytes = 16;   // the parser refuses lengths this close to INT_MAX
+
+bool readSize(CodedInputStream &in, uint32_t *size)
+{
+    const int before = in.CurrentPosition();
+    uint64_t value;
+    if (!in.ReadVarint64(&value) || in.CurrentPosition() - before > 5 || value > uint64_t(INT_MAX - kSlopBytes))
+        return false;
+    *size = uint32_t(value);
+    return true;
+}
+
+// Copies one field whose tag has been read to `out`, re-encoded. Groups nest; the parser of the collected
+// fields applies its own depth limit to them, the same as in the whole message.
+bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, int depth = 0)
+{
+    switch (WireFormatLite::GetTagWireType(tag)) {
+    case WireFormatLite::WIRETYPE_VARINT: {
+        uint64_t v;
+        if (!in.ReadVarint64(&v))
+            return false;
+        out.WriteTag(tag), out.WriteVarint64(v);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_FIXED64: {
+        uint64_t v;
+        if (!in.ReadLittleEndian64(&v))
+            return false;
+        out.WriteTag(tag), out.WriteLittleEndian64(v);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_FIXED32: {
+        uint32_t v;
+        if (!in.ReadLittleEndian32(&v))
+            return false;
+        out.WriteTag(tag), out.WriteLittleEndian32(v);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
+        uint32_t size;
+        std::string bytes;
+        if (!readSize(in, &size) || !in.ReadString(&bytes, int(size)))
+            return false;
+        out.WriteTag(tag), out.WriteVarint32(size), out.WriteString(bytes);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_START_GROUP: {
+        if (depth > 200)   // deeper than the parser allows anyway; bounds this recursion
+            return false;
+        out.WriteTag(tag);
+        for (;;) {
+            uint32_t inner;
+            if (!readTag(in, &inner) || inner == 0)
+                return false;
+            if (WireFormatLite::GetTagWireType(inner) == WireFormatLite::WIRETYPE_END_GROUP) {
+                if (WireFormatLite::GetTagFieldNumber(inner) != WireFormatLite::GetTagFieldNumber(tag))
+                    return false;
+                out.WriteTag(inner);
+                return true;
+            }
+            if (!copyField(in, inner, out, depth + 1))
+                return false;
+        }
+    }
+    default:   // an end of group without its start, or no wire type at all
+        return false;
+    }
+}
+
 class Decoder {
 public:
     explicit Decoder(Profile &out) : m_out(out) {}
@@ -41,10 +120,12 @@ public:
         in.SetTotalBytesLimit(INT_MAX);
         m_sizeHint = sizeHint;
         google::protobuf::io::StringOutputStream restStream(&m_rest);
-        CodedOutputStream rest(&restStream);   // the other fields, copied as they are
+        CodedOutputStream rest(&restStream);   // the other fields
         std::string scratch;
         for (uint64_t fields = 1;; ++fields) {
-            const uint32_t tag = in.ReadTag();
+            uint32_t tag;
+            if (!readTag(in, &tag))
+                return false;
             if (tag == 0)
                 return in.ConsumedEntireMessage();
             const uint32_t field = tag >> 3;
@@ -54,10 +135,9 @@ public:
                     return false;
             } else if (delimited && field == pb::Profile::kStringTableFieldNumber) {
                 uint32_t size;
-                if (!in.ReadVarint32(&size) || size > INT_MAX ||
-                    !in.ReadString(&m_out.strings.emplace_back(), int(size)))
+                if (!readSize(in, &size) || !in.ReadString(&m_out.strings.emplace_back(), int(size)))
                     return false;
-            } else if (!WireFormatLite::SkipField(&in, tag, &rest)) {
+            } else if (!copyField(in, tag, rest)) {
                 return false;
             }
             if ((fields & 0xffff) == 0 && keepGoing && !keepGoing())
@@ -118,24 +198,43 @@ private:
     bool readSample(CodedInputStream &in, std::string &scratch)
     {
         uint32_t size;
-        if (!in.ReadVarint32(&size) || size > INT_MAX)
+        if (!readSize(in, &size))
             return false;
         const void *data;
         int available;
         if (size == 0) {
             m_sample.Clear();
         } else if (in.GetDirectBufferPointer(&data, &available) && available >= int(size)) {
-            if (!m_sample.ParseFromArray(data, int(size)))
+            if (!parseSample(data, size))
                 return false;
             in.Skip(int(size));
         } else {   // the sample straddles two blocks of the stream
-            if (!in.ReadString(&scratch, int(size)) || !m_sample.ParseFromString(scratch))
+            if (!in.ReadString(&scratch, int(size)) || !parseSample(scratch.data(), size))
                 return false;
         }
         if (m_out.sampleLocBegin.size() == kReserveAfter)
             reserveForRest(in);
         append(m_sample);
         return true;
+    }
+
+    // A sample on its own may nest one level deeper than inside the profile. Only unknown fields (groups) can
+    // nest at all, so only a sample that has some is parsed again with the depth it has in the profile.
+    bool parseSample(const void *data, uint32_t size)
+    {
+        if (!m_sample.ParseFromArray(data, int(size)))
+            return false;
+        auto hasUnknown = [](const google::protobuf::Message &m) {
+            return !m.GetReflection()->GetUnknownFields(m).empty();
+        };
+        bool unknown = hasUnknown(m_sample);
+        for (const pb::Label &l : m_sample.label())
+            unknown |= hasUnknown(l);
+        if (!unknown)
+            return true;
+        CodedInputStream in(static_cast<const uint8_t *>(data), int(size));
+        in.SetRecursionLimit(CodedInputStream::GetDefaultRecursionLimit() - 1);
+        return m_sample.ParseFromCodedStream(&in);
     }
 
     void append(const pb::Sample &s)

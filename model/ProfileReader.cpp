@@ -20,12 +20,6 @@ uint64_t streamCap(const ReadOptions &options)
     return std::min<uint64_t>(options.maxDecompressedBytes, INT32_MAX);
 }
 
-// A gzip trailer or zstd header can announce any size; a real profile inflates to a few times its compressed
-// size, and the hint only sizes arrays up front, so a lie must not make them huge.
-uint64_t plausibleSize(uint64_t hint, size_t compressed, const ReadOptions &options)
-{
-    return std::min<uint64_t>({hint, uint64_t(compressed) * 64, streamCap(options)});
-}
 
 template <typename Body>
 std::shared_ptr<const Profile> naming(const std::string &sourceName, Body body)
@@ -47,7 +41,7 @@ std::shared_ptr<Profile> decodeInflated(InflatingStream &in, const ReadOptions &
 {
     auto profile = std::make_shared<Profile>();
     try {
-        decodePprof(in, plausibleSize(in.sizeHint(), in.inputSize(), options), "decompressed data", *profile,
+        decodePprof(in, std::min(in.sizeHint(), streamCap(options)), "decompressed data", *profile,
                     [&] { return !options.progress || options.progress(0.95 * in.progress()); });
     } catch (const ProfileError &) {
         in.finish();

@@ -108,6 +108,8 @@ private Q_SLOTS:
     void blockSizesDoNotMatter_data();
     void blockSizesDoNotMatter();
     void readsAnyFieldOrderAndEncoding();
+    void edgeEncodingsAreJudgedAlike_data();
+    void edgeEncodingsAreJudgedAlike();
     void acceptsWhatTheWholeMessageParseAccepts();
     void damagedCompressionIsReportedAsSuch();
     void cancelStopsInflating();
@@ -205,6 +207,73 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
             QCOMPARE(p->typeName(0), std::string("samples"));
         }
     }
+}
+
+void tst_PprofDecoder::edgeEncodingsAreJudgedAlike_data()
+{
+    // Encodings CodedInputStream lets pass and libprotobuf's message parser does not, or the other way round;
+    // each after a valid start (an empty string and a string "x"), and whether the whole message parses.
+    QTest::addColumn<QByteArray>("tail");
+    QTest::addColumn<bool>("parses");
+    auto bytes = [](std::initializer_list<int> b) {
+        QByteArray out;
+        for (int c : b)
+            out.append(char(c));
+        return out;
+    };
+    // Field 9 (time_nanos), varint 1, its tag padded to n bytes.
+    QTest::newRow("tag in 5 bytes") << bytes({0xc8, 0x80, 0x80, 0x80, 0x00, 0x01}) << true;
+    QTest::newRow("tag in 6 bytes") << bytes({0xc8, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01}) << false;
+    QTest::newRow("tag in 10 bytes") << bytes({0xc8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01})
+                                     << false;
+    // A string (field 6) "y" whose length is padded, and a length whose fifth byte is over 32 bits.
+    QTest::newRow("length in 5 bytes") << bytes({0x32, 0x81, 0x80, 0x80, 0x80, 0x00, 'y'}) << true;
+    QTest::newRow("length in 6 bytes") << bytes({0x32, 0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 'y'}) << false;
+    QTest::newRow("length over 2 GiB, 1 in 32 bits") << bytes({0x32, 0x81, 0x80, 0x80, 0x80, 0x10, 'y'}) << false;
+    // The same for a sample (field 2) and for a collected field (a location, field 4).
+    QTest::newRow("sample length in 6 bytes") << bytes({0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}) << false;
+    QTest::newRow("location length in 6 bytes") << bytes({0x22, 0x82, 0x80, 0x80, 0x80, 0x80, 0x00, 0x08, 0x01})
+                                                << false;
+    QTest::newRow("location length in 5 bytes") << bytes({0x22, 0x82, 0x80, 0x80, 0x80, 0x00, 0x08, 0x01}) << true;
+    // Groups: unknown field 20 holding field 1, ended by another field's end, or padded inner tags.
+    QTest::newRow("group") << bytes({0xa3, 0x01, 0x08, 0x05, 0xa4, 0x01}) << true;
+    QTest::newRow("group ended by another field") << bytes({0xa3, 0x01, 0x08, 0x05, 0xac, 0x01}) << false;
+    QTest::newRow("group with a 6-byte inner tag") << bytes({0xa3, 0x01, 0x88, 0x80, 0x80, 0x80, 0x80, 0x00, 0x05, 0xa4, 0x01})
+                                                  << false;
+    QTest::newRow("end of group alone") << bytes({0xa4, 0x01}) << false;
+    QTest::newRow("field number 0") << bytes({0x01, 0, 0, 0, 0, 0, 0, 0, 0}) << false;
+    QTest::newRow("wire type 7") << bytes({0x4f}) << false;
+    // Nesting: unknown groups 99 or 100 deep at the top level, and inside a sample (one level deeper there).
+    auto nested = [](int depth, bool inSample) {
+        QByteArray groups;
+        for (int i = 0; i < depth; ++i)
+            groups.append(char(0xa3)).append(char(0x01));
+        for (int i = 0; i < depth; ++i)
+            groups.append(char(0xa4)).append(char(0x01));
+        if (!inSample)
+            return groups;
+        QByteArray sample;
+        sample.append(char(0x12));
+        Wire w;
+        w.varint(uint64_t(groups.size()));
+        sample.append(w.bytes.data(), qsizetype(w.bytes.size()));
+        return sample + groups;
+    };
+    for (int depth : {98, 99, 100, 101}) {
+        const bool top = depth <= 100, sample = depth <= 99;   // what libprotobuf 3.21 allows, as measured
+        QTest::addRow("%d nested groups", depth) << nested(depth, false) << top;
+        QTest::addRow("%d nested groups in a sample", depth) << nested(depth, true) << sample;
+    }
+}
+
+void tst_PprofDecoder::edgeEncodingsAreJudgedAlike()
+{
+    QFETCH(QByteArray, tail);
+    QFETCH(bool, parses);
+    const std::string message = std::string("\x32\x00\x32\x01x", 5) + tail.toStdString();
+    pb::Profile whole;
+    QCOMPARE(whole.ParseFromString(message), parses);
+    QCOMPARE(fuzz::crossCheckPprof(message), std::string());
 }
 
 void tst_PprofDecoder::acceptsWhatTheWholeMessageParseAccepts()
