@@ -3,8 +3,10 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <optional>
+#include <thread>
 
 namespace qflame {
 
@@ -323,44 +325,41 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
     return tree;
 }
 
-CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::shared_ptr<const Profile>> &profiles,
-                                                    size_t typeIndex, const BuildOptions &options)
-{
-    checkInputs(profiles, typeIndex);
-    const Profile &first = *profiles.front();
-    const CompiledFilters filters(options.filters, profiles);
-    auto frames = std::make_shared<FrameTable>();
-    auto tree = std::make_shared<CallTree>();
-    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
-    tree->m_granularity = options.granularity;
-    tree->m_profileCount = profiles.size();
-    int64_t total = 0, self = 0;
-    uint64_t samples = 0;
-    FlatSums sums;
+namespace {
+
+// The flat and cumulative sums over a range of samples. On large profiles without filters two passes run side
+// by side on the two halves of the samples, then one is added to the other (the sums wrap, so order does not
+// matter). Filters stay on one thread: their tag matchers are not made for concurrent use.
+struct FlatPass {
+    std::vector<int64_t> flat, cum;
     std::vector<uint32_t> seenIn;   // per frame: the last sample (numbered from 1) that counted it in cum
+    uint32_t sampleNo = 0;
     // pprof's inline marker needs the call edges (caller frame -> frame) into frames reached inlined somewhere:
     // an edge is inlined when none of its occurrences was a call. No other frame can be marked.
-    FlatHashMap edges(64);   // grows by doubling: a small profile should not clear a 128 KB table per tree
+    FlatHashMap edges{64};   // grows by doubling: a small profile should not clear a 128 KB table per tree
+    std::vector<uint64_t> edgeKey;   // caller << 32 | frame
     std::vector<uint8_t> edgeCalled;
-    std::vector<FrameId> edgeTarget;
-    uint32_t sampleNo = 0;
-    for (const auto &pp : profiles) {
-        const Profile &p = *pp;
-        const int type = mergedType(first, typeIndex, p);
-        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
-        ProfileFrames pf(p, filters, options, *frames);
-        sums.flat.resize(frames->size(), 0);
-        sums.cum.resize(frames->size(), 0);
-        seenIn.resize(frames->size(), 0);
-        std::vector<uint8_t> everInlined(frames->size(), 0);
-        for (size_t f = 0; f < pf.locFrames.size(); ++f)
-            if (pf.locKinds[f] == CallTree::kInlined)
-                everInlined[pf.locFrames[f]] = 1;
-        for (size_t s = 0; s < p.sampleCount(); ++s) {
-            if (options.progress && (s & 0x7fff) == 0 && s &&
-                !options.progress(0.9 * double(s) / double(p.sampleCount())))
-                throw Cancelled();
-            const int64_t v = p.value(s, size_t(type));
+    int64_t total = 0, self = 0;
+    uint64_t samples = 0;
+
+    void resize(size_t frames)
+    {
+        flat.resize(frames, 0);
+        cum.resize(frames, 0);
+        seenIn.resize(frames, 0);
+    }
+
+    void run(const Profile &p, ProfileFrames &pf, const std::vector<uint8_t> &everInlined, size_t type,
+             size_t from, size_t to, const BuildOptions &options, const std::atomic<bool> *stop)
+    {
+        for (size_t s = from; s < to; ++s) {
+            if ((s & 0x7fff) == 0 && s > from) {
+                if (options.progress && !stop && !options.progress(0.9 * double(s - from) / double(to - from)))
+                    throw Cancelled();
+                if (stop && stop->load(std::memory_order_relaxed))
+                    return;
+            }
+            const int64_t v = p.value(s, type);
             if (v == 0 || (options.sampleFilter && !options.sampleFilter(p, s)))
                 continue;
             size_t begin, end;
@@ -376,44 +375,120 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
                     const FrameId f = pf.locFrames[i];
                     if (seenIn[f] != sampleNo) {
                         seenIn[f] = sampleNo;
-                        sums.cum[f] = wrappingAdd(sums.cum[f], v);
+                        cum[f] = wrappingAdd(cum[f], v);
                     }
-                    if (everInlined[f] && caller != FrameTable::kRoot && caller != f) {
-                        bool inserted = false;
-                        const uint32_t e = edges.findOrInsert((uint64_t(caller) << 32) | f,
-                                                              uint32_t(edgeCalled.size()), &inserted);
-                        if (inserted) {
-                            edgeCalled.push_back(0);
-                            edgeTarget.push_back(f);
-                        }
-                        if (pf.locKinds[i] & CallTree::kCalled)
-                            edgeCalled[e] = 1;
-                    }
+                    if (everInlined[f] && caller != FrameTable::kRoot && caller != f)
+                        edge((uint64_t(caller) << 32) | f, pf.locKinds[i] & CallTree::kCalled);
                     caller = f;
                 }
             }
             if (caller == FrameTable::kRoot)
                 self = wrappingAdd(self, v);   // an empty stack: in the total only, as at the tree's root
             else
-                sums.flat[caller] = wrappingAdd(sums.flat[caller], v);
+                flat[caller] = wrappingAdd(flat[caller], v);
         }
     }
+
+    void edge(uint64_t key, bool called)
+    {
+        bool inserted = false;
+        const uint32_t e = edges.findOrInsert(key, uint32_t(edgeKey.size()), &inserted);
+        if (inserted) {
+            edgeKey.push_back(key);
+            edgeCalled.push_back(0);
+        }
+        if (called)
+            edgeCalled[e] = 1;
+    }
+
+    void add(const FlatPass &other)
+    {
+        for (size_t f = 0; f < other.flat.size(); ++f) {
+            flat[f] = wrappingAdd(flat[f], other.flat[f]);
+            cum[f] = wrappingAdd(cum[f], other.cum[f]);
+        }
+        total = wrappingAdd(total, other.total);
+        self = wrappingAdd(self, other.self);
+        samples += other.samples;
+        for (size_t e = 0; e < other.edgeKey.size(); ++e)
+            edge(other.edgeKey[e], other.edgeCalled[e]);
+    }
+};
+
+// Below this many samples a second thread costs more than it saves.
+constexpr size_t kParallelFlatSamples = 50000;
+
+}   // namespace
+
+CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                    size_t typeIndex, const BuildOptions &options)
+{
+    checkInputs(profiles, typeIndex);
+    const Profile &first = *profiles.front();
+    const CompiledFilters filters(options.filters, profiles);
+    auto frames = std::make_shared<FrameTable>();
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
+    tree->m_granularity = options.granularity;
+    tree->m_profileCount = profiles.size();
+    FlatPass pass;
+    for (const auto &pp : profiles) {
+        const Profile &p = *pp;
+        const size_t type = size_t(mergedType(first, typeIndex, p));
+        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
+        ProfileFrames pf(p, filters, options, *frames);
+        pass.resize(frames->size());
+        std::vector<uint8_t> everInlined(frames->size(), 0);
+        for (size_t f = 0; f < pf.locFrames.size(); ++f)
+            if (pf.locKinds[f] == CallTree::kInlined)
+                everInlined[pf.locFrames[f]] = 1;
+        const size_t n = p.sampleCount();
+        if (n < kParallelFlatSamples || pf.filter || options.sampleFilter || std::thread::hardware_concurrency() < 2) {
+            pass.run(p, pf, everInlined, type, 0, n, options, nullptr);
+            continue;
+        }
+        FlatPass second;
+        second.resize(frames->size());
+        std::atomic<bool> stop{false};
+        std::exception_ptr secondError;
+        std::thread helper([&] {
+            try {
+                second.run(p, pf, everInlined, type, n / 2, n, options, &stop);
+            } catch (...) {
+                secondError = std::current_exception();
+            }
+        });
+        try {
+            pass.run(p, pf, everInlined, type, 0, n / 2, options, nullptr);
+        } catch (...) {
+            stop = true;
+            helper.join();
+            throw;
+        }
+        helper.join();
+        if (secondError)
+            std::rethrow_exception(secondError);
+        pass.add(second);
+    }
+    FlatSums sums;
+    sums.flat = std::move(pass.flat);
+    sums.cum = std::move(pass.cum);
     sums.flat.resize(frames->size(), 0);
     sums.cum.resize(frames->size(), 0);
     sums.inlineIn.assign(frames->size(), 0);
     sums.calledIn.assign(frames->size(), 0);
-    for (size_t e = 0; e < edgeCalled.size(); ++e)
-        (edgeCalled[e] ? sums.calledIn : sums.inlineIn)[edgeTarget[e]] = 1;
+    for (size_t e = 0; e < pass.edgeKey.size(); ++e)
+        (pass.edgeCalled[e] ? sums.calledIn : sums.inlineIn)[uint32_t(pass.edgeKey[e])] = 1;
     // The tree of a flat-only build is its root: the totals, the frames and the sample type.
-    tree->m_sampleCount = samples;
+    tree->m_sampleCount = pass.samples;
     tree->m_parent = {CallTree::kRoot};
     tree->m_frame = {FrameTable::kRoot};
     tree->m_firstChild = {1};
     tree->m_childCount = {0};
     tree->m_depth = {0};
-    tree->m_self = {self};
-    tree->m_total = {total};
-    tree->m_samples = {samples};
+    tree->m_self = {pass.self};
+    tree->m_total = {pass.total};
+    tree->m_samples = {pass.samples};
     tree->m_callKinds = {0};
     tree->m_frames = std::move(frames);
     sums.rootOnly = std::move(tree);
