@@ -106,7 +106,7 @@ def inprocess_rows(path):
         if b.get("aggregate_name", "median") != "median":
             continue
         name = b["run_name"] if "run_name" in b else b["name"].rsplit("_", 1)[0]
-        rows[name] = b
+        rows[name.replace("/real_time", "")] = b   # multi-threaded ones are timed by the wall clock
     return doc.get("context", {}), rows
 
 
@@ -273,8 +273,10 @@ def main():
         counters = ", ".join(f"{k}={v:,.0f}" for k, v in b.items() if k not in skip and isinstance(v, (int, float)))
         w(f"| {name} | {to_ms(b, 'real_time'):,.2f} | {to_ms(b, 'cpu_time'):,.2f} | {thr} | {counters} |")
     w("")
-    w("Throughputs are per CPU second. Build and flat-table items are call-tree nodes (nodes/s); decode bytes are "
-      "inflated pprof bytes. `DistinctFunctions` is the worst case of one function per node (see the analysis). "
+    w("Throughputs are per CPU second of the calling thread, except for `DecodeGzip` and `FlatTableFromSamples`, "
+      "which use a second thread and are per wall-clock second (their CPU column is the calling thread's alone). "
+      "Build and flat-table items are call-tree nodes (nodes/s), `FlatTableFromSamples` items are samples; decode "
+      "bytes are inflated pprof bytes. `DistinctFunctions` is the worst case of one function per node (see the analysis). "
       "`QrynFlamegraphDecode` is a server's SelectMergeStacktraces answer (the generator's trees encoded as qryn "
       "levels) decoded as the client does it: protobuf, levels, profile, tree and flat table; `...Distinct` is the "
       "stall test's answer of 400,000 nodes that are all distinct functions.")
