@@ -210,7 +210,8 @@ int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv
         out += ' ', field(formatValue(double(r.cum), unit), 12);
         out += ' ', field(formatPercent(double(r.cum), total), 7);
         out += "  ";
-        out += escapeField(table->displayName(r));
+        appendEscaped(out, table->tree().frames().label(r.frame));
+        out += FlatTable::inlineSuffix(r.inlined);
         out += '\n';
         if (out.size() > (1 << 16) || i + 1 == n) {
             std::cout.write(out.data(), std::streamsize(out.size()));
@@ -256,22 +257,27 @@ ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
     return o;
 }
 
+void appendEscaped(std::string &out, std::string_view s)
+{
+    size_t plain = 0;   // copied in runs: names almost never hold anything to escape
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char *escaped = s[i] == '\\' ? "\\\\" : s[i] == '\t' ? "\\t" : s[i] == '\n' ? "\\n"
+                              : s[i] == '\r' ? "\\r" : nullptr;
+        if (!escaped)
+            continue;
+        out.append(s.substr(plain, i - plain));
+        out += escaped;
+        plain = i + 1;
+    }
+    out.append(s.substr(plain));
+}
+
 std::string escapeField(const std::string &s)
 {
     std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\t': out += "\\t"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        default: out += c;
-        }
-    }
+    appendEscaped(out, s);
     return out;
 }
-
 
 const char *cliUsage()
 {

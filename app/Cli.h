@@ -28,5 +28,6 @@ std::optional<uint64_t> parseCount(const std::string &text);
 ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB);
 // A TSV field: backslash, tab, newline and carriage return escaped, since names may hold any byte.
 std::string escapeField(const std::string &s);
+void appendEscaped(std::string &out, std::string_view s);   // escapeField, appended to `out`
 
 }   // namespace qflame

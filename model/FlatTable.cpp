@@ -123,13 +123,17 @@ std::shared_ptr<const FlatTable> FlatTable::finish(std::shared_ptr<const CallTre
 
 std::string FlatTable::displayName(const FlatRow &row) const
 {
-    const std::string &label = m_tree->frames().label(row.frame);
-    switch (row.inlined) {
-    case FlatRow::Inline::Always: return label + " (inline)";
-    case FlatRow::Inline::Partly: return label + " (partial-inline)";
+    return m_tree->frames().label(row.frame) + inlineSuffix(row.inlined);
+}
+
+const char *FlatTable::inlineSuffix(FlatRow::Inline inlined)
+{
+    switch (inlined) {
+    case FlatRow::Inline::Always: return " (inline)";
+    case FlatRow::Inline::Partly: return " (partial-inline)";
     case FlatRow::Inline::No: break;
     }
-    return label;
+    return "";
 }
 
 int FlatTable::rowOf(FrameId frame) const

@@ -36,6 +36,7 @@ public:
     int64_t total() const { return m_tree->total(CallTree::kRoot); }
     // The frame label with pprof's inline suffix, as pprof -top prints it.
     std::string displayName(const FlatRow &row) const;
+    static const char *inlineSuffix(FlatRow::Inline inlined);   // " (inline)", " (partial-inline)" or ""
     // Row index of a frame, or -1.
     int rowOf(FrameId frame) const;
 
