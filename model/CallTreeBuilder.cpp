@@ -231,10 +231,7 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
     const bool collapse = options.filters.collapseRecursion;
 
     auto frames = std::make_shared<FrameTable>();
-    auto tree = std::make_shared<CallTree>();
-    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
-    tree->m_granularity = options.granularity;
-    tree->m_profileCount = profiles.size();
+    auto tree = emptyTree(profiles, typeIndex, options);
 
     CallTreeAccumulator b;
     size_t totalSamples = 0, doneSamples = 0;
@@ -427,10 +424,7 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
     const Profile &first = *profiles.front();
     const CompiledFilters filters(options.filters, profiles);
     auto frames = std::make_shared<FrameTable>();
-    auto tree = std::make_shared<CallTree>();
-    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
-    tree->m_granularity = options.granularity;
-    tree->m_profileCount = profiles.size();
+    auto tree = emptyTree(profiles, typeIndex, options);
     FlatPass pass;
     for (const auto &pp : profiles) {
         const Profile &p = *pp;
@@ -495,6 +489,17 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
     if (options.progress)
         options.progress(1.0);
     return sums;
+}
+
+std::shared_ptr<CallTree> CallTreeBuilder::emptyTree(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                     size_t typeIndex, const BuildOptions &options)
+{
+    const Profile &first = *profiles.front();
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
+    tree->m_granularity = options.granularity;
+    tree->m_profileCount = profiles.size();
+    return tree;
 }
 
 std::shared_ptr<const CallTree> CallTreeBuilder::derive(CallTreeAccumulator &&nodes, const CallTree &like)

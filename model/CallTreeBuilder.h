@@ -118,6 +118,9 @@ public:
     static std::shared_ptr<const CallTree> derive(CallTreeAccumulator &&nodes, const CallTree &like);
 
 private:
+    // A tree with no nodes yet that names the sample type, granularity and profile count of a build.
+    static std::shared_ptr<CallTree> emptyTree(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                               size_t typeIndex, const BuildOptions &options);
     static void freeze(CallTreeAccumulator &nodes, const FrameTable &frames, CallTree &tree,
                        const ProgressFn &progress);
 };

@@ -151,8 +151,6 @@ public:
         return rest.ParseFromString(m_rest);
     }
 
-    // Checks every sample against the metadata and turns location ids into indexes, in sample order, so that
-    // the first problem in the file is the one reported.
     // Closes the sample arrays (each has one more entry than there are samples).
     void endSamples()
     {
@@ -160,6 +158,8 @@ public:
         m_out.sampleLabelBegin.push_back(m_out.labels.size());
     }
 
+    // Checks every sample against the metadata and turns location ids into indexes, in sample order, so that
+    // the first problem in the file is the one reported.
     void resolveSamples()
     {
         std::vector<uint64_t> ids;

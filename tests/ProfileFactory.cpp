@@ -3,6 +3,10 @@
 #include "ProfileReader.h"
 #include "profile.pb.h"
 
+#include <QFile>
+
+#include <zlib.h>
+
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -131,6 +135,30 @@ std::shared_ptr<const Profile> profileFromFolded(const std::string &folded, cons
     spec.sampleTypes = {{type, unit}};
     spec.folded = folded;
     return profileFromFolded(spec, sourceName);
+}
+
+std::string fileBytes(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(path));
+    const QByteArray b = f.readAll();
+    return std::string(b.constData(), size_t(b.size()));
+}
+
+std::string gzipBytes(const std::string &raw)
+{
+    z_stream zs{};
+    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&zs, uLong(raw.size())) + 64, '\0');
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
+    zs.avail_in = uInt(raw.size());
+    zs.next_out = reinterpret_cast<Bytef *>(out.data());
+    zs.avail_out = uInt(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
 }
 
 }   // namespace qflame::test

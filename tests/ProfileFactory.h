@@ -4,6 +4,8 @@
 
 #include "Profile.h"
 
+#include <QString>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,5 +36,11 @@ std::shared_ptr<const Profile> profileFromFolded(const FoldedProfile &spec, cons
 std::shared_ptr<const Profile> profileFromFolded(const std::string &folded, const std::string &type = "samples",
                                                  const std::string &unit = "count",
                                                  const std::string &sourceName = "test");
+
+// The bytes of a file; a test that cannot read its own fixture stops (qFatal).
+std::string fileBytes(const QString &path);
+
+// gzip (one member, level 6) of the bytes, as profilers write .pb.gz.
+std::string gzipBytes(const std::string &raw);
 
 }   // namespace qflame::test

@@ -4,6 +4,7 @@
 #include "DiffTable.h"
 #include "FoldedFormat.h"
 #include "LoadJob.h"
+#include "ProfileFactory.h"
 #include "ProfileFormats.h"
 #include "ProfileReader.h"
 #include "ProfileWriter.h"
@@ -23,14 +24,6 @@ namespace {
 QString data(const QString &name)
 {
     return QStringLiteral(QFLAME_TEST_DATA "/") + name;
-}
-
-std::string readAll(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.readAll().toStdString();
 }
 
 std::shared_ptr<const CallTree> tree(const std::shared_ptr<const Profile> &p, int type = -1)
@@ -158,9 +151,9 @@ void tst_Folded::sniffs_data()
     // A line of binary that happens to end in " 12" is still binary.
     QTest::newRow("binary line ending like a count") << QByteArray("\x08\x01\x10 12\n", 7) << QStringLiteral("pprof");
     QTest::newRow("real pprof")
-        << QByteArray::fromStdString(decompress(readAll(data(QStringLiteral("gen__heap.pb.gz"))), Compression::Gzip, 1 << 30))
+        << QByteArray::fromStdString(decompress(test::fileBytes(data(QStringLiteral("gen__heap.pb.gz"))), Compression::Gzip, 1 << 30))
         << QStringLiteral("pprof");
-    QTest::newRow("real folded") << QByteArray::fromStdString(readAll(data(QStringLiteral("formats/gen__heap.alloc_space.folded"))))
+    QTest::newRow("real folded") << QByteArray::fromStdString(test::fileBytes(data(QStringLiteral("formats/gen__heap.alloc_space.folded"))))
                                  << QStringLiteral("folded");
 }
 
@@ -195,7 +188,7 @@ void tst_Folded::pprofRoundTrip_data()
     for (const char *f : {"gen__baseline.cpu.pb.gz", "gen__optimized.cpu.pb.gz", "gen__heap.pb.gz", "gen__block.pb.gz",
                           "pprof__sample.cpu", "parca__normal-cpu.stripped.pprof", "parca__node-profile.pb.gz",
                           "ddgo__pprof.lines.pb.gz"}) {
-        const auto p = readProfile(readAll(data(QLatin1String(f))), f);
+        const auto p = readProfile(test::fileBytes(data(QLatin1String(f))), f);
         for (size_t t = 0; t < p->sampleTypes.size(); ++t)
             QTest::addRow("%s %s", f, p->typeName(t).c_str()) << QString::fromLatin1(f) << int(t);
     }

@@ -3,6 +3,7 @@
 // damaged compressed stream must be reported as such wherever the parse happened to stop.
 #include "InflatingStream.h"
 #include "PprofCrossCheck.h"
+#include "ProfileFactory.h"
 #include "ProfileReader.h"
 #include "profile.pb.h"
 
@@ -12,38 +13,12 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
-#include <zlib.h>
-
 #include <random>
 
 using namespace qflame;
 namespace pb = perftools::profiles;
 
 namespace {
-
-std::string readAll(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot open %s", qPrintable(path));
-    const QByteArray b = f.readAll();
-    return std::string(b.constData(), size_t(b.size()));
-}
-
-std::string gzip(const std::string &raw)
-{
-    z_stream zs{};
-    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, uLong(raw.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
-    zs.avail_in = uInt(raw.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = uInt(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
 
 std::shared_ptr<const Profile> readInBlocks(const std::string &bytes, size_t blockSize, const ReadOptions &options = {})
 {
@@ -134,7 +109,7 @@ void tst_PprofDecoder::blockSizesDoNotMatter()
     QFETCH(QString, file);
     QFETCH(int, blockSize);
     QFETCH(int, samples);
-    const std::string bytes = readAll(file);
+    const std::string bytes = test::fileBytes(file);
     const auto usual = readProfile(bytes, "blocks");
     const auto blocks = readInBlocks(bytes, size_t(blockSize));
     QCOMPARE(int(usual->sampleCount()), samples);   // tests/data/MANIFEST.tsv
@@ -186,7 +161,7 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
     w.bytesField(6, "leaf");
 
     QCOMPARE(fuzz::crossCheckPprof(w.bytes), std::string());
-    for (const std::string &bytes : {w.bytes, gzip(w.bytes)}) {
+    for (const std::string &bytes : {w.bytes, test::gzipBytes(w.bytes)}) {
         for (size_t blockSize : {size_t(3), size_t(1) << 20}) {
             const auto p = bytes == w.bytes ? readProfile(bytes, "order") : readInBlocks(bytes, blockSize);
             QCOMPARE(p->strings, (std::vector<std::string>{"", "samples", "count", "main", "leaf"}));
@@ -310,7 +285,7 @@ void tst_PprofDecoder::damagedCompressionIsReportedAsSuch()
 {
     // 20,000 samples in blocks of 512 bytes: the decoder has parsed many blocks when the damage is met, and may
     // see the data end at a field boundary; the inflater's error must still be the one reported.
-    const std::string gz = gzip(manySamples(20000).SerializeAsString());
+    const std::string gz = test::gzipBytes(manySamples(20000).SerializeAsString());
     QVERIFY(gz.size() > 100000);
     std::vector<size_t> cuts;
     for (size_t i = 1; i < 40; ++i)
@@ -328,7 +303,7 @@ void tst_PprofDecoder::damagedCompressionIsReportedAsSuch()
         }
     }
     // In blocks of one byte every byte before the damage reaches the decoder, which then sees a complete message.
-    const std::string small = gzip(manySamples(50).SerializeAsString());
+    const std::string small = test::gzipBytes(manySamples(50).SerializeAsString());
     for (size_t missing : {8, 3}) {
         try {
             readInBlocks(small.substr(0, small.size() - missing), 1);
@@ -351,7 +326,7 @@ void tst_PprofDecoder::damagedCompressionIsReportedAsSuch()
 
 void tst_PprofDecoder::cancelStopsInflating()
 {
-    const std::string gz = gzip(manySamples(300000).SerializeAsString());
+    const std::string gz = test::gzipBytes(manySamples(300000).SerializeAsString());
     std::vector<double> seen;
     ReadOptions watch;
     watch.progress = [&](double f) { seen.push_back(f); return true; };

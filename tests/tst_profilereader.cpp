@@ -1,4 +1,5 @@
 // The reader: compressions told apart by content, every field a viewer needs, and one clear line per error.
+#include "ProfileFactory.h"
 #include "ProfileReader.h"
 
 #include "profile.pb.h"
@@ -6,40 +7,14 @@
 #include <QFile>
 #include <QTest>
 
-#include <zlib.h>
-
 using namespace qflame;
 namespace pb = perftools::profiles;
 
 namespace {
 
-std::string readAll(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot open %s", qPrintable(path));
-    const QByteArray b = f.readAll();
-    return std::string(b.constData(), size_t(b.size()));
-}
-
 QString data(const char *name)
 {
     return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
-}
-
-std::string gzip(const std::string &raw)
-{
-    z_stream zs{};
-    deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, uLong(raw.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
-    zs.avail_in = uInt(raw.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = uInt(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
 }
 
 // A small valid profile that uses every field the reader converts.
@@ -114,7 +89,7 @@ void tst_ProfileReader::sniffsCompressionByContent()
     QFETCH(QString, file);
     QFETCH(int, compression);
     QFETCH(int, samples);
-    const std::string bytes = readAll(file);
+    const std::string bytes = test::fileBytes(file);
     QCOMPARE(int(sniffCompression(bytes)), compression);
     QCOMPARE(int(readProfileFile(file)->sampleCount()), samples);
     // The same bytes decompressed and handed over raw read the same.
@@ -135,7 +110,7 @@ void tst_ProfileReader::zstdAndGzipGiveTheSameProfile()
 
 void tst_ProfileReader::readsEveryField()
 {
-    auto p = readProfile(gzip(bytesOf(richProfile())), "rich");
+    auto p = readProfile(test::gzipBytes(bytesOf(richProfile())), "rich");
     QCOMPARE(p->sampleTypes.size(), size_t(2));
     QCOMPARE(p->typeName(0), std::string("samples"));
     QCOMPARE(p->unitName(1), std::string("nanoseconds"));
@@ -182,7 +157,7 @@ void tst_ProfileReader::readsEveryField()
 
 void tst_ProfileReader::readsFromMemory()
 {
-    const std::string bytes = readAll(data("gen__heap.pb.gz"));
+    const std::string bytes = test::fileBytes(data("gen__heap.pb.gz"));
     auto p = readProfile(bytes, "in-memory");
     QCOMPARE(p->sourceName, std::string("in-memory"));
     QCOMPARE(p->sampleTypes.size(), size_t(4));
@@ -196,8 +171,8 @@ void tst_ProfileReader::rejectsBadInput_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("message");
 
-    const std::string baseline = readAll(data("gen__baseline.cpu.pb.gz"));
-    const std::string zst = readAll(data("gen__baseline.cpu.pb.zst"));
+    const std::string baseline = test::fileBytes(data("gen__baseline.cpu.pb.gz"));
+    const std::string zst = test::fileBytes(data("gen__baseline.cpu.pb.zst"));
     auto row = [](const char *name, const std::string &b, const char *msg) {
         QTest::newRow(name) << QByteArray(b.data(), qsizetype(b.size())) << QString::fromLatin1(msg);
     };
@@ -213,7 +188,7 @@ void tst_ProfileReader::rejectsBadInput_data()
         corruptZstd[i] = char(i * 7);
     row("corrupt zstd", corruptZstd, "zstd: corrupt data");
     row("truncated zstd", zst.substr(0, zst.size() - 100), "zstd: truncated data");
-    row("gzip of garbage", gzip(std::string(1000, '\xff')), "not a pprof profile");
+    row("gzip of garbage", test::gzipBytes(std::string(1000, '\xff')), "not a pprof profile");
 
     pb::Profile p = richProfile();
     p.mutable_sample(0)->set_location_id(0, 77);
@@ -275,7 +250,7 @@ void tst_ProfileReader::capsDecompressedSize()
 {
     // A 64 MiB run of zeros compresses to ~64 KiB: a small bomb. With a 1 MiB cap it must be refused without
     // inflating it all.
-    const std::string bomb = gzip(std::string(64 << 20, '\0'));
+    const std::string bomb = test::gzipBytes(std::string(64 << 20, '\0'));
     QVERIFY(bomb.size() < 200000);
     ReadOptions small;
     small.maxDecompressedBytes = 1 << 20;
@@ -286,7 +261,7 @@ void tst_ProfileReader::capsDecompressedSize()
         QVERIFY2(QString::fromLatin1(e.what()).contains(QLatin1String("size limit of 1.0 MiB")), e.what());
     }
     // The same cap applies to zstd and to raw input; a real profile under the cap reads.
-    const std::string zst = readAll(data("gen__baseline.cpu.pb.zst"));
+    const std::string zst = test::fileBytes(data("gen__baseline.cpu.pb.zst"));
     ReadOptions tiny;
     tiny.maxDecompressedBytes = 10000;
     QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(zst, "z", tiny));
@@ -302,10 +277,10 @@ void tst_ProfileReader::readsConcatenatedGzipMembers()
 {
     // Splitting the raw bytes in two gzip members must read as one profile (gzip -c a b > ab semantics).
     const std::string raw = bytesOf(richProfile());
-    const std::string twoMembers = gzip(raw.substr(0, 10)) + gzip(raw.substr(10));
+    const std::string twoMembers = test::gzipBytes(raw.substr(0, 10)) + test::gzipBytes(raw.substr(10));
     auto p = readProfile(twoMembers, "two");
     QCOMPARE(p->value(0, 1), int64_t(30000000));
-    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(gzip(raw) + "junk", "junk"));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(test::gzipBytes(raw) + "junk", "junk"));
 }
 
 QTEST_GUILESS_MAIN(tst_ProfileReader)
