@@ -167,7 +167,9 @@ def main():
     w("")
     w("## Method")
     w("")
-    w(f"- Whole process: each command runs under `/usr/bin/time -f '%e %U %S %M'` (wall, user, system, peak RSS), "
+    w(f"- Whole process: each command runs under `qflame-bench-measure` (bench/measure_main.cpp: fork, exec, wait4; "
+      "wall time to the microsecond from fork to exit, user, system, peak RSS; `/usr/bin/time` before session 4, "
+      "whose hundredths of a second were too coarse for the 20-100 ms runs of the small profiles), "
       f"`qflame top FILE` and `zcat FILE > /dev/null` {args.runs} times interleaved, `go tool pprof -top "
       f"-symbolize=none FILE` {args.go_runs} times (stopped after the first run that does not finish within "
       f"{args.go_timeout} s or {args.go_mem_gb} GiB of address space, `ulimit -v`); tables show medians. The file is "
@@ -182,7 +184,7 @@ def main():
       "Go-heap-like, 4 sample types (default `alloc_space`), labels (`bytes` numeric, `handler`, `tenant`), "
       "inlined frames, recursion; same seeds give the same bytes.")
     w("")
-    w("To reproduce: `bash bench/run.sh` from the checkout (needs `apt-get install hyperfine gnuplot-nox time "
+    w("To reproduce: `bash bench/run.sh` from the checkout (needs `apt-get install gnuplot-nox "
       "golang-1.19-go libbenchmark-dev`; the corpus is `../shared/corpus`, or set `QFLAME_CORPUS`). One "
       "in-process benchmark alone: `QT_QPA_PLATFORM=offscreen build-bench/bench/qflame-bench "
       "--benchmark_filter=Repaint4K --benchmark_repetitions=5`.")

@@ -29,9 +29,9 @@ OUT_PNG=$ROOT/docs/benchmarks-time.png
 
 say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-for tool in cmake ninja /usr/bin/time timeout zcat gnuplot python3 "$GO"; do
+for tool in cmake ninja zcat gnuplot python3 "$GO"; do
     command -v "$tool" > /dev/null || {
-        echo "bench/run.sh: $tool is missing (Debian: apt-get install cmake ninja-build time gzip gnuplot-nox python3 golang-1.19-go)" >&2
+        echo "bench/run.sh: $tool is missing (Debian: apt-get install cmake ninja-build gzip gnuplot-nox python3 golang-1.19-go)" >&2
         exit 1
     }
 done
@@ -42,12 +42,13 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > /dev/null
 fi
 say "building qflame, qflame-bench-gen, qflame-bench"
-cmake --build "$BUILD" -j"$(nproc)" --target qflame qflame-bench-gen qflame-bench > "$BUILD/bench-build.log" 2>&1 || {
+cmake --build "$BUILD" -j"$(nproc)" --target qflame qflame-bench-gen qflame-bench qflame-bench-measure > "$BUILD/bench-build.log" 2>&1 || {
     tail -30 "$BUILD/bench-build.log" >&2
     exit 1
 }
 QFLAME=$BUILD/app/qflame
 GEN=$BUILD/bench/qflame-bench-gen
+MEASURE=$BUILD/bench/qflame-bench-measure
 BENCH=$BUILD/bench/qflame-bench
 
 INPROCESS_ONLY=${QFLAME_BENCH_INPROCESS_ONLY:-0}
@@ -73,7 +74,8 @@ RESULTS=$DATA/process.tsv
 PPROF_HOME=$(mktemp -d)
 trap 'rm -rf "$PPROF_HOME"' EXIT
 
-# measure FILEKEY TOOL RUN LIMIT_S MEM_KB COMMAND...: one run under /usr/bin/time, appended to $RESULTS.
+# measure FILEKEY TOOL RUN LIMIT_S MEM_KB COMMAND...: one run under qflame-bench-measure (bench/measure_main.cpp:
+# wall time to the microsecond, user and system time, peak RSS), appended to $RESULTS.
 measure() {
     local key=$1 tool=$2 run=$3 limit=$4 memkb=$5
     shift 5
@@ -82,10 +84,10 @@ measure() {
     (
         ulimit -v "$memkb"
         export HOME=$PPROF_HOME PPROF_TMPDIR=$PPROF_HOME
-        exec /usr/bin/time -o "$tf" -f '%e %U %S %M' timeout -s KILL "$limit" "$@"
+        exec "$MEASURE" "$limit" "$@"
     ) > /dev/null 2> "$tf.err" || rc=$?
     local wall user sys rss
-    read -r wall user sys rss < <(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' "$tf" | tail -1 || echo "0 0 0 0")
+    read -r wall user sys rss < <(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' "$tf.err" | tail -1 || echo "0 0 0 0")
     if [ "$rc" -ne 0 ]; then
         if python3 -c "import sys; sys.exit(0 if float('$wall') >= $limit - 1 else 1)"; then
             status="timeout"
@@ -113,7 +115,7 @@ top_compare() {
     cat "$path" > /dev/null   # page cache: every tool reads the file from memory
     printf '%s\t%s\t%s\t%s\n' "$key" "$path" "$(stat -c %s "$path")" "$(zcat "$path" | wc -c)" >> "$DATA/sizes.tsv"
     for run in $(seq 1 "$RUNS"); do
-        measure "$key" zcat "$run" 600 "$NOLIMIT" sh -c 'zcat "$0" > /dev/null' "$path"
+        measure "$key" zcat "$run" 600 "$NOLIMIT" zcat "$path"
         measure "$key" qflame "$run" 600 "$NOLIMIT" "$QFLAME" top "$path"
     done
     for run in $(seq 1 "$GO_RUNS"); do
