@@ -20,7 +20,6 @@ uint64_t streamCap(const ReadOptions &options)
     return std::min<uint64_t>(options.maxDecompressedBytes, INT32_MAX);
 }
 
-
 template <typename Body>
 std::shared_ptr<const Profile> naming(const std::string &sourceName, Body body)
 {

@@ -32,7 +32,8 @@ using ProgressFn = std::function<bool(double)>;
 
 struct ReadOptions {
     // Decompressed (or raw) size above which the input is refused: guards against decompression bombs. The
-    // largest real profile we know is ~43 MB; 1 GiB leaves ample room.
+    // largest real profile we know is ~43 MB; 1 GiB leaves ample room. pprof input is never read past 2 GiB,
+    // where protobuf's streams stop counting.
     uint64_t maxDecompressedBytes = uint64_t(1) << 30;
     ProgressFn progress;
 };
