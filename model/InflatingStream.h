@@ -24,7 +24,7 @@ public:
     static constexpr size_t kDefaultBlockSize = 256 * 1024;
 
     // Where the inflating happens. Small inputs are inflated on the reader's thread as it reads: a thread and
-    // a quarter of a megabyte of blocks cost more than they save there (and made the fuzzer 50x slower).
+    // a quarter of a megabyte of blocks cost more than they save there.
     enum class Threading { Auto, Background, Reader };
     static constexpr size_t kBackgroundFromBytes = 64 * 1024;   // of compressed input, for Auto
 
