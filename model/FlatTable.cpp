@@ -81,27 +81,31 @@ std::shared_ptr<const FlatTable> FlatTable::finish(std::shared_ptr<const CallTre
     const size_t nFrames = tree.frames().size();
     // Sorted on keys held in place, labels last and through their first 8 bytes where those differ: comparing
     // labels through the frame table chases three pointers, which dominated this function on profiles with
-    // a million distinct functions (where flat and cum tie for almost every row).
+    // a million distinct functions (where flat and cum tie for almost every row). Where the prefixes tie too
+    // (Go's "runtime." or "github.c"), the key's own view of the label is compared.
     struct SortKey {
         int64_t flat, cum;
         uint64_t prefix;   // sortPrefix(label)
+        std::string_view label;
         FrameId frame;
     };
     const FrameTable &frames = tree.frames();
     std::vector<SortKey> keys;
+    keys.reserve(nFrames);
     for (FrameId f = 1; f < nFrames; ++f) {
         if (flat[f] == 0 && cum[f] == 0)
             continue;
-        keys.push_back({flat[f], cum[f], sortPrefix(frames.label(f)), f});
+        const std::string &label = frames.label(f);
+        keys.push_back({flat[f], cum[f], sortPrefix(label), label, f});
     }
-    std::sort(keys.begin(), keys.end(), [&](const SortKey &a, const SortKey &b) {
+    std::sort(keys.begin(), keys.end(), [](const SortKey &a, const SortKey &b) {
         if (a.flat != b.flat)
             return a.flat > b.flat;
         if (a.cum != b.cum)
             return a.cum > b.cum;
         if (a.prefix != b.prefix)
             return a.prefix < b.prefix;
-        return frames.label(a.frame) < frames.label(b.frame);
+        return a.label < b.label;
     });
     auto table = std::make_shared<FlatTable>();
     table->m_rows.reserve(keys.size());
