@@ -7,6 +7,10 @@ namespace qflame {
 
 namespace pb = perftools::profiles;
 
+namespace {
+constexpr uint32_t kBadIndex = UINT32_MAX;   // out of range of every string table (they hold < 2^31 strings)
+}
+
 IdIndex::IdIndex(const std::vector<uint64_t> &ids, const char *what)
 {
     uint64_t maxId = 0;
@@ -36,154 +40,148 @@ void badStringIndex(int64_t index, const std::string &where, size_t tableSize)
                        " is out of range (the string table has " + std::to_string(tableSize) + " entries)");
 }
 
-namespace {
-
-template <typename Items>
-std::vector<uint64_t> idsOf(const Items &items)
+uint32_t MetadataReader::keep(int64_t index, Field field, size_t item)
 {
-    std::vector<uint64_t> ids;
-    ids.reserve(size_t(items.size()));
-    for (const auto &item : items)
-        ids.push_back(item.id());
-    return ids;
+    if (index >= 0 && index < int64_t(kBadIndex))
+        return uint32_t(index);
+    m_wideIndexes.emplace(uint64_t(item) << 3 | field, index);   // the first value of that field of that item
+    return kBadIndex;
 }
 
-class Converter {
-public:
-    Converter(const pb::Profile &in, size_t sampleCount, Profile &out)
-        : m_in(in), m_sampleCount(sampleCount), m_out(out)
-    {
-    }
-
-    void run()
-    {
-        if (m_out.strings.empty())
-            throw ProfileError("not a pprof profile: it has no string table");
-        if (!m_out.strings[0].empty())
-            throw ProfileError("malformed profile: the string table must start with an empty string");
-
-        for (const auto &vt : m_in.sample_type())
-            m_out.sampleTypes.push_back(valueType(vt, "sample_type"));
-        if (m_sampleCount > 0 && m_out.sampleTypes.empty())
-            throw ProfileError("malformed profile: it has samples but no sample types");
-        m_out.periodType = valueType(m_in.period_type(), "period_type");
-        m_out.period = m_in.period();
-        m_out.timeNanos = m_in.time_nanos();
-        m_out.durationNanos = m_in.duration_nanos();
-        m_out.dropFrames = str(m_in.drop_frames(), "drop_frames");
-        m_out.keepFrames = str(m_in.keep_frames(), "keep_frames");
-        for (int64_t c : m_in.comment())
-            m_out.comments.push_back(str(c, "comment"));
-        m_out.defaultSampleType = -1;
-        if (m_in.default_sample_type() != 0) {
-            const uint32_t name = str(m_in.default_sample_type(), "default_sample_type");
-            for (size_t i = 0; i < m_out.sampleTypes.size(); ++i)
-                if (m_out.sampleTypes[i].type == name)
-                    m_out.defaultSampleType = int(i);
-        }
-        convertMappings();
-        convertFunctions();
-        convertLocations();
-    }
-
-private:
-    // The place named in an error is only put into words when the index is bad: building that text for every
-    // function cost more than the check itself on profiles with a million of them.
-    uint32_t str(int64_t index, const char *where) const
-    {
-        if (!inStringTable(index))
-            badStringIndex(index, where, m_out.strings.size());
-        return uint32_t(index);
-    }
-    uint32_t str(int64_t index, const char *what, uint64_t id, const char *field) const
-    {
-        if (!inStringTable(index))
-            badStringIndex(index, std::string(what) + " id " + std::to_string(id) + " " + field,
-                           m_out.strings.size());
-        return uint32_t(index);
-    }
-    bool inStringTable(int64_t index) const { return index >= 0 && uint64_t(index) < m_out.strings.size(); }
-    ValueType valueType(const pb::ValueType &vt, const char *where)
-    {
-        return ValueType{str(vt.type(), where), str(vt.unit(), where)};
-    }
-
-    void convertMappings()
-    {
-        m_out.mappings.reserve(size_t(m_in.mapping_size()));
-        for (const auto &m : m_in.mapping()) {
-            Mapping o;
-            o.id = m.id();
-            o.memoryStart = m.memory_start();
-            o.memoryLimit = m.memory_limit();
-            o.fileOffset = m.file_offset();
-            o.file = str(m.filename(), "mapping", m.id(), "filename");
-            o.buildId = str(m.build_id(), "mapping", m.id(), "build_id");
-            o.hasFunctions = m.has_functions();
-            o.hasFilenames = m.has_filenames();
-            o.hasLineNumbers = m.has_line_numbers();
-            o.hasInlineFrames = m.has_inline_frames();
-            m_out.mappings.push_back(o);
-        }
-    }
-
-    void convertFunctions()
-    {
-        m_out.functions.reserve(size_t(m_in.function_size()));
-        for (const auto &f : m_in.function()) {
-            Function o;
-            o.id = f.id();
-            o.name = str(f.name(), "function", f.id(), "name");
-            o.systemName = str(f.system_name(), "function", f.id(), "system_name");
-            o.filename = str(f.filename(), "function", f.id(), "filename");
-            o.startLine = f.start_line();
-            m_out.functions.push_back(o);
-        }
-    }
-
-    void convertLocations()
-    {
-        const IdIndex mappings(idsOf(m_in.mapping()), "mapping");
-        const IdIndex functions(idsOf(m_in.function()), "function");
-        m_out.locations.reserve(size_t(m_in.location_size()));
-        for (const auto &l : m_in.location()) {
-            Location o;
-            o.id = l.id();
-            o.address = l.address();
-            o.isFolded = l.is_folded();
-            if (l.mapping_id() != 0) {
-                o.mapping = mappings.find(l.mapping_id());
-                if (o.mapping == kNone)
-                    throw ProfileError("malformed profile: location id " + std::to_string(l.id()) +
-                                       " refers to mapping id " + std::to_string(l.mapping_id()) +
-                                       ", which does not exist");
-            }
-            o.firstLine = uint32_t(m_out.lines.size());
-            o.lineCount = uint32_t(l.line_size());
-            for (int i = 0; i < l.line_size(); ++i) {
-                const auto &ln = l.line(i);
-                const uint32_t fn = ln.function_id() == 0 ? kNone : functions.find(ln.function_id());
-                if (fn == kNone)
-                    throw ProfileError("malformed profile: location id " + std::to_string(l.id()) + " line " +
-                                       std::to_string(i + 1) + " refers to function id " +
-                                       std::to_string(ln.function_id()) +
-                                       (ln.function_id() == 0 ? " (no function)" : ", which does not exist"));
-                m_out.lines.push_back(Line{fn, ln.line(), 0});
-            }
-            m_out.locations.push_back(o);
-        }
-    }
-
-    const pb::Profile &m_in;
-    const size_t m_sampleCount;
-    Profile &m_out;
-};
-
-}   // namespace
-
-void convertMetadata(const pb::Profile &in, size_t sampleCount, Profile &out)
+void MetadataReader::addMapping(const pb::Mapping &m)
 {
-    Converter(in, sampleCount, out).run();
+    const size_t i = m_out.mappings.size();
+    Mapping &o = m_out.mappings.emplace_back();
+    o.id = m.id();
+    o.memoryStart = m.memory_start();
+    o.memoryLimit = m.memory_limit();
+    o.fileOffset = m.file_offset();
+    o.file = keep(m.filename(), MappingFile, i);
+    o.buildId = keep(m.build_id(), MappingBuildId, i);
+    o.hasFunctions = m.has_functions();
+    o.hasFilenames = m.has_filenames();
+    o.hasLineNumbers = m.has_line_numbers();
+    o.hasInlineFrames = m.has_inline_frames();
+}
+
+void MetadataReader::addFunction(const pb::Function &f)
+{
+    const size_t i = m_out.functions.size();
+    Function &o = m_out.functions.emplace_back();
+    o.id = f.id();
+    o.name = keep(f.name(), FunctionName, i);
+    o.systemName = keep(f.system_name(), FunctionSystemName, i);
+    o.filename = keep(f.filename(), FunctionFilename, i);
+    o.startLine = f.start_line();
+}
+
+void MetadataReader::addLocation(const pb::Location &l)
+{
+    Location &o = m_out.locations.emplace_back();
+    o.id = l.id();
+    o.address = l.address();
+    o.isFolded = l.is_folded();
+    o.firstLine = uint32_t(m_out.lines.size());
+    o.lineCount = uint32_t(l.line_size());
+    m_locationMappingIds.push_back(l.mapping_id());
+    for (const pb::Line &ln : l.line()) {
+        m_out.lines.push_back(Line{kNone, ln.line(), 0});
+        m_lineFunctionIds.push_back(ln.function_id());
+    }
+}
+
+// The place named in an error is only put into words when the index is bad: building that text for every
+// function cost more than the check itself on profiles with a million of them.
+uint32_t MetadataReader::check(uint32_t kept, Field field, size_t item, const char *what, uint64_t id,
+                               const char *name) const
+{
+    if (kept < m_out.strings.size())
+        return kept;
+    int64_t value = kept;
+    if (kept == kBadIndex) {
+        const auto wide = m_wideIndexes.find(uint64_t(item) << 3 | field);
+        if (wide != m_wideIndexes.end())
+            value = wide->second;
+    }
+    badStringIndex(value, std::string(what) + " id " + std::to_string(id) + " " + name, m_out.strings.size());
+}
+
+uint32_t MetadataReader::str(int64_t index, const char *where) const
+{
+    if (index < 0 || uint64_t(index) >= m_out.strings.size())
+        badStringIndex(index, where, m_out.strings.size());
+    return uint32_t(index);
+}
+
+void MetadataReader::finish(const pb::Profile &rest, size_t sampleCount)
+{
+    if (m_out.strings.empty())
+        throw ProfileError("not a pprof profile: it has no string table");
+    if (!m_out.strings[0].empty())
+        throw ProfileError("malformed profile: the string table must start with an empty string");
+
+    auto valueType = [this](const pb::ValueType &vt, const char *where) {
+        return ValueType{str(vt.type(), where), str(vt.unit(), where)};
+    };
+    for (const auto &vt : rest.sample_type())
+        m_out.sampleTypes.push_back(valueType(vt, "sample_type"));
+    if (sampleCount > 0 && m_out.sampleTypes.empty())
+        throw ProfileError("malformed profile: it has samples but no sample types");
+    m_out.periodType = valueType(rest.period_type(), "period_type");
+    m_out.period = rest.period();
+    m_out.timeNanos = rest.time_nanos();
+    m_out.durationNanos = rest.duration_nanos();
+    m_out.dropFrames = str(rest.drop_frames(), "drop_frames");
+    m_out.keepFrames = str(rest.keep_frames(), "keep_frames");
+    for (int64_t c : rest.comment())
+        m_out.comments.push_back(str(c, "comment"));
+    m_out.defaultSampleType = -1;
+    if (rest.default_sample_type() != 0) {
+        const uint32_t name = str(rest.default_sample_type(), "default_sample_type");
+        for (size_t i = 0; i < m_out.sampleTypes.size(); ++i)
+            if (m_out.sampleTypes[i].type == name)
+                m_out.defaultSampleType = int(i);
+    }
+
+    for (size_t i = 0; i < m_out.mappings.size(); ++i) {
+        Mapping &m = m_out.mappings[i];
+        m.file = check(m.file, MappingFile, i, "mapping", m.id, "filename");
+        m.buildId = check(m.buildId, MappingBuildId, i, "mapping", m.id, "build_id");
+    }
+    for (size_t i = 0; i < m_out.functions.size(); ++i) {
+        Function &f = m_out.functions[i];
+        f.name = check(f.name, FunctionName, i, "function", f.id, "name");
+        f.systemName = check(f.systemName, FunctionSystemName, i, "function", f.id, "system_name");
+        f.filename = check(f.filename, FunctionFilename, i, "function", f.id, "filename");
+    }
+
+    std::vector<uint64_t> ids;
+    ids.reserve(std::max(m_out.mappings.size(), m_out.functions.size()));
+    for (const Mapping &m : m_out.mappings)
+        ids.push_back(m.id);
+    const IdIndex mappings(ids, "mapping");
+    ids.clear();
+    for (const Function &f : m_out.functions)
+        ids.push_back(f.id);
+    const IdIndex functions(ids, "function");
+    for (size_t i = 0; i < m_out.locations.size(); ++i) {
+        Location &l = m_out.locations[i];
+        if (const uint64_t mappingId = m_locationMappingIds[i]) {
+            l.mapping = mappings.find(mappingId);
+            if (l.mapping == kNone)
+                throw ProfileError("malformed profile: location id " + std::to_string(l.id) + " refers to mapping id " +
+                                   std::to_string(mappingId) + ", which does not exist");
+        }
+        for (uint32_t k = 0; k < l.lineCount; ++k) {
+            const uint64_t functionId = m_lineFunctionIds[l.firstLine + k];
+            const uint32_t fn = functionId == 0 ? kNone : functions.find(functionId);
+            if (fn == kNone)
+                throw ProfileError("malformed profile: location id " + std::to_string(l.id) + " line " +
+                                   std::to_string(k + 1) + " refers to function id " + std::to_string(functionId) +
+                                   (functionId == 0 ? " (no function)" : ", which does not exist"));
+            m_out.lines[l.firstLine + k].function = fn;
+        }
+    }
 }
 
 }   // namespace qflame

@@ -8,6 +8,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
 #include <climits>
 
 namespace qflame {
@@ -53,7 +54,7 @@ bool readSize(CodedInputStream &in, uint32_t *size)
 
 // Copies one field whose tag has been read to `out`, re-encoded. Groups nest; the parser of the collected
 // fields applies its own depth limit to them, the same as in the whole message.
-bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, int depth = 0)
+bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, std::string &buffer, int depth = 0)
 {
     switch (WireFormatLite::GetTagWireType(tag)) {
     case WireFormatLite::WIRETYPE_VARINT: {
@@ -79,10 +80,9 @@ bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, int d
     }
     case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
         uint32_t size;
-        std::string bytes;
-        if (!readSize(in, &size) || !in.ReadString(&bytes, int(size)))
+        if (!readSize(in, &size) || !in.ReadString(&buffer, int(size)))
             return false;
-        out.WriteTag(tag), out.WriteVarint32(size), out.WriteString(bytes);
+        out.WriteTag(tag), out.WriteVarint32(size), out.WriteString(buffer);
         return true;
     }
     case WireFormatLite::WIRETYPE_START_GROUP: {
@@ -99,7 +99,7 @@ bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, int d
                 out.WriteTag(inner);
                 return true;
             }
-            if (!copyField(in, inner, out, depth + 1))
+            if (!copyField(in, inner, out, buffer, depth + 1))
                 return false;
         }
     }
@@ -130,26 +130,38 @@ public:
                 return in.ConsumedEntireMessage();
             const uint32_t field = tag >> 3;
             const bool delimited = (tag & 7) == kLengthDelimited;
-            if (delimited && field == pb::Profile::kSampleFieldNumber) {
-                if (!readSample(in, scratch))
-                    return false;
-            } else if (delimited && field == pb::Profile::kStringTableFieldNumber) {
+            bool ok = true;
+            if (!delimited) {
+                ok = copyField(in, tag, rest, scratch);
+            } else if (field == pb::Profile::kSampleFieldNumber) {
+                ok = readSample(in, scratch);
+            } else if (field == pb::Profile::kStringTableFieldNumber) {
                 uint32_t size;
-                if (!readSize(in, &size) || !in.ReadString(&m_out.strings.emplace_back(), int(size)))
-                    return false;
-            } else if (!copyField(in, tag, rest)) {
-                return false;
+                ok = readSize(in, &size) && in.ReadString(&m_out.strings.emplace_back(), int(size));
+            } else if (field == pb::Profile::kLocationFieldNumber) {
+                ok = readItem(in, scratch, m_location, [this] { m_metadata.addLocation(m_location); });
+            } else if (field == pb::Profile::kFunctionFieldNumber) {
+                ok = readItem(in, scratch, m_function, [this] { m_metadata.addFunction(m_function); });
+            } else if (field == pb::Profile::kMappingFieldNumber) {
+                ok = readItem(in, scratch, m_mapping, [this] { m_metadata.addMapping(m_mapping); });
+            } else {
+                ok = copyField(in, tag, rest, scratch);
             }
+            if (!ok)
+                return false;
             if ((fields & 0xffff) == 0 && keepGoing && !keepGoing())
                 throw Cancelled();
         }
     }
 
-    // Everything but samples and strings, as one message; false when it does not parse.
+    // The fields not streamed (sample types, header fields), as one message; false when it does not parse.
     bool parseRest(pb::Profile &rest) const
     {
         return rest.ParseFromString(m_rest);
     }
+
+    // Fills the header from the parsed rest, then checks and resolves the metadata (PprofConvert.h).
+    void finishMetadata(const pb::Profile &rest) { m_metadata.finish(rest, m_out.sampleCount()); }
 
     // Closes the sample arrays (each has one more entry than there are samples).
     void endSamples()
@@ -195,7 +207,10 @@ public:
     }
 
 private:
-    bool readSample(CodedInputStream &in, std::string &scratch)
+    // Parses one length-delimited field into `message` (reused: its arrays and sub-messages keep their
+    // memory), then calls `use`.
+    template <typename Message, typename Use>
+    bool readItem(CodedInputStream &in, std::string &scratch, Message &message, Use use)
     {
         uint32_t size;
         if (!readSize(in, &size))
@@ -203,39 +218,55 @@ private:
         const void *data;
         int available;
         if (size == 0) {
-            m_sample.Clear();
+            message.Clear();
         } else if (in.GetDirectBufferPointer(&data, &available) && available >= int(size)) {
-            if (!parseSample(data, size))
+            if (!parseAlone(message, data, size))
                 return false;
             in.Skip(int(size));
-        } else {   // the sample straddles two blocks of the stream
-            if (!in.ReadString(&scratch, int(size)) || !parseSample(scratch.data(), size))
+        } else {   // the field straddles two blocks of the stream
+            if (!in.ReadString(&scratch, int(size)) || !parseAlone(message, scratch.data(), size))
                 return false;
         }
-        if (m_out.sampleLocBegin.size() == kReserveAfter)
-            reserveForRest(in);
-        append(m_sample);
+        use();
         return true;
     }
 
-    // A sample on its own may nest one level deeper than inside the profile. Only unknown fields (groups) can
-    // nest at all, so only a sample that has some is parsed again with the depth it has in the profile.
-    bool parseSample(const void *data, uint32_t size)
+    bool readSample(CodedInputStream &in, std::string &scratch)
     {
-        if (!m_sample.ParseFromArray(data, int(size)))
+        return readItem(in, scratch, m_sample, [&] {
+            if (m_out.sampleLocBegin.size() == kReserveAfter)
+                reserveForRest(in);
+            append(m_sample);
+        });
+    }
+
+    // A message on its own may nest one level deeper than inside the profile. Only unknown fields (groups) can
+    // nest at all, so only a message that has some, in itself or in its parts, is parsed again with the depth
+    // it has in the profile.
+    template <typename Message>
+    static bool parseAlone(Message &message, const void *data, uint32_t size)
+    {
+        if (!message.ParseFromArray(data, int(size)))
             return false;
-        auto hasUnknown = [](const google::protobuf::Message &m) {
-            return !m.GetReflection()->GetUnknownFields(m).empty();
-        };
-        bool unknown = hasUnknown(m_sample);
-        for (const pb::Label &l : m_sample.label())
-            unknown |= hasUnknown(l);
-        if (!unknown)
+        if (!hasUnknownFields(message))
             return true;
         CodedInputStream in(static_cast<const uint8_t *>(data), int(size));
         in.SetRecursionLimit(CodedInputStream::GetDefaultRecursionLimit() - 1);
-        return m_sample.ParseFromCodedStream(&in);
+        return message.ParseFromCodedStream(&in);
     }
+    static bool unknown(const google::protobuf::Message &m)
+    {
+        return !m.GetReflection()->GetUnknownFields(m).empty();
+    }
+    static bool hasUnknownFields(const pb::Sample &s)
+    {
+        return unknown(s) || std::any_of(s.label().begin(), s.label().end(), unknown);
+    }
+    static bool hasUnknownFields(const pb::Location &l)
+    {
+        return unknown(l) || std::any_of(l.line().begin(), l.line().end(), unknown);
+    }
+    static bool hasUnknownFields(const google::protobuf::Message &m) { return unknown(m); }   // no parts
 
     void append(const pb::Sample &s)
     {
@@ -296,7 +327,11 @@ private:
     Profile &m_out;
     uint64_t m_sizeHint = 0;
     pb::Sample m_sample;                       // reused: its arrays keep their capacity
-    std::string m_rest;                        // every field but samples and strings, in wire format
+    pb::Location m_location;
+    pb::Function m_function;
+    pb::Mapping m_mapping;
+    MetadataReader m_metadata{m_out};
+    std::string m_rest;                        // the fields not streamed, in wire format
     std::vector<uint64_t> m_bigIds;
     size_t m_firstValueCount = 0;              // samples must all have as many values as there are types
     size_t m_oddSample = SIZE_MAX, m_oddValueCount = 0;
@@ -314,7 +349,7 @@ void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHin
     if (!decoder.stream(in, sizeHint, keepGoing) || !decoder.parseRest(rest))
         throw ProfileError(std::string("not a pprof profile: the ") + what + " is not a valid profile.proto message");
     decoder.endSamples();
-    convertMetadata(rest, out.sampleCount(), out);
+    decoder.finishMetadata(rest);
     decoder.resolveSamples();
 }
 

@@ -1,8 +1,8 @@
-// Decodes a pprof message from a protobuf input stream one top-level field at a time. Samples and strings,
-// nearly all of a profile's bytes, go straight into our arrays through one reused Sample message: no arena
-// holds the whole message, so memory stays near the size of the result, and parsing can start while the rest
-// is still being inflated. The few other fields (metadata, mappings, locations, functions) are collected and
-// parsed as one small Profile message at the end. Every byte is decoded by libprotobuf.
+// Decodes a pprof message from a protobuf input stream one top-level field at a time. Samples, strings,
+// locations, functions and mappings go straight into our arrays, each through one reused message: no arena
+// holds the whole message, so memory stays near the size of the result, and parsing goes on while the rest is
+// still being inflated. The few other fields (sample types, header) are collected and parsed as one small
+// Profile message at the end. Every byte is decoded by libprotobuf.
 #pragma once
 
 #include "Profile.h"

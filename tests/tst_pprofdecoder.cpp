@@ -218,26 +218,30 @@ void tst_PprofDecoder::edgeEncodingsAreJudgedAlike_data()
     QTest::newRow("end of group alone") << bytes({0xa4, 0x01}) << false;
     QTest::newRow("field number 0") << bytes({0x01, 0, 0, 0, 0, 0, 0, 0, 0}) << false;
     QTest::newRow("wire type 7") << bytes({0x4f}) << false;
-    // Nesting: unknown groups 99 or 100 deep at the top level, and inside a sample (one level deeper there).
-    auto nested = [](int depth, bool inSample) {
-        QByteArray groups;
+    // Nesting: unknown groups about 100 deep at the top level, and inside each message the decoder parses on
+    // its own (a sample, location, line of a location, function, mapping), where they are levels deeper.
+    auto groups = [](int depth) {
+        QByteArray g;
         for (int i = 0; i < depth; ++i)
-            groups.append(char(0xa3)).append(char(0x01));
+            g.append(char(0xa3)).append(char(0x01));
         for (int i = 0; i < depth; ++i)
-            groups.append(char(0xa4)).append(char(0x01));
-        if (!inSample)
-            return groups;
-        QByteArray sample;
-        sample.append(char(0x12));
-        Wire w;
-        w.varint(uint64_t(groups.size()));
-        sample.append(w.bytes.data(), qsizetype(w.bytes.size()));
-        return sample + groups;
+            g.append(char(0xa4)).append(char(0x01));
+        return g;
     };
-    for (int depth : {98, 99, 100, 101}) {
-        const bool top = depth <= 100, sample = depth <= 99;   // what libprotobuf 3.21 allows, as measured
-        QTest::addRow("%d nested groups", depth) << nested(depth, false) << top;
-        QTest::addRow("%d nested groups in a sample", depth) << nested(depth, true) << sample;
+    auto inField = [](int field, const QByteArray &inner) {   // a length-delimited field holding `inner`
+        Wire w;
+        w.tag(field, 2), w.varint(uint64_t(inner.size()));
+        return QByteArray(w.bytes.data(), qsizetype(w.bytes.size())) + inner;
+    };
+    for (int depth : {97, 98, 99, 100, 101}) {
+        // What libprotobuf 3.21 allows, as measured: 100 levels below the profile, one fewer per message level.
+        auto allowed = [depth](int level) { return depth <= 100 - level; };
+        QTest::addRow("%d nested groups", depth) << groups(depth) << allowed(0);
+        QTest::addRow("%d nested groups in a sample", depth) << inField(2, groups(depth)) << allowed(1);
+        QTest::addRow("%d nested groups in a mapping", depth) << inField(3, groups(depth)) << allowed(1);
+        QTest::addRow("%d nested groups in a location", depth) << inField(4, groups(depth)) << allowed(1);
+        QTest::addRow("%d nested groups in a line", depth) << inField(4, inField(4, groups(depth))) << allowed(2);
+        QTest::addRow("%d nested groups in a function", depth) << inField(5, groups(depth)) << allowed(1);
     }
 }
 

@@ -202,6 +202,36 @@ void tst_ProfileReader::rejectsBadInput_data()
     p = richProfile();
     p.mutable_function(1)->set_name(999);
     row("bad string index", bytesOf(p), "string index 999 in function id 2 name is out of range");
+    // Indexes that do not fit 32 bits are kept aside while the items stream in; the message has their value.
+    p = richProfile();
+    p.mutable_function(0)->set_system_name(-7);
+    row("negative function string index", bytesOf(p), "string index -7 in function id 1 system_name is out of range");
+    p = richProfile();
+    p.mutable_mapping(0)->set_build_id(int64_t(1) << 40);
+    row("wide mapping string index", bytesOf(p), "string index 1099511627776 in mapping id 1 build_id is out of range");
+    p = richProfile();
+    p.mutable_function(1)->set_filename(int64_t(UINT32_MAX));
+    row("string index 2^32-1", bytesOf(p), "string index 4294967295 in function id 2 filename is out of range");
+    // Several problems: the first in the order of the fields (mappings, functions, locations) is reported,
+    // wherever the items are in the file (here the locations are written first).
+    p = richProfile();
+    p.mutable_location(0)->set_mapping_id(5);
+    p.mutable_function(1)->set_name(999);
+    p.mutable_mapping(0)->set_filename(-1);
+    {
+        pb::Profile locationsOnly;   // serialised messages concatenate as one: their repeated fields append
+        *locationsOnly.mutable_location() = p.location();
+        const std::string reordered = bytesOf(locationsOnly);
+        pb::Profile others = p;
+        others.clear_location();
+        row("first problem in field order", reordered + bytesOf(others),
+            "string index -1 in mapping id 1 filename is out of range");
+        p.mutable_mapping(0)->set_filename(0);
+        others.mutable_mapping(0)->set_filename(0);
+        row("then functions", reordered + bytesOf(others), "string index 999 in function id 2 name is out of range");
+        others.mutable_function(1)->set_name(0);
+        row("then locations", reordered + bytesOf(others), "location id 1 refers to mapping id 5, which does not exist");
+    }
     p = richProfile();
     p.mutable_sample(0)->mutable_label(0)->set_str(-3);
     row("negative string index", bytesOf(p), "string index -3 in a label of sample 1 is out of range");
