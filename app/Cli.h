@@ -19,6 +19,15 @@ bool isCliVerb(const std::string &word);
 // Runs a verb with its arguments; returns the process exit status (0 ok, 1 usage, 2 bad input).
 int runCli(const std::string &verb, const std::vector<std::string> &args);
 
+// What both programs do first with their command line: --help, --version and the verbs that draw nothing,
+// with a QCoreApplication. Returns the exit status, or nothing when the arguments are for the window or for a
+// verb that draws (verbDraws), which need the GUI libraries.
+std::optional<int> runHeadless(int &argc, char **argv);
+// The verb's arguments ask for a picture (diff --png/--svg).
+bool verbDraws(const std::vector<std::string> &args);
+// Keeps Qt's own chatter (runtime dirs, fonts) out of the verbs' one-line error reports.
+void quietQtMessages();
+
 // Shared by the verbs.
 // Prints "qflame: MESSAGE" and the usage hint on stderr and throws CliExit{1}.
 [[noreturn]] void usageError(const std::string &message);

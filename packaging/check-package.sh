@@ -56,7 +56,9 @@ ok "control: qflame $version for $(field Architecture)"
 ROOT="$WORK/root"
 dpkg-deb -x "$DEB" "$ROOT"
 BIN="$ROOT/usr/bin/qflame"
+GUI="$ROOT/usr/bin/qflame-gui"   # the window; `qflame` runs the headless verbs without the GUI libraries
 [ -x "$BIN" ] || fail "no executable usr/bin/qflame in the package"
+[ -x "$GUI" ] || fail "no executable usr/bin/qflame-gui in the package"
 declared=" $(echo "$depends" | tr ',|' '\n\n' | sed -E 's/\(.*\)//; s/:any//; s/[[:space:]]//g' | tr '\n' ' ') "
 # The cache listing goes to a file first: `ldconfig -p | awk '... exit'` kills ldconfig with SIGPIPE when awk
 # stops early, and under pipefail that ended this script silently on machines with a long cache.
@@ -70,8 +72,10 @@ while read -r soname; do
   pkg="${owner%%:*}"
   [ -n "$pkg" ] || fail "no Debian package owns $path ($soname)"
   case "$declared" in *" $pkg "*) ;; *) fail "$soname comes from $pkg, which Depends does not name" ;; esac
-done < <(readelf -d "$BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-ok "every NEEDED library of qflame is in a declared dependency"
+done < <(readelf -d "$BIN" "$GUI" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
+ok "every NEEDED library of qflame and qflame-gui is in a declared dependency"
+if readelf -d "$BIN" | grep -qE 'NEEDED.*\[(libQt6Gui|libQt6Widgets)'; then fail "qflame links the GUI libraries"; fi
+ok "qflame (the headless verbs) links no GUI library"
 
 # apt would install it with what the machine has (simulation only).
 apt-get install --simulate --no-install-recommends "$DEB" >"$WORK/apt.log" 2>&1 ||
@@ -80,7 +84,7 @@ grep -q "^Inst qflame " "$WORK/apt.log" || { cat "$WORK/apt.log"; fail "apt-get 
 ok "apt-get install --simulate accepts it and its dependencies"
 
 # The files of a desktop application.
-for f in usr/bin/qflame usr/share/applications/qflame.desktop usr/share/metainfo/io.github.qflame.qflame.metainfo.xml \
+for f in usr/bin/qflame usr/bin/qflame-gui usr/share/applications/qflame.desktop usr/share/metainfo/io.github.qflame.qflame.metainfo.xml \
          usr/share/mime/packages/qflame.xml usr/share/icons/hicolor/scalable/apps/qflame.svg \
          usr/share/man/man1/qflame.1.gz usr/share/qflame/examples/baseline.cpu.pb.gz; do
   [ -s "$ROOT/$f" ] || fail "the package lacks /$f"
@@ -91,7 +95,7 @@ for size in 16 22 24 32 48 64 128 256 512; do
   head -c 24 "$png" | od -An -tx1 | tr -d ' \n' | grep -q "^89504e470d0a1a0a0000000d49484452$(printf '%08x%08x' "$size" "$size")" ||
     fail "${size}x${size}/apps/qflame.png is not a ${size}x${size} PNG"
 done
-ok "binary, .desktop, metainfo, MIME types, SVG + 9 PNG icons, man page and examples are installed"
+ok "binaries, .desktop, metainfo, MIME types, SVG + 9 PNG icons, man page and examples are installed"
 
 appstreamcli validate --no-net "$ROOT/usr/share/metainfo/io.github.qflame.qflame.metainfo.xml" >"$WORK/appstream.log" 2>&1 ||
   { cat "$WORK/appstream.log"; fail "appstreamcli validate"; }
@@ -125,7 +129,8 @@ ok "qflame info on the installed example: 976 samples, cpu total 9760000000 ns"
 top="$("$BIN" top --tsv --limit 1 "$EXAMPLE")"
 [ "$top" = "$(printf '1920000000\t2400000000\tmain.checksumBlock')" ] || fail "qflame top printed '$top'"
 ok "qflame top --tsv --limit 1: $top"
-# The window: no display here, so Qt's offscreen platform; still running after 3 s means it started.
+# The window (qflame starts qflame-gui in its place): no display here, so Qt's offscreen platform; still running
+# after 3 s means it started.
 set +e
 QT_QPA_PLATFORM=offscreen timeout 3 "$BIN" "$EXAMPLE" >"$WORK/window.log" 2>&1
 rc=$?

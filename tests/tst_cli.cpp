@@ -73,6 +73,7 @@ private Q_SLOTS:
     void diffPictures();
     void exitStatus_data();
     void exitStatus();
+    void headlessProgramLeavesTheGuiToQflameGui();
 };
 
 void tst_Cli::topTsvEqualsGoToolPprof_data()
@@ -234,6 +235,38 @@ void tst_Cli::exitStatus()
     QVERIFY2(err.contains(stderrContains), qPrintable(err));
     if (code == 2)
         QCOMPARE(err.count(QLatin1Char('\n')), 1);   // one line that says what is wrong
+}
+
+void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
+{
+    // `qflame` links no GUI library: that is what keeps a `qflame top` from loading them (docs/benchmarks.md).
+    QProcess readelf;
+    readelf.start(QStringLiteral("readelf"), {QStringLiteral("-d"), QStringLiteral(QFLAME_BINARY)});
+    if (!readelf.waitForStarted())
+        QSKIP("readelf (binutils) is not installed");
+    QVERIFY(readelf.waitForFinished());
+    const QByteArray dynamic = readelf.readAllStandardOutput();
+    QVERIFY2(dynamic.contains("[libQt6Core.so.6]"), dynamic.constData());
+    for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "keychain"})
+        QVERIFY2(!dynamic.contains(gui), gui);
+
+    // The window is qflame-gui's, started from beside `qflame`; without it, a clear error and status 127.
+    QTemporaryDir dir;
+    const QString alone = dir.filePath(QStringLiteral("qflame"));
+    QVERIFY(QFile::copy(QStringLiteral(QFLAME_BINARY), alone));
+    QProcess p;
+    p.start(alone, {data("gen__baseline.cpu.pb.gz")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 127);
+    QCOMPARE(p.readAllStandardError(), QByteArray("qflame: cannot start the window program " +
+                                                  dir.filePath(QStringLiteral("qflame-gui")).toUtf8() +
+                                                  ": No such file or directory\n"));
+    // Headless verbs need nothing beside it.
+    p.start(alone, {QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--limit"), QStringLiteral("1"),
+                    data("gen__baseline.cpu.pb.gz")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    QCOMPARE(p.readAllStandardOutput(), QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)
