@@ -247,7 +247,7 @@ void tst_QrynStall::faults()
 
 // A valid answer that takes long to decode and build (400,000 nodes, 400,000 names, 24 MB). The client's part
 // (transfer, decoding, tree and flat table, handing the result over) must not stall the GUI thread, and neither
-// may showing it (the tab's flamegraph and its top table of 400,000 functions): 1.3 s once, 61-67 ms now.
+// may showing it (the tab's flamegraph and its top table of 400,000 functions): 1.3 s once, 31-46 ms now.
 void tst_QrynStall::largeFlamegraph()
 {
     ThreadedFaultServer server(FaultMode::LargeFlamegraph);

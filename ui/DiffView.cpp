@@ -158,6 +158,7 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setResizeContentsPrecision(kRowsSizedToContents);   // as in the profile's table
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_filter = new QLineEdit;
     m_filter->setPlaceholderText(tr("Filter functions (regular expression)"));
