@@ -39,6 +39,15 @@ struct Inflater::Impl {
     ZSTD_inBuffer zin{nullptr, 0, 0};
     size_t zstdPending = 0;   // ZSTD_decompressStream's last answer: 0 when the last frame is complete
 
+    // Here rather than in ~Inflater: the constructor throws after creating the context when the frame
+    // announces more than the cap, and then only the members' destructors run (fuzz_pprof found the leak).
+    ~Impl()
+    {
+        if (zlibReady)
+            inflateEnd(&zs);
+        ZSTD_freeDCtx(zstd);
+    }
+
     const char *name() const { return compressionName(compression); }
 
     void count(size_t n)
@@ -142,12 +151,7 @@ Inflater::Inflater(std::string_view input, Compression c, uint64_t cap) : d(std:
     }
 }
 
-Inflater::~Inflater()
-{
-    if (d->zlibReady)
-        inflateEnd(&d->zs);
-    ZSTD_freeDCtx(d->zstd);
-}
+Inflater::~Inflater() = default;
 
 size_t Inflater::read(char *out, size_t size)
 {
