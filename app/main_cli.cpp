@@ -1,7 +1,8 @@
-// qflame: the verbs that draw nothing run here, on QtCore alone. Loading and relocating the GUI libraries
-// (Widgets, Gui, Svg, keychain and what they pull in: 60 shared libraries) took 8 of the 14 ms that every
-// `qflame top` spent before reading its file. The window and the verbs that draw are qflame-gui's, the full
-// program, installed beside this one: it is started in this process's place, with the same arguments.
+// qflame: the verbs that draw nothing run here, on QtCore (and QtNetwork, for the server verbs) without the GUI
+// libraries. Loading and relocating those (Widgets, Gui, Svg, keychain and what they pull in: 60 shared
+// libraries in all) took 8 of the 14 ms that every `qflame top` spent before reading its file. The window and
+// the verbs that draw are qflame-gui's, the full program, installed beside this one: it is started in this
+// process's place, with the same arguments.
 #include "Cli.h"
 
 #include <cerrno>
