@@ -137,10 +137,15 @@ def main():
     out = []
     w = out.append
 
+    # The commit of the in-process measurements, when recorded; a report written again after a commit that only
+    # changed the analysis must not claim the newer commit was measured.
+    inprocess_run = os.path.join(args.data, "inprocess-run.txt")
+    if os.path.exists(inprocess_run):
+        m["commit"] = open(inprocess_run).read().split(" ", 1)[0]
     w("# Benchmarks")
     w("")
-    w(f"Written by `bench/run.sh` on {datetime.date.today().isoformat()} at commit `{m['commit']}`; do not edit by "
-      "hand (the discussion at the end comes from `bench/analysis.md`).")
+    w(f"Written by `bench/run.sh` on {datetime.date.today().isoformat()} from measurements at commit "
+      f"`{m['commit']}`; do not edit by hand (the discussion at the end comes from `bench/analysis.md`).")
     run_file = os.path.join(args.data, "process-run.txt")
     if os.path.exists(run_file):
         commit, when = open(run_file).read().strip().split(" ", 1)

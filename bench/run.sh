@@ -192,6 +192,9 @@ with open(f"{data}/inprocess.json", "w") as f:
     json.dump(merged, f)
 PY
 uptime > "$DATA/load-after.txt"
+# The commit the in-process tables were measured at: the report may be written again later, after commits that
+# only change bench/analysis.md.
+echo "$(git -C "$ROOT" rev-parse --short HEAD) $(date -u '+%Y-%m-%d %H:%M UTC')" > "$DATA/inprocess-run.txt"
 
 # ---- report ------------------------------------------------------------------------------------------------
 say "writing $OUT_MD and $OUT_PNG"
