@@ -17,13 +17,13 @@ int main(int argc, char **argv)
 {
     if (const std::optional<int> status = qflame::runHeadless(argc, argv))
         return *status;
+    // Beside this program's file; without /proc (a chroot, say), wherever PATH finds it, as it found `qflame`
+    // (argv[0] is a bare name then, and its directory would be the current one).
     std::error_code error;
-    std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", error).parent_path();
-    if (error)
-        dir = std::filesystem::path(argv[0]).parent_path();
-    std::string gui = (dir / "qflame-gui").string();
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+    std::string gui = error ? std::string("qflame-gui") : (self.parent_path() / "qflame-gui").string();
     argv[0] = gui.data();
-    execv(gui.c_str(), argv);
+    execvp(gui.c_str(), argv);
     std::cerr << "qflame: cannot start the window program " << gui << ": " << std::strerror(errno) << "\n";
     return 127;
 }
