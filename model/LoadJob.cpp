@@ -25,6 +25,7 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
     view.tree = CallTreeBuilder::build(view.profiles, size_t(view.sampleType), options);
     if (promise.isCanceled())
         throw Cancelled();
+    view.layout = std::make_shared<const FlameLayout>(*view.tree);
     view.flat = FlatTable::compute(view.tree);
 }
 

@@ -3,6 +3,7 @@
 
 #include "CallTreeBuilder.h"
 #include "DiffTable.h"
+#include "FlameLayout.h"
 #include "FlatTable.h"
 #include "ProfileReader.h"
 
@@ -22,6 +23,7 @@ struct LoadedView {
     Granularity granularity = Granularity::Functions;
     SampleFilters filters;
     std::shared_ptr<const CallTree> tree;
+    std::shared_ptr<const FlameLayout> layout;   // of tree, laid out here rather than on the GUI thread
     std::shared_ptr<const FlatTable> flat;
     QString error;   // empty on success; one line otherwise
 };

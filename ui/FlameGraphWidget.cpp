@@ -24,9 +24,9 @@ FlameGraphWidget::FlameGraphWidget(QWidget *parent) : QWidget(parent)
     m_rowHeight = fontMetrics().height() + 4;
 }
 
-void FlameGraphWidget::setTree(std::shared_ptr<const CallTree> tree)
+void FlameGraphWidget::setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout)
 {
-    setSource(tree ? std::make_shared<CallTreeSource>(std::move(tree)) : nullptr);
+    setSource(tree ? std::make_shared<CallTreeSource>(std::move(tree), std::move(layout)) : nullptr);
 }
 
 void FlameGraphWidget::setSource(std::shared_ptr<const FlameSource> source)

@@ -24,7 +24,8 @@ public:
 
     explicit FlameGraphWidget(QWidget *parent = nullptr);
 
-    void setTree(std::shared_ptr<const CallTree> tree);
+    // `layout`: the tree's, when laid out already (see CallTreeSource).
+    void setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout = {});
     void setSource(std::shared_ptr<const FlameSource> source);
     const FlameSource *source() const { return m_source.get(); }
     // The call tree shown, when a call tree is shown (not a diff).

@@ -6,7 +6,11 @@
 
 namespace qflame {
 
-CallTreeSource::CallTreeSource(std::shared_ptr<const CallTree> tree) : m_tree(std::move(tree)), m_layout(*m_tree) {}
+CallTreeSource::CallTreeSource(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout)
+    : m_tree(std::move(tree)), m_layout(layout ? std::move(layout) : std::make_shared<const FlameLayout>(*m_tree))
+{
+    Q_ASSERT(m_layout->size() == m_tree->size());
+}
 
 QColor CallTreeSource::color(NodeId n, const PaintOptions &options) const
 {

@@ -48,8 +48,9 @@ public:
 
 class CallTreeSource : public FlameSource {
 public:
-    explicit CallTreeSource(std::shared_ptr<const CallTree> tree);
-    const FlameLayout &layout() const override { return m_layout; }
+    // `layout` is the tree's, when it was laid out already (off the GUI thread); otherwise it is laid out here.
+    explicit CallTreeSource(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout = {});
+    const FlameLayout &layout() const override { return *m_layout; }
     size_t frameCount() const override { return m_tree->frames().size(); }
     FrameId frame(NodeId n) const override { return m_tree->frame(n); }
     const std::string &labelBytes(NodeId n) const override { return m_tree->label(n); }
@@ -61,7 +62,7 @@ public:
 private:
     QColor uncachedColor(NodeId n, const PaintOptions &options) const;
     std::shared_ptr<const CallTree> m_tree;
-    FlameLayout m_layout;
+    std::shared_ptr<const FlameLayout> m_layout;
     // Package and mapping colours depend only on the frame: computed once per frame and scheme (hashing the
     // label on every paint was a tenth of a 4K repaint). 0 = not yet computed (real colours are opaque).
     mutable std::vector<QRgb> m_frameColors;

@@ -61,9 +61,9 @@ FlameView::FlameView(QWidget *parent) : QWidget(parent)
     updateBreadcrumbs();
 }
 
-void FlameView::setTree(std::shared_ptr<const CallTree> tree)
+void FlameView::setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout)
 {
-    m_graph->setTree(std::move(tree));
+    m_graph->setTree(std::move(tree), std::move(layout));
     scrollToRoot();
 }
 

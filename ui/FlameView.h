@@ -17,7 +17,7 @@ public:
     explicit FlameView(QWidget *parent = nullptr);
 
     FlameGraphWidget *graph() const { return m_graph; }
-    void setTree(std::shared_ptr<const CallTree> tree);
+    void setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout = {});
     // Shows another source; keeps the scroll position when `keepScroll` (a re-coloured diff), else starts at
     // the root.
     void setSource(std::shared_ptr<const FlameSource> source, bool keepScroll = false);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "CallTree.h"
+#include "FlameLayout.h"
 #include "FlatTable.h"
 #include "Profile.h"
 
@@ -109,6 +110,7 @@ struct MergedFlamegraph {
     // what per-second comparisons of two windows divide by.
     std::shared_ptr<const Profile> profile;
     std::shared_ptr<const CallTree> tree;
+    std::shared_ptr<const FlameLayout> layout;   // of tree, laid out with the decode, off the GUI thread
     std::shared_ptr<const FlatTable> flat;
     bool isEmpty() const { return graph.total == 0; }
 };

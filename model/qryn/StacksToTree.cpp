@@ -109,6 +109,7 @@ std::shared_ptr<const Profile> flamegraphsToProfile(const std::vector<Flamegraph
 void buildTree(MergedFlamegraph *out)
 {
     out->tree = CallTreeBuilder::build({out->profile}, 0);
+    out->layout = std::make_shared<const FlameLayout>(*out->tree);
     out->flat = FlatTable::compute(out->tree);
 }
 

@@ -451,6 +451,7 @@ void QrynExplorer::loadFlamegraph(const ProfileQuery &q)
         view.profiles = {m_merged.profile};
         view.sampleType = 0;
         view.tree = m_merged.tree;
+        view.layout = m_merged.layout;
         view.flat = m_merged.flat;
         m_profile->showLoaded(std::move(view));
         m_stack->setCurrentWidget(m_profile);
