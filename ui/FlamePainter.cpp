@@ -242,10 +242,20 @@ bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicl
 
 void LabelCache::clear(size_t frameCount)
 {
+    m_index = FlatHashMap(256);
     m_entries.clear();
-    m_entries.resize(frameCount);
+    m_frameCount = frameCount;
     m_font = QFont();
     m_ellipsis = QGlyphRun();
+}
+
+LabelCache::Entry &LabelCache::entry(FrameId frame)
+{
+    bool inserted = false;
+    const uint32_t at = m_index.findOrInsert(frame, uint32_t(m_entries.size()), &inserted);
+    if (inserted)
+        m_entries.push_back(std::make_unique<Entry>());
+    return *m_entries[at];
 }
 
 void FlamePainter::drawLabel(QPainter &p, NodeId n, const QRectF &box, const QFontMetrics &fm) const
@@ -266,19 +276,15 @@ void FlamePainter::drawLabel(QPainter &p, NodeId n, const QRectF &box, const QFo
     }
     LabelCache &cache = *labelCache;
     const FrameId frame = m_source.frame(n);
-    if (frame >= cache.m_entries.size()) {
+    if (frame >= cache.m_frameCount) {
         drawString(utf16());
         return;
     }
     if (cache.m_font != font) {   // glyphs belong to one font: a new font starts the cache again
-        const size_t frames = cache.m_entries.size();
-        cache.clear(frames);
+        cache.clear(cache.m_frameCount);
         cache.m_font = font;
     }
-    std::unique_ptr<LabelCache::Entry> &slot = cache.m_entries[frame];
-    if (!slot)
-        slot = std::make_unique<LabelCache::Entry>();
-    LabelCache::Entry &e = *slot;
+    LabelCache::Entry &e = cache.entry(frame);
     if (!e.shaped) {
         e.shaped = true;
         e.text = utf16();
