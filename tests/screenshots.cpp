@@ -6,6 +6,7 @@
 #include "FlameGraphWidget.h"
 #include "FlameView.h"
 #include "SearchBar.h"
+#include "TopTableModel.h"
 
 #include <QTabWidget>
 #include "MainWindow.h"
@@ -27,6 +28,10 @@ static void waitLoaded(MainWindow &w)
 
 static void shoot(QWidget &w, const QString &path)
 {
+    // Top tables sorted or filtered by a worker show its rows once they come.
+    for (QTableView *v : w.findChildren<QTableView *>())
+        if (auto *m = qobject_cast<TopTableModel *>(v->model()); m && m->isOrdering())
+            QSignalSpy(m, &TopTableModel::ordered).wait(10000);
     QApplication::processEvents();
     w.grab().save(path);
     qInfo("wrote %s", qPrintable(path));

@@ -6,10 +6,12 @@
 #include "FlameView.h"
 #include "SandwichView.h"
 #include "SearchBar.h"
+#include "TopTableModel.h"
 
 #include "CallTreeBuilder.h"
 #include "FoldedFormat.h"
 
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTableView>
@@ -42,6 +44,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void searchHighlightsAndTotals();
+    void tableSortsFromItsHeader();
     void filtersRebuildAndRemoveInOneClick();
     void badFilterKeepsTheView();
     void sandwichTotalsAddUp();
@@ -70,13 +73,18 @@ void tst_ProfilePane::searchHighlightsAndTotals()
     m_pane->searchBar()->setPattern(QStringLiteral("CHECKSUMBLOCK"));   // case-insensitive by default
     // main.checksumBlock's cum is 2400000000 ns of 9760000000 (oracle): each sample counted once.
     QCOMPARE(m_pane->searchBar()->resultText(), QStringLiteral("1 function(s), matched 2.40 s (24.59% of the profile)"));
-    QCOMPARE(m_pane->topTable()->model()->rowCount(), 1);   // the table follows the search
+    // The table follows the search (its rows come from a worker).
+    QAbstractItemModel *table = m_pane->topTable()->model();
+    QTRY_COMPARE(table->rowCount(), 1);
+    QCOMPARE(table->index(0, TopTableModel::Name).data().toString(), QStringLiteral("main.checksumBlock"));
     // "checksum" also matches crypto/sha256.(*digest).checkSum (cum 100 ms, never under checksumBlock).
     m_pane->searchBar()->setPattern(QStringLiteral("checksum"));
     QCOMPARE(m_pane->searchBar()->resultText(), QStringLiteral("2 function(s), matched 2.50 s (25.61% of the profile)"));
     m_pane->searchBar()->setPattern(QStringLiteral("main\\.(ingest|index)Path"));
     QCOMPARE(m_pane->searchBar()->resultText(),
              QStringLiteral("2 function(s), matched 7.68 s (78.69% of the profile)"));   // 2.80 s + 4.88 s
+    QTRY_COMPARE(table->rowCount(), 2);
+    QCOMPARE(table->index(1, TopTableModel::Cum).data(TopTableModel::SortRole).toLongLong(), 2800000000LL);
     FlameGraphWidget *g = m_pane->flameGraph();
     QVERIFY(g->selectNextMatch(1));
     QCOMPARE(g->tree()->label(NodeId(g->selectedNode())), std::string("main.ingestPath"));
@@ -84,8 +92,43 @@ void tst_ProfilePane::searchHighlightsAndTotals()
     QCOMPARE(g->tree()->label(NodeId(g->selectedNode())), std::string("main.indexPath"));
     m_pane->searchBar()->setPattern(QStringLiteral("(unclosed"));
     QVERIFY(m_pane->searchBar()->resultText().startsWith(QLatin1String("invalid pattern")));
+    QCOMPARE(table->rowCount(), 2);   // an invalid pattern leaves the table as it was
     m_pane->searchBar()->setPattern(QString());
-    QCOMPARE(m_pane->topTable()->model()->rowCount(), 187);
+    QCOMPARE(table->rowCount(), 187);   // no search: the whole table at once
+}
+
+void tst_ProfilePane::tableSortsFromItsHeader()
+{
+    // A click on a header sorts through the model (a worker orders the rows); the current row stays on its
+    // function.
+    QTableView *view = m_pane->topTable();
+    auto *model = qobject_cast<TopTableModel *>(view->model());
+    QVERIFY(model);
+    view->setCurrentIndex(model->index(2, TopTableModel::Name));
+    QCOMPARE(view->currentIndex().data().toString(), QStringLiteral("cmpbody"));
+    view->horizontalHeader()->setSortIndicator(TopTableModel::Cum, Qt::DescendingOrder);
+    QTRY_VERIFY(!model->isOrdering());
+    QCOMPARE(model->rowCount(), 187);
+    // The oracle's largest cum: main.burn, main.main and runtime.main, 9660000000 ns each (flat 0 alike, so the
+    // table's tie order, by label, stays).
+    QCOMPARE(model->index(0, TopTableModel::Cum).data(TopTableModel::SortRole).toLongLong(), 9660000000LL);
+    QCOMPARE(model->index(0, TopTableModel::Name).data().toString(), QStringLiteral("main.burn"));
+    QCOMPARE(model->index(2, TopTableModel::Name).data().toString(), QStringLiteral("runtime.main"));
+    for (int r = 1; r < model->rowCount(); ++r)
+        QVERIFY(model->index(r - 1, TopTableModel::Cum).data(TopTableModel::SortRole).toLongLong() >=
+                model->index(r, TopTableModel::Cum).data(TopTableModel::SortRole).toLongLong());
+    QCOMPARE(view->currentIndex().data().toString(), QStringLiteral("cmpbody"));
+    view->horizontalHeader()->setSortIndicator(TopTableModel::Name, Qt::AscendingOrder);
+    QTRY_VERIFY(!model->isOrdering());
+    QCOMPARE(model->rowCount(), 187);
+    for (int r = 1; r < model->rowCount(); ++r)
+        QVERIFY(model->index(r - 1, TopTableModel::Name).data().toString().toUtf8() <=
+                model->index(r, TopTableModel::Name).data().toString().toUtf8());
+    // Back to flat descending, the table's own order: at once.
+    view->horizontalHeader()->setSortIndicator(TopTableModel::Flat, Qt::DescendingOrder);
+    QVERIFY(!model->isOrdering());
+    QCOMPARE(model->index(0, TopTableModel::Name).data().toString(), QStringLiteral("main.checksumBlock"));
+    QCOMPARE(view->currentIndex().row(), 2);
 }
 
 void tst_ProfilePane::filtersRebuildAndRemoveInOneClick()

@@ -1,10 +1,15 @@
-// The top table model under QAbstractItemModelTester, with exact cells and sorting through the proxy.
+// The top table model under QAbstractItemModelTester: exact cells, sorting and the search filter (both
+// computed by a worker), the selection following its row through a re-sort.
 #include "CallTreeBuilder.h"
 #include "ProfileFactory.h"
+#include "TableSizing.h"
 #include "TopTableModel.h"
 
 #include <QAbstractItemModelTester>
-#include <QSortFilterProxyModel>
+#include <QItemSelectionModel>
+#include <QHeaderView>
+#include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 using namespace qflame;
@@ -16,8 +21,28 @@ private Q_SLOTS:
     void cellsAndRoles();
     void sortsByExactValues_data();
     void sortsByExactValues();
+    void filtersByFrame();
+    void staleAnswersAreDropped();
     void passesModelTester();
+    void columnsSizedLikeQt();
 };
+
+static QStringList names(const TopTableModel &m)
+{
+    QStringList got;
+    for (int r = 0; r < m.rowCount(); ++r)
+        got << m.index(r, TopTableModel::Name).data().toString();
+    return got;
+}
+
+// Waits for the worker's rows; true when they came (or nothing was pending).
+static bool settle(TopTableModel &m)
+{
+    if (!m.isOrdering())
+        return true;
+    QSignalSpy spy(&m, &TopTableModel::ordered);
+    return spy.wait(10'000) && !m.isOrdering();
+}
 
 static std::shared_ptr<const FlatTable> table()
 {
@@ -70,20 +95,73 @@ void tst_TopTableModel::sortsByExactValues()
     QFETCH(bool, descending);
     QFETCH(QStringList, names);
     TopTableModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
     m.setTable(table());
-    TopTableProxy proxy(&m);
-    proxy.sort(TopTableModel::Cum, Qt::AscendingOrder);   // from another order first
-    proxy.sort(column, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
-    QStringList got;
-    for (int r = 0; r < proxy.rowCount(); ++r)
-        got << proxy.index(r, TopTableModel::Name).data().toString();
-    QCOMPARE(got, names);
-    // A new table keeps the order chosen.
+    m.sort(TopTableModel::Cum, Qt::AscendingOrder);   // from another order first
+    QVERIFY(settle(m));
+    QItemSelectionModel selection(&m);
+    selection.setCurrentIndex(m.index(1, TopTableModel::Name), QItemSelectionModel::ClearAndSelect);
+    const QString current = selection.currentIndex().data().toString();
+    m.sort(column, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+    QVERIFY(settle(m));
+    QCOMPARE(::names(m), names);
+    // The current row is still the same function (persistent indexes follow a re-sort).
+    QCOMPARE(selection.currentIndex().data().toString(), current);
+    // A new table keeps the order chosen; it shows no rows until they are ordered.
     m.setTable(table());
-    got.clear();
-    for (int r = 0; r < proxy.rowCount(); ++r)
-        got << proxy.index(r, TopTableModel::Name).data().toString();
-    QCOMPARE(got, names);
+    if (m.isOrdering())
+        QCOMPARE(m.rowCount(), 0);
+    QVERIFY(settle(m));
+    QCOMPARE(::names(m), names);
+}
+
+void tst_TopTableModel::filtersByFrame()
+{
+    TopTableModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto t = table();
+    m.setTable(t);
+    auto only = [&](std::initializer_list<const char *> labels) {
+        auto mask = std::make_shared<std::vector<uint8_t>>(t->tree().frames().size(), 0);
+        for (const char *l : labels)
+            for (FrameId f = 0; f < t->tree().frames().size(); ++f)
+                if (t->tree().frames().label(f) == l)
+                    (*mask)[f] = 1;
+        return std::shared_ptr<const std::vector<uint8_t>>(std::move(mask));
+    };
+    m.setFrameFilter(only({"a", "main"}));
+    QVERIFY(m.hasFrameFilter());
+    QVERIFY(settle(m));
+    QCOMPARE(names(m), QStringList({"a", "main"}));   // the table's order: flat 512, then 0
+    m.sort(TopTableModel::Name, Qt::DescendingOrder);
+    QVERIFY(settle(m));
+    QCOMPARE(names(m), QStringList({"main", "a"}));
+    QCOMPARE(m.index(0, TopTableModel::Cum).data(TopTableModel::SortRole).toLongLong(), 4195840LL);
+    QCOMPARE(m.index(1, TopTableModel::Flat).data(TopTableModel::SortRole).toLongLong(), 512LL);
+    m.setFrameFilter(only({}));
+    QVERIFY(settle(m));
+    QCOMPARE(m.rowCount(), 0);
+    // No filter and the table's order again: at once, without a worker.
+    m.setFrameFilter(nullptr);
+    m.sort(TopTableModel::Flat, Qt::DescendingOrder);
+    QVERIFY(!m.isOrdering());
+    QCOMPARE(names(m), QStringList({"b", "c", "a", "main"}));
+}
+
+void tst_TopTableModel::staleAnswersAreDropped()
+{
+    // Questions asked in a row: only the last one's answer shows, whatever order the workers finish in.
+    TopTableModel m;
+    m.setTable(table());
+    QSignalSpy spy(&m, &TopTableModel::ordered);
+    m.sort(TopTableModel::Name, Qt::AscendingOrder);
+    m.sort(TopTableModel::Cum, Qt::DescendingOrder);
+    m.sort(TopTableModel::Flat, Qt::AscendingOrder);
+    QVERIFY(settle(m));
+    QCOMPARE(names(m), QStringList({"main", "a", "c", "b"}));
+    QTest::qWait(50);   // the earlier workers' answers arrive and are dropped
+    QCOMPARE(names(m), QStringList({"main", "a", "c", "b"}));
+    QCOMPARE(spy.count(), 1);
 }
 
 void tst_TopTableModel::passesModelTester()
@@ -94,10 +172,36 @@ void tst_TopTableModel::passesModelTester()
     m.setTable(nullptr);
     QCOMPARE(m.rowCount(), 0);
     m.setTable(table());
-    TopTableProxy proxy(&m);
-    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    proxy.sort(TopTableModel::Flat, Qt::AscendingOrder);
-    QCOMPARE(proxy.index(0, TopTableModel::Name).data().toString(), QStringLiteral("main"));
+    m.sort(TopTableModel::Flat, Qt::AscendingOrder);
+    QVERIFY(settle(m));
+    QCOMPARE(m.index(0, TopTableModel::Name).data().toString(), QStringLiteral("main"));
+}
+
+void tst_TopTableModel::columnsSizedLikeQt()
+{
+    // sizeColumnsToText measures the text itself; the widths must be those Qt's own sizing gives.
+    test::FoldedProfile spec;
+    spec.sampleTypes = {{"cpu", "nanoseconds"}};
+    spec.folded = "main;github.com/acme/svc/internal/store.(*Index).Lookup 123456789\n"
+                  "main;runtime.mallocgc;Ünïcode.函数 987654321012\nmain 7\n";
+    TopTableModel m;
+    m.setTable(FlatTable::compute(CallTreeBuilder::build({test::profileFromFolded(spec)}, 0)));
+    QTableView view;
+    view.setModel(&m);
+    view.horizontalHeader()->setStretchLastSection(true);
+    view.resize(800, 300);
+    view.resizeColumnsToContents();
+    QList<int> qt;
+    for (int c = 0; c < m.columnCount(); ++c)
+        qt << view.columnWidth(c);
+    for (int c = 0; c < m.columnCount(); ++c)
+        view.setColumnWidth(c, 7);
+    sizeColumnsToText(&view);
+    QList<int> ours;
+    for (int c = 0; c < m.columnCount(); ++c)
+        ours << view.columnWidth(c);
+    QVERIFY(qt[TopTableModel::Name] > view.horizontalHeader()->sectionSizeHint(TopTableModel::Name));   // by a name
+    QCOMPARE(ours, qt);
 }
 
 QTEST_MAIN(tst_TopTableModel)

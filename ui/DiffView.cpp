@@ -3,6 +3,7 @@
 #include "DiffTableModel.h"
 #include "FlameView.h"
 #include "SearchBar.h"
+#include "TableSizing.h"
 
 #include <QRegularExpression>
 
@@ -158,7 +159,6 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setResizeContentsPrecision(kRowsSizedToContents);   // as in the profile's table
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_filter = new QLineEdit;
     m_filter->setPlaceholderText(tr("Filter functions (regular expression)"));
@@ -313,7 +313,7 @@ void DiffView::apply()
     m_diffView->setSource(m_source, true);
     m_syncing = false;
     m_model->setTable(DiffTable::compute(m_shown));
-    m_table->resizeColumnsToContents();
+    sizeColumnsToText(m_table);
     m_legend->set(m_source.get(), m_diffView->graph()->colorBlindSafe());
     updateSummary();
     applyCommonScale();

@@ -19,9 +19,6 @@ class QTableView;
 
 namespace qflame {
 
-// How many rows the function tables (the profile's and the diff's) lay out to size their columns.
-inline constexpr int kRowsSizedToContents = 100;
-
 class DiffLegend;
 class SearchBar;
 class DiffTableModel;

@@ -8,6 +8,7 @@
 #include "SandwichView.h"
 #include "SearchBar.h"
 #include "Search.h"
+#include "TableSizing.h"
 #include "TopTableModel.h"
 #include "Units.h"
 
@@ -30,10 +31,12 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
 
 namespace qflame {
 
@@ -145,19 +148,14 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_flameView = new FlameView;
     m_details = new FrameDetails;
     m_model = new TopTableModel(this);
-    m_proxy = new TopTableProxy(m_model, this);
     m_table = new QTableView;
-    m_table->setModel(m_proxy);
+    m_table->setModel(m_model);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(TopTableModel::Flat, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    // Column widths from the first rows only (the largest values come first): Qt's default, 1000 rows laid
-    // out as text per column, was half of the GUI thread's time showing a 400,000-function table.
-    // (QTableView reads the rows to size a column from the horizontal header.)
-    m_table->horizontalHeader()->setResizeContentsPrecision(kRowsSizedToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
 
@@ -244,8 +242,7 @@ void ProfilePane::runSearch()
     const QString pattern = m_search->pattern();
     if (!m_view.tree || pattern.isEmpty()) {
         g->setMatches({});
-        if (!m_proxy->filterRegularExpression().pattern().isEmpty())   // setting it filters every row again
-            m_proxy->setFilterRegularExpression(QRegularExpression());
+        m_model->setFrameFilter(nullptr);
         m_search->setResultText(QString(), false);
         return;
     }
@@ -254,13 +251,9 @@ void ProfilePane::runSearch()
         m_search->setResultText(tr("invalid pattern: %1").arg(r.error), true);
         return;
     }
-    std::vector<uint8_t> matches(r.frameMatches.begin(), r.frameMatches.end());
-    g->setMatches(std::move(matches));
-    // The top table follows the search.
-    QRegularExpression rx(pattern);
-    if (m_search->caseSensitivity() == Qt::CaseInsensitive)
-        rx.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
-    m_proxy->setFilterRegularExpression(rx);
+    auto matches = std::make_shared<const std::vector<uint8_t>>(r.frameMatches.begin(), r.frameMatches.end());
+    g->setMatches(*matches);
+    m_model->setFrameFilter(std::move(matches));   // the top table shows the functions the search matched
     const std::string &unit = m_view.tree->sampleType().unit;
     m_search->setResultText(tr("%n function(s), matched %1 (%2 of the profile)", "", int(r.matchedFrames))
                                 .arg(QString::fromStdString(formatValue(double(r.matchedTotal), unit)),
@@ -323,15 +316,18 @@ void ProfilePane::showLoaded(LoadedView view)
 
 void ProfilePane::showView(LoadedView view)
 {
-    m_view = std::move(view);
+    LoadedView old = std::exchange(m_view, std::move(view));
     fillSampleTypes(*m_view.profiles.front(), m_view.sampleType, m_view.granularity);
-    m_flameView->setTree(m_view.tree);
+    m_flameView->setTree(m_view.tree, m_view.layout);
     m_model->setTable(m_view.flat);
-    m_table->resizeColumnsToContents();
+    sizeColumnsToText(m_table);
     m_details->showNode(nullptr, {}, -1);
     m_sandwich->clear();
     m_views->setCurrentIndex(0);
     runSearch();   // the search stays in force on the new tree
+    // Nothing shown refers to the previous view now. Freeing a large profile's millions of strings here
+    // would hold the GUI thread; a worker does it.
+    (void)QtConcurrent::run([old = std::make_shared<LoadedView>(std::move(old))] {});
 }
 
 // ---- DiffPane ---------------------------------------------------------------------------------------------

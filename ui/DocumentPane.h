@@ -11,7 +11,6 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTableView;
 class QHBoxLayout;
 class QTabWidget;
@@ -155,7 +154,6 @@ private:
     FlameView *m_flameView;
     FrameDetails *m_details;
     TopTableModel *m_model;
-    QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
 };
 
