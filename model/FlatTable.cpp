@@ -109,7 +109,9 @@ std::shared_ptr<const FlatTable> FlatTable::finish(std::shared_ptr<const CallTre
     });
     auto table = std::make_shared<FlatTable>();
     table->m_rows.reserve(keys.size());
+    table->m_labels.reserve(keys.size());
     for (const SortKey &k : keys) {
+        table->m_labels.push_back(k.label);
         FlatRow row;
         row.frame = k.frame;
         row.flat = k.flat;

@@ -219,6 +219,10 @@ bool tst_CorpusOracle::compare(const QString &profile, int sampleType, Granulari
     for (size_t i = 0; i < fromTree->rows().size(); ++i)
         CHECK2(fromTree->displayName(fromTree->rows()[i]) == fromSamples->displayName(fromSamples->rows()[i]),
                qPrintable(QString::fromStdString(fromTree->displayName(fromTree->rows()[i]))));
+    // The labels held beside the rows (what `qflame top` prints) are the frames' own.
+    for (const auto &t : {fromTree, fromSamples})
+        for (size_t i = 0; i < t->rows().size(); ++i)
+            CHECK(t->label(i) == t->tree().frames().label(t->rows()[i].frame));
     return true;
 }
 
