@@ -219,6 +219,14 @@ bool tst_CorpusOracle::compare(const QString &profile, int sampleType, Granulari
     for (size_t i = 0; i < fromTree->rows().size(); ++i)
         CHECK2(fromTree->displayName(fromTree->rows()[i]) == fromSamples->displayName(fromSamples->rows()[i]),
                qPrintable(QString::fromStdString(fromTree->displayName(fromTree->rows()[i]))));
+    // In the documented order (flat descending, cum descending, label), whichever way the rows were sorted
+    // (tables of 4,096 rows and more are sorted in two halves and merged).
+    for (size_t i = 1; i < fromSamples->rows().size(); ++i) {
+        const FlatRow &p = fromSamples->rows()[i - 1], &r = fromSamples->rows()[i];
+        CHECK2(p.flat > r.flat || (p.flat == r.flat && (p.cum > r.cum || (p.cum == r.cum &&
+                                                                          fromSamples->label(i - 1) <= fromSamples->label(i)))),
+               qPrintable(QStringLiteral("row %1").arg(i)));
+    }
     // The labels held beside the rows (what `qflame top` prints) are the frames' own.
     for (const auto &t : {fromTree, fromSamples})
         for (size_t i = 0; i < t->rows().size(); ++i)
