@@ -29,15 +29,12 @@ std::vector<uint32_t> orderFlatRows(const FlatTable &table, const FlatOrderQuery
     case FlatSortKey::Cum:
         sortBy([&](uint32_t a, uint32_t b) { return rows[a].cum < rows[b].cum; });
         break;
-    case FlatSortKey::Name: {
-        const FrameTable &frames = table.tree().frames();
+    case FlatSortKey::Name:
         sortBy([&](uint32_t a, uint32_t b) {
-            const std::string &la = frames.label(rows[a].frame), &lb = frames.label(rows[b].frame);
-            const int c = la.compare(lb);
+            const int c = table.label(a).compare(table.label(b));
             return c != 0 ? c < 0 : rows[a].inlined < rows[b].inlined;
         });
         break;
-    }
     }
     return order;
 }

@@ -25,8 +25,10 @@ void sizeColumnsToText(QTableView *table, int rows)
         if (header->isSectionHidden(c))
             continue;
         int width = header->sectionSizeHint(c);
-        for (int r = 0; r < n; ++r)
-            width = std::max(width, int(std::ceil(fm.horizontalAdvance(model->index(r, c).data().toString()))) + margin);
+        for (int r = 0; r < n; ++r) {
+            const qreal text = fm.horizontalAdvance(model->index(r, c).data().toString());
+            width = std::max(width, int(std::ceil(text)) + margin);
+        }
         header->resizeSection(c, width);
     }
 }
