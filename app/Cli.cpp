@@ -104,6 +104,7 @@ int runInfo(const std::vector<std::string> &argv)
     if (a.positional.size() != 1)
         usageError("info takes exactly one FILE");
     auto p = readAnyProfileFile(QString::fromStdString(a.positional[0]), readOptions(a));
+    leaveToProcessEnd(p);
     std::cout << "File: " << p->sourceName << "\n";
     std::cout << "Sample types:\n";
     const int dflt = p->effectiveDefaultType();
@@ -166,7 +167,11 @@ int runTop(const std::vector<std::string> &argv)
     if (type < 0)
         throw ProfileError(first.sourceName + ": the profile has no sample types");
     // Straight from the samples: the table needs no tree (the GUI builds one; tst_corpusoracle checks both).
-    return printTop(*FlatTable::compute(profiles, size_t(type), build), limit, a.tsv, a.csv);
+    const auto table = FlatTable::compute(profiles, size_t(type), build);
+    for (auto &p : profiles)
+        leaveToProcessEnd(std::move(p));
+    leaveToProcessEnd(table);
+    return printTop(*table, limit, a.tsv, a.csv);
 }
 
 // The table of `qflame top`, for files and for a server's flamegraph (CliQryn.cpp) alike.
@@ -323,6 +328,12 @@ const char *cliUsage()
            "FILE may be pprof, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd compressed, told\n"
            "apart by content; '-' reads standard input.\n"
            "Exit status: 0 success, 1 usage error, 2 bad input.\n";
+}
+
+void leaveToProcessEnd(std::shared_ptr<const void> object)
+{
+    static auto *const kept = new std::vector<std::shared_ptr<const void>>;   // never destroyed, on purpose
+    kept->push_back(std::move(object));
 }
 
 bool isCliVerb(const std::string &word)

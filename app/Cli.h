@@ -4,6 +4,7 @@
 #include "ProfileReader.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,8 +21,9 @@ bool isCliVerb(const std::string &word);
 int runCli(const std::string &verb, const std::vector<std::string> &args);
 
 // What both programs do first with their command line: --help, --version and the verbs that draw nothing,
-// with a QCoreApplication. Returns the exit status, or nothing when the arguments are for the window or for a
-// verb that draws (verbDraws), which need the GUI libraries.
+// with a QCoreApplication. Ends the process once a verb has run (with its exit status, after flushing the
+// standard streams); returns the exit status of --help and --version, or nothing when the arguments are for
+// the window or for a verb that draws (verbDraws), which need the GUI libraries.
 std::optional<int> runHeadless(int &argc, char **argv);
 // The verb's arguments ask for a picture (diff --png/--svg).
 bool verbDraws(const std::vector<std::string> &args);
@@ -29,6 +31,10 @@ bool verbDraws(const std::vector<std::string> &args);
 void quietQtMessages();
 
 // Shared by the verbs.
+// Leaves a verb's large results to the end of the process instead of freeing them: releasing a profile's many
+// small objects one by one cost milliseconds of every `qflame top`, and the process's end returns its whole
+// memory at once anyway. Only for what the verb has finished with (nothing is closed or flushed later).
+void leaveToProcessEnd(std::shared_ptr<const void> object);
 // Prints "qflame: MESSAGE" and the usage hint on stderr and throws CliExit{1}.
 [[noreturn]] void usageError(const std::string &message);
 // A whole non-negative number ("12"), or nothing ("-1", "1e3", "ten").

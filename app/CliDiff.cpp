@@ -167,6 +167,10 @@ int runDiff(const std::vector<std::string> &argv)
             throw ProfileError(error);
     }
     const auto table = DiffTable::compute(diff);
+    using Kept = std::shared_ptr<const void>;
+    for (const Kept &done : {Kept(base), Kept(comparison), Kept(before.tree), Kept(before.countTree), Kept(after.tree),
+                             Kept(after.countTree), Kept(diff), Kept(table)})
+        leaveToProcessEnd(done);
     if (a.csv)
         std::cout << diffTableCsv(*table);
     else if (a.tsv)

@@ -98,8 +98,10 @@ int runConvert(const std::vector<std::string> &argv)
     const ReadOptions read = readOptionsFor(a.maxSize);
 
     std::vector<std::shared_ptr<const Profile>> profiles;
-    for (const std::string &f : a.inputs)
+    for (const std::string &f : a.inputs) {
         profiles.push_back(readAnyProfileFile(QString::fromStdString(f), read));
+        leaveToProcessEnd(profiles.back());
+    }
     const std::string output = a.output.value_or("-");
     if (*a.to == "pprof" && profiles.size() == 1 && !a.sample && !a.granularity) {
         writeOutput(output, gzipCompress(encodePprof(*profiles.front())));
@@ -109,6 +111,7 @@ int runConvert(const std::vector<std::string> &argv)
     if (type < 0)
         throw ProfileError(profiles.front()->sourceName + ": the profile has no sample types");
     const auto tree = CallTreeBuilder::build(profiles, size_t(type), build);
+    leaveToProcessEnd(tree);
     writeOutput(output, *a.to == "pprof" ? gzipCompress(encodePprof(*tree)) : writeFolded(*tree));
     return 0;
 }

@@ -73,6 +73,8 @@ private Q_SLOTS:
     void diffPictures();
     void exitStatus_data();
     void exitStatus();
+    void outputThatCannotBeWritten_data();
+    void outputThatCannotBeWritten();
     void headlessProgramLeavesTheGuiToQflameGui();
 };
 
@@ -235,6 +237,35 @@ void tst_Cli::exitStatus()
     QVERIFY2(err.contains(stderrContains), qPrintable(err));
     if (code == 2)
         QCOMPARE(err.count(QLatin1Char('\n')), 1);   // one line that says what is wrong
+}
+
+void tst_Cli::outputThatCannotBeWritten_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("stderrLine");
+    const QString baseline = data("gen__baseline.cpu.pb.gz");
+    const QString full = QStringLiteral("qflame: cannot write the output: No space left on device\n");
+    QTest::newRow("top") << QStringList{QStringLiteral("top"), baseline} << full;
+    QTest::newRow("info") << QStringList{QStringLiteral("info"), baseline} << full;
+    QTest::newRow("diff") << QStringList{QStringLiteral("diff"), baseline, baseline} << full;
+    QTest::newRow("convert") << QStringList{QStringLiteral("convert"), baseline, QStringLiteral("--to"), QStringLiteral("folded")}
+                             << QStringLiteral("qflame: <stdout>: cannot write\n");
+}
+
+void tst_Cli::outputThatCannotBeWritten()
+{
+    // The verbs end the process without tearing it down; output lost on the way must still fail the command.
+    QFETCH(QStringList, args);
+    QFETCH(QString, stderrLine);
+    if (!QFile::exists(QStringLiteral("/dev/full")))
+        QSKIP("no /dev/full here");
+    QProcess p;
+    p.setStandardOutputFile(QStringLiteral("/dev/full"));
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 2);
+    QCOMPARE(QString::fromUtf8(p.readAllStandardError()), stderrLine);
 }
 
 void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
