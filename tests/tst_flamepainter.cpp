@@ -63,7 +63,7 @@ void tst_FlamePainter::bandFillsEqualQPainterFills_data()
     QTest::newRow("icicle, search, scrolled") << true << true << -37 << false << QSize();
     QTest::newRow("flame, stairs") << false << false << 0 << true << QSize();
     QTest::newRow("icicle, stairs") << true << false << 0 << true << QSize();
-    // Over 8 MB of pixels: the rows are written with streaming stores.
+    // Over 8 MB of pixels: the rows are written with streaming stores, half of them by a second thread.
     QTest::newRow("flame, 2701x1000 (streamed)") << false << false << 0 << false << QSize(2701, 1000);
     QTest::newRow("icicle, 2701x1000, scrolled (streamed)") << true << true << -37 << true << QSize(2701, 1000);
 }
