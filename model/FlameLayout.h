@@ -52,9 +52,12 @@ public:
 
     // Frames at depths [firstDepth, firstDepth + depthCount) that intersect the viewport when it spans `width`
     // pixels. Frames narrower than `minWidth` pixels are merged per run of pixel columns (see FlameRect), so
-    // the cost follows what is visible, not the size of the tree.
+    // the cost follows what is visible, not the size of the tree. On trees of kTwoThreadsFromNodes and more,
+    // two threads share the walk (Auto); the rects are the same either way (tests compare them with One).
+    enum class Threads { Auto, One, Two };
+    static constexpr size_t kTwoThreadsFromNodes = 100000;
     std::vector<FlameRect> visible(Viewport view, double width, double minWidth, uint32_t firstDepth,
-                                   uint32_t depthCount) const;
+                                   uint32_t depthCount, Threads threads = Threads::Auto) const;
 
     // The node under pixel x at `depth`, or -1. Descends by binary search over the contiguous, offset-ordered
     // children: O(depth * log(children)).

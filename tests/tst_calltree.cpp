@@ -174,6 +174,7 @@ private Q_SLOTS:
     void sharedPrefixesAndCollapsedRecursion();
     void layoutAndHitTesting();
     void levelOfDetailMergesPixelColumns();
+    void visibleFramesAreTheSameOnTwoThreads();
 };
 
 void tst_CallTree::buildsBreadthFirstSortedTree()
@@ -473,6 +474,52 @@ void tst_CallTree::levelOfDetailMergesPixelColumns()
     // Zoomed into one f, every frame under it is there again.
     const auto zoomed = layout.visible(layout.viewportOf(tree->firstChild(1) + 42), 100, 1, 0, 10);
     QCOMPARE(zoomed.size(), size_t(4));   // root, main, that f, its g
+}
+
+void tst_CallTree::visibleFramesAreTheSameOnTwoThreads()
+{
+    // Random stacks (fixed seed): wide and sub-pixel frames, merged runs, subtrees of every size. The walk
+    // shared by two threads must give the rects of one thread walking alone, in the same order.
+    Maker m;
+    uint32_t seed = 12345;
+    auto next = [&seed](uint32_t n) {
+        seed = seed * 1664525u + 1013904223u;
+        return (seed >> 8) % n;
+    };
+    for (int i = 0; i < 4000; ++i) {
+        std::string stack = "main";
+        const uint32_t depth = 1 + next(14);
+        for (uint32_t d = 0; d < depth; ++d)
+            stack += ";f" + std::to_string(next(d < 2 ? 6 : 40));
+        m.stack(stack, 1 + int64_t(next(3) == 0 ? next(5000) : next(4)));
+    }
+    auto tree = CallTreeBuilder::build({m.profile()}, 0);
+    QVERIFY(tree->size() > 10000);
+    FlameLayout layout(*tree);
+    size_t largest = 0;
+    for (const Viewport view : {layout.fullViewport(), layout.viewportOf(tree->firstChild(1)),
+                                layout.viewportOf(tree->firstChild(1) + 3),
+                                Viewport{layout.fullViewport().span() * 0.3, layout.fullViewport().span() * 0.35}}) {
+        for (const double width : {100.0, 997.0, 3840.0}) {
+            for (const double minWidth : {1.0, 3.0}) {
+                for (const auto &[first, count] : {std::pair{0u, 1000u}, std::pair{3u, 4u}, std::pair{9u, 1u}}) {
+                    const auto one = layout.visible(view, width, minWidth, first, count, FlameLayout::Threads::One);
+                    const auto two = layout.visible(view, width, minWidth, first, count, FlameLayout::Threads::Two);
+                    QCOMPARE(two.size(), one.size());
+                    for (size_t i = 0; i < one.size(); ++i) {
+                        QCOMPARE(two[i].node, one[i].node);
+                        QCOMPARE(two[i].x, one[i].x);
+                        QCOMPARE(two[i].width, one[i].width);
+                        QCOMPARE(two[i].depth, one[i].depth);
+                        QCOMPARE(two[i].merged, one[i].merged);
+                        QCOMPARE(two[i].rows, one[i].rows);
+                    }
+                    largest = std::max(largest, one.size());
+                }
+            }
+        }
+    }
+    QVERIFY(largest > 2000);   // enough frames for the walk to be cut into many pieces
 }
 
 QTEST_GUILESS_MAIN(tst_CallTree)
