@@ -42,13 +42,14 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > /dev/null
 fi
 say "building qflame, qflame-bench-gen, qflame-bench"
-cmake --build "$BUILD" -j"$(nproc)" --target qflame qflame-bench-gen qflame-bench qflame-bench-measure > "$BUILD/bench-build.log" 2>&1 || {
+cmake --build "$BUILD" -j"$(nproc)" --target qflame qflame-bench-gen qflame-bench qflame-bench-measure qflame-bench-parse-floor > "$BUILD/bench-build.log" 2>&1 || {
     tail -30 "$BUILD/bench-build.log" >&2
     exit 1
 }
 QFLAME=$BUILD/app/qflame
 GEN=$BUILD/bench/qflame-bench-gen
 MEASURE=$BUILD/bench/qflame-bench-measure
+FLOOR=$BUILD/bench/qflame-bench-parse-floor
 BENCH=$BUILD/bench/qflame-bench
 
 INPROCESS_ONLY=${QFLAME_BENCH_INPROCESS_ONLY:-0}
@@ -108,8 +109,9 @@ measure() {
 NOLIMIT=unlimited
 GOMEM=$((GO_MEM_GB * 1024 * 1024))
 
-# top FILEKEY PATH: qflame top and zcat RUNS times, interleaved; go tool pprof -top GO_RUNS times (once when it
-# did not finish: more runs would only wait for the same limit).
+# top FILEKEY PATH: qflame top, zcat and the protobuf library's bare parse (qflame-bench-parse-floor) RUNS times,
+# interleaved; go tool pprof -top GO_RUNS times (once when it did not finish: more runs would only wait for the
+# same limit).
 top_compare() {
     local key=$1 path=$2
     cat "$path" > /dev/null   # page cache: every tool reads the file from memory
@@ -117,6 +119,7 @@ top_compare() {
     for run in $(seq 1 "$RUNS"); do
         measure "$key" zcat "$run" 600 "$NOLIMIT" zcat "$path"
         measure "$key" qflame "$run" 600 "$NOLIMIT" "$QFLAME" top "$path"
+        measure "$key" parse-floor "$run" 600 "$NOLIMIT" "$FLOOR" "$path"
     done
     for run in $(seq 1 "$GO_RUNS"); do
         measure "$key" pprof "$run" "$GO_TIMEOUT" "$GOMEM" "$GO" tool pprof -top -symbolize=none "$path"
