@@ -131,14 +131,24 @@ int runInfo(const std::vector<std::string> &argv)
     return 0;
 }
 
-int printTop(const FlatTable &table, std::optional<uint64_t> limit, bool tsv, bool csv);
+ServerVerbs &serverVerbs()
+{
+    static ServerVerbs verbs;
+    return verbs;
+}
+
+// Reached only where the verbs are registered (runHeadless hands them to qflame-gui otherwise).
+int runServerVerb(int (*verb)(const std::vector<std::string> &), const std::vector<std::string> &args)
+{
+    if (!verb)
+        throw ProfileError("this program cannot ask a server; qflame-gui can");
+    return verb(args);
+}
 
 int runTop(const std::vector<std::string> &argv)
 {
-    if (wantsServer(argv)) {
-        const RemoteTop remote = fetchRemoteTop(argv);
-        return printTop(*remote.table, remote.limit, remote.tsv, remote.csv);
-    }
+    if (wantsServer(argv))
+        return runServerVerb(serverVerbs().top, argv);
     const Args a = parseArgs(argv, true);
     if (a.positional.empty())
         usageError("top takes one or more FILEs (several are merged)");
@@ -174,7 +184,8 @@ int runTop(const std::vector<std::string> &argv)
     return printTop(*table, limit, a.tsv, a.csv);
 }
 
-// The table of `qflame top`, for files and for a server's flamegraph (CliQryn.cpp) alike.
+}   // namespace
+
 int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv, bool csv)
 {
     const FlatTable *table = &flatTable;
@@ -229,8 +240,6 @@ int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv
         std::cout.write(out.data(), std::streamsize(out.size()));
     return 0;
 }
-
-}   // namespace
 
 [[noreturn]] void usageError(const std::string &message)
 {
@@ -330,6 +339,27 @@ const char *cliUsage()
            "Exit status: 0 success, 1 usage error, 2 bad input.\n";
 }
 
+void setServerVerbs(const ServerVerbs &verbs)
+{
+    serverVerbs() = verbs;
+}
+
+bool wantsServer(const std::vector<std::string> &args)
+{
+    for (const std::string &s : args)
+        if (s == "--url" || s.rfind("--url=", 0) == 0)
+            return true;
+    return false;
+}
+
+bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args)
+{
+    if (verbDraws(args))
+        return false;
+    const ServerVerbs &server = serverVerbs();
+    return !(verb == "merge" || wantsServer(args)) || (server.top && server.diff && server.merge);
+}
+
 void leaveToProcessEnd(std::shared_ptr<const void> object)
 {
     static auto *const kept = new std::vector<std::shared_ptr<const void>>;   // never destroyed, on purpose
@@ -349,11 +379,11 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
         if (verb == "top")
             return runTop(args);
         if (verb == "diff")
-            return wantsServer(args) ? runRemoteDiff(args) : runDiff(args);
+            return wantsServer(args) ? runServerVerb(serverVerbs().diff, args) : runDiff(args);
         if (verb == "convert")
             return runConvert(args);
         if (verb == "merge")
-            return runMerge(args);
+            return runServerVerb(serverVerbs().merge, args);
         usageError("unknown verb " + verb);
     } catch (const CliExit &e) {
         return e.code;

@@ -1,6 +1,7 @@
 // Headless command-line verbs.
 #pragma once
 
+#include "FlatTable.h"
 #include "ProfileReader.h"
 
 #include <cstdint>
@@ -20,10 +21,25 @@ bool isCliVerb(const std::string &word);
 // Runs a verb with its arguments; returns the process exit status (0 ok, 1 usage, 2 bad input).
 int runCli(const std::string &verb, const std::vector<std::string> &args);
 
+// The verbs that ask a server (CliQryn.cpp) belong to qflame-gui, which registers them before runHeadless:
+// QtNetwork and the dozen libraries it loads cost 2.2 ms of every start of `qflame`, which hands those verbs
+// to qflame-gui as it hands it the verbs that draw.
+struct ServerVerbs {
+    int (*top)(const std::vector<std::string> &args) = nullptr;     // top --url
+    int (*diff)(const std::vector<std::string> &args) = nullptr;    // diff --url
+    int (*merge)(const std::vector<std::string> &args) = nullptr;   // merge
+};
+void setServerVerbs(const ServerVerbs &verbs);
+// Whether a verb's arguments name a server (--url) rather than files.
+bool wantsServer(const std::vector<std::string> &args);
+// Whether this program runs the verb with these arguments without the GUI libraries: not when it draws
+// (verbDraws), nor when it asks a server and no ServerVerbs were registered.
+bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args);
+
 // What both programs do first with their command line: --help, --version and the verbs that draw nothing,
 // with a QCoreApplication. Ends the process once a verb has run (with its exit status, after flushing the
 // standard streams); returns the exit status of --help and --version, or nothing when the arguments are for
-// the window or for a verb that draws (verbDraws), which need the GUI libraries.
+// the window or for a verb this program does not run (verbRunsHere).
 std::optional<int> runHeadless(int &argc, char **argv);
 // The verb's arguments ask for a picture (diff --png/--svg).
 bool verbDraws(const std::vector<std::string> &args);
@@ -44,5 +60,7 @@ ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB);
 // A TSV field: backslash, tab, newline and carriage return escaped, since names may hold any byte.
 std::string escapeField(const std::string &s);
 void appendEscaped(std::string &out, std::string_view s);   // escapeField, appended to `out`
+// The table of `qflame top`, for files and for a server's flamegraph alike; returns the exit status.
+int printTop(const FlatTable &table, std::optional<uint64_t> limit, bool tsv, bool csv);
 
 }   // namespace qflame

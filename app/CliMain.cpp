@@ -44,7 +44,7 @@ std::optional<int> runHeadless(int &argc, char **argv)
     if (argc < 2 || !isCliVerb(argv[1]))
         return std::nullopt;
     std::vector<std::string> args(argv + 2, argv + argc);
-    if (verbDraws(args))
+    if (!verbRunsHere(argv[1], args))
         return std::nullopt;
     quietQtMessages();
 #ifdef __GLIBC__

@@ -213,14 +213,6 @@ struct CurrentDirectory {
 
 }   // namespace
 
-bool wantsServer(const std::vector<std::string> &args)
-{
-    for (const std::string &s : args)
-        if (s == "--url" || s.rfind("--url=", 0) == 0)
-            return true;
-    return false;
-}
-
 RemoteTop fetchRemoteTop(const std::vector<std::string> &argv)
 {
     const ServerArgs a = parseServerArgs(argv, "top", {"limit"});
@@ -305,6 +297,21 @@ int runRemoteDiff(const std::vector<std::string> &argv)
     std::vector<std::string> args{"base", "new"};
     args.insert(args.end(), diffArgv.begin(), diffArgv.end());
     return runDiff(args);
+}
+
+int runRemoteTop(const std::vector<std::string> &args)
+{
+    const RemoteTop remote = fetchRemoteTop(args);
+    return printTop(*remote.table, remote.limit, remote.tsv, remote.csv);
+}
+
+ServerVerbs qrynVerbs()
+{
+    ServerVerbs verbs;
+    verbs.top = runRemoteTop;
+    verbs.diff = runRemoteDiff;
+    verbs.merge = runMerge;
+    return verbs;
 }
 
 }   // namespace qflame

@@ -2,6 +2,7 @@
 // `qflame top --url`, which prints the same table as `qflame top FILE`.
 #pragma once
 
+#include "Cli.h"
 #include "FlatTable.h"
 
 #include <cstdint>
@@ -39,9 +40,6 @@ namespace qflame {
     "  --timeout SECONDS             per request (default 60)\n" \
     "  --max-size MIB                largest answer accepted (default 1024)\n"
 
-// Whether a verb's arguments name a server (--url) rather than files.
-bool wantsServer(const std::vector<std::string> &args);
-
 // `qflame merge --url URL --type ID [--query SEL] --from T --to T --output FILE [--force] [auth, TLS options]`:
 // writes the server's merged pprof gzip-compressed, as `profilecli query merge --output pprof=FILE` does.
 // Returns the exit status; throws CliExit like the other verbs.
@@ -62,5 +60,11 @@ RemoteTop fetchRemoteTop(const std::vector<std::string> &args);
 // selector and window. Each side lasts its window (per-second normalisation divides by the window lengths) and,
 // for process_cpu, carries samples/count so the noise test works.
 int runRemoteDiff(const std::vector<std::string> &args);
+
+// `qflame top --url ...`: fetchRemoteTop, printed.
+int runRemoteTop(const std::vector<std::string> &args);
+
+// The three, for setServerVerbs (qflame-gui's main).
+ServerVerbs qrynVerbs();
 
 }   // namespace qflame

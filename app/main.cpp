@@ -1,6 +1,8 @@
-// qflame-gui: the whole program. The window, and the verbs that draw (diff --png/--svg); the other verbs run
-// here too, as in `qflame`, which starts this program for everything it cannot do without the GUI libraries.
+// qflame-gui: the whole program. The window, the verbs that draw (diff --png/--svg) and the ones that ask a
+// server; the other verbs run here too, as in `qflame`, which starts this program for everything it does not do
+// itself.
 #include "Cli.h"
+#include "CliQryn.h"
 #include "CliRender.h"
 #include "DiffPicture.h"
 #include "MainWindow.h"
@@ -12,6 +14,7 @@
 
 int main(int argc, char **argv)
 {
+    qflame::setServerVerbs(qflame::qrynVerbs());
     if (const std::optional<int> status = qflame::runHeadless(argc, argv))
         return *status;
     if (argc >= 2 && qflame::isCliVerb(argv[1])) {

@@ -278,7 +278,7 @@ void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
     QVERIFY(readelf.waitForFinished());
     const QByteArray dynamic = readelf.readAllStandardOutput();
     QVERIFY2(dynamic.contains("[libQt6Core.so.6]"), dynamic.constData());
-    for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "keychain"})
+    for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "keychain", "libQt6Network"})
         QVERIFY2(!dynamic.contains(gui), gui);
 
     // The window is qflame-gui's, started from beside `qflame`; without it, a clear error and status 127.
@@ -289,10 +289,15 @@ void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
     p.start(alone, {data("gen__baseline.cpu.pb.gz")});
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 127);
-    QCOMPARE(p.readAllStandardError(), QByteArray("qflame: cannot start the window program " +
-                                                  dir.filePath(QStringLiteral("qflame-gui")).toUtf8() +
-                                                  ": No such file or directory\n"));
-    // Headless verbs need nothing beside it.
+    const QByteArray missing = "qflame: cannot start " + dir.filePath(QStringLiteral("qflame-gui")).toUtf8() +
+                               " (the window, pictures and servers need it): No such file or directory\n";
+    QCOMPARE(p.readAllStandardError(), missing);
+    // The server verbs are qflame-gui's too (qflame links no QtNetwork).
+    p.start(alone, {QStringLiteral("merge"), QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 127);
+    QCOMPARE(p.readAllStandardError(), missing);
+    // Headless verbs on files need nothing beside it.
     p.start(alone, {QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--limit"), QStringLiteral("1"),
                     data("gen__baseline.cpu.pb.gz")});
     QVERIFY(p.waitForFinished(30000));
