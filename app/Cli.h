@@ -41,6 +41,8 @@ bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args)
 // standard streams); returns the exit status of --help and --version, or nothing when the arguments are for
 // the window or for a verb this program does not run (verbRunsHere).
 std::optional<int> runHeadless(int &argc, char **argv);
+// Ends a verb's process with `status` once its output is flushed (status 2 when it could not be written).
+[[noreturn]] void endVerbProcess(int status);
 // The verb's arguments ask for a picture (diff --png/--svg).
 bool verbDraws(const std::vector<std::string> &args);
 // Keeps Qt's own chatter (runtime dirs, fonts) out of the verbs' one-line error reports.

@@ -54,12 +54,16 @@ std::optional<int> runHeadless(int &argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);   // glibc's maximum on 64-bit systems
 #endif
     QCoreApplication app(argc, argv);
-    const int status = runCli(argv[1], args);
+    endVerbProcess(runCli(argv[1], args));
+}
+
+void endVerbProcess(int status)
+{
     // The output is complete; what is left is tearing down (the application object, the libraries' static
     // objects, everything leaveToProcessEnd kept), which the process's end does at once: 6-11 ms of `qflame
     // top` on the two profiles benchmarked closest to zcat (docs/benchmarks.md). Files the verb wrote are
-    // closed by then: they belong to the verb's scope.
-    // Output lost to a full disk must not pass for success (a verb that failed has said why already).
+    // closed by then: they belong to the verb's scope. Output lost to a full disk must not pass for success
+    // (a verb that failed has said why already).
     std::cout.flush();
     const bool written = std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
     if (!written && status == 0)

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
             qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QGuiApplication app(argc, argv);
-        return qflame::runCli(argv[1], std::vector<std::string>(argv + 2, argv + argc));
+        qflame::endVerbProcess(qflame::runCli(argv[1], std::vector<std::string>(argv + 2, argv + argc)));
     }
 
     QApplication app(argc, argv);

@@ -1,6 +1,7 @@
 // The headless verbs as a user runs them: the real qflame binary, its output and its exit status.
 #include "OracleFile.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -250,6 +251,10 @@ void tst_Cli::outputThatCannotBeWritten_data()
     QTest::newRow("diff") << QStringList{QStringLiteral("diff"), baseline, baseline} << full;
     QTest::newRow("convert") << QStringList{QStringLiteral("convert"), baseline, QStringLiteral("--to"), QStringLiteral("folded")}
                              << QStringLiteral("qflame: <stdout>: cannot write\n");
+    // A verb that draws runs in qflame-gui (a GUI application): the same end.
+    QTest::newRow("diff --png") << QStringList{QStringLiteral("diff"), baseline, baseline, QStringLiteral("--png"),
+                                               QDir::temp().filePath(QStringLiteral("qflame-tst-cli-full.png"))}
+                                << full;
 }
 
 void tst_Cli::outputThatCannotBeWritten()
@@ -264,6 +269,7 @@ void tst_Cli::outputThatCannotBeWritten()
     p.start(QStringLiteral(QFLAME_BINARY), args);
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QFile::remove(QDir::temp().filePath(QStringLiteral("qflame-tst-cli-full.png")));
     QCOMPARE(p.exitCode(), 2);
     QCOMPARE(QString::fromUtf8(p.readAllStandardError()), stderrLine);
 }
