@@ -1,10 +1,9 @@
 #include "FlameLayout.h"
 
+#include "BesideThread.h"
+
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <optional>
-#include <system_error>
 #include <thread>
 
 namespace qflame {
@@ -171,30 +170,7 @@ std::vector<FlameRect> FlameLayout::visible(Viewport view, double width, double 
             pieces[i].rects = std::move(walk.out);
         }
     };
-    // Out of memory for a piece's rects, on either thread, leaves as an exception once both are done.
-    std::exception_ptr helperError;
-    std::optional<std::thread> helper;
-    try {
-        helper.emplace([&] {
-            try {
-                work();
-            } catch (...) {
-                helperError = std::current_exception();
-            }
-        });
-    } catch (const std::system_error &) {   // no thread to be had: all of it here
-    }
-    try {
-        work();
-    } catch (...) {
-        if (helper)
-            helper->join();
-        throw;
-    }
-    if (helper)
-        helper->join();
-    if (helperError)
-        std::rethrow_exception(helperError);
+    runBeside(work, work);
     size_t total = 0;
     for (const Piece &piece : pieces)
         total += piece.rects.size();

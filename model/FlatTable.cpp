@@ -1,12 +1,10 @@
 #include "FlatTable.h"
 
+#include "BesideThread.h"
 #include "CallTreeBuilder.h"
 #include "FlatHashMap.h"
 
 #include <algorithm>
-#include <optional>
-#include <system_error>
-#include <thread>
 
 namespace qflame {
 
@@ -84,21 +82,13 @@ template <typename T, typename Less>
 void sortInTwo(std::vector<T> &v, Less less)
 {
     constexpr size_t kThreadWorthIt = 4096;
-    if (v.size() >= kThreadWorthIt) {
-        const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
-        std::optional<std::thread> other;
-        try {
-            other.emplace([&] { std::sort(v.begin(), mid, less); });
-        } catch (const std::system_error &) {   // no thread to be had: all of it here
-        }
-        if (other) {
-            std::sort(mid, v.end(), less);
-            other->join();
-            std::inplace_merge(v.begin(), mid, v.end(), less);
-            return;
-        }
+    if (v.size() < kThreadWorthIt) {
+        std::sort(v.begin(), v.end(), less);
+        return;
     }
-    std::sort(v.begin(), v.end(), less);
+    const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+    runBeside([&] { std::sort(v.begin(), mid, less); }, [&] { std::sort(mid, v.end(), less); });
+    std::inplace_merge(v.begin(), mid, v.end(), less);
 }
 
 }   // namespace

@@ -1,5 +1,7 @@
 #include "FlamePainter.h"
 
+#include "BesideThread.h"
+
 #include <QPaintEngine>
 #include <QPainter>
 #include <QRawFont>
@@ -10,9 +12,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
-#include <exception>
 #include <optional>
-#include <system_error>
 #include <thread>
 
 #if defined(__SSE2__)
@@ -252,35 +252,12 @@ bool paintBands(QPainter &p, const QRect &area, int h, int rowHeight, bool icicl
     // of the rows goes to a second thread (the same pixels either way; each half composes its own bands).
     // Small updates stay on this thread, where a thread would cost more than it saves.
     const int top = target.top(), end = target.bottom() + 1;
-    // Out of memory for a row, on either thread, leaves as an exception once both are done.
-    std::exception_ptr helperError;
-    std::optional<std::thread> helper;
-    int split = top;
     if (totalBytes >= kTwoThreadsFromBytes && std::thread::hardware_concurrency() >= 2) {
-        split = top + (end - top) / 2;
-        try {
-            helper.emplace([&] {
-                try {
-                    paintRows(top, split);
-                } catch (...) {
-                    helperError = std::current_exception();
-                }
-            });
-        } catch (const std::system_error &) {   // no thread to be had: all of it here
-            split = top;
-        }
+        const int split = top + (end - top) / 2;
+        runBeside([&] { paintRows(top, split); }, [&] { paintRows(split, end); });
+    } else {
+        paintRows(top, end);
     }
-    try {
-        paintRows(split, end);
-    } catch (...) {
-        if (helper)
-            helper->join();
-        throw;
-    }
-    if (helper)
-        helper->join();
-    if (helperError)
-        std::rethrow_exception(helperError);
     return true;
 }
 
