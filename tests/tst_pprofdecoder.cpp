@@ -3,6 +3,7 @@
 // damaged compressed stream must be reported as such wherever the parse happened to stop.
 #include "InflatingStream.h"
 #include "PprofCrossCheck.h"
+#include "Prefault.h"
 #include "ProfileFactory.h"
 #include "ProfileReader.h"
 #include "profile.pb.h"
@@ -13,7 +14,13 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <algorithm>
 #include <random>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 using namespace qflame;
 namespace pb = perftools::profiles;
@@ -88,6 +95,10 @@ private Q_SLOTS:
     void acceptsWhatTheWholeMessageParseAccepts();
     void damagedCompressionIsReportedAsSuch();
     void cancelStopsInflating();
+    void largeProfilesAreReadAlike();
+    void firstProblemInFileOrder_data();
+    void firstProblemInFileOrder();
+    void prefaultingKeepsTheContent();
 };
 
 void tst_PprofDecoder::blockSizesDoNotMatter_data()
@@ -348,6 +359,103 @@ void tst_PprofDecoder::cancelStopsInflating()
     calls = 0;
     QVERIFY_THROWS_EXCEPTION(Cancelled, readProfile(manySamples(300000).SerializeAsString(), "raw", cancel));
     QCOMPARE(calls, 2);
+}
+
+void tst_PprofDecoder::largeProfilesAreReadAlike()
+{
+    // From 50,000 samples the ids are resolved in two halves on two threads, and from 4,096 samples on the
+    // sample arrays are reserved and prefaulted: the result must still be the whole-message parse's, sample by
+    // sample, with a location id beyond 31 bits (kept aside while reading) on both sides of the halfway mark.
+    pb::Profile p = manySamples(120000);
+    auto *big = p.add_location();
+    big->set_id(uint64_t(1) << 40);
+    big->add_line()->set_function_id(3);
+    p.mutable_sample(100)->set_location_id(0, uint64_t(1) << 40);
+    p.mutable_sample(100000)->add_location_id(uint64_t(1) << 40);
+    const std::string raw = p.SerializeAsString();
+    const std::string mismatch = fuzz::crossCheckPprof(raw);
+    QVERIFY2(mismatch.empty(), mismatch.c_str());
+    const auto read = readProfile(raw, "raw");
+    QCOMPARE(read->sampleCount(), size_t(120000));
+    QCOMPARE(read->locations[read->sampleLocations[read->sampleLocBegin[100]]].id, uint64_t(1) << 40);
+    QCOMPARE(read->locations[read->sampleLocations[read->sampleLocBegin[100001] - 1]].id, uint64_t(1) << 40);
+}
+
+void tst_PprofDecoder::firstProblemInFileOrder_data()
+{
+    // 100,000 samples: the second half (resolved on the second thread) starts at sample 50,001.
+    QTest::addColumn<QByteArray>("raw");
+    QTest::addColumn<QString>("error");
+    const pb::Profile base = manySamples(100000);
+    auto dangling = [](pb::Profile &p, int sample, uint64_t id) { p.mutable_sample(sample - 1)->set_location_id(0, id); };
+    auto badKey = [](pb::Profile &p, int sample) { p.mutable_sample(sample - 1)->mutable_label(0)->set_key(999); };
+    auto row = [](const char *name, const pb::Profile &p, const char *error) {
+        QTest::newRow(name) << QByteArray::fromStdString(p.SerializeAsString()) << QString(error);
+    };
+    pb::Profile p = base;
+    dangling(p, 1000, 77), dangling(p, 90000, 88);
+    row("both halves", p, "sample 1000 refers to location id 77");
+    p = base;
+    dangling(p, 90000, 88);
+    row("second half only", p, "sample 90000 refers to location id 88");
+    p = base;
+    dangling(p, 50000, 77), dangling(p, 50001, 88);
+    row("either side of the middle", p, "sample 50000 refers to location id 77");
+    p = base;
+    dangling(p, 50001, uint64_t(1) << 40);
+    row("big id, second half", p, "sample 50001 refers to location id 1099511627776");
+    p = base;
+    badKey(p, 20), dangling(p, 60000, 88);
+    row("label first, location second", p, "string index 999 in a label of sample 20");
+    p = base;
+    dangling(p, 40000, 77), badKey(p, 60000);
+    row("location first, label second", p, "sample 40000 refers to location id 77");
+    p = base;
+    p.mutable_sample(69999)->add_value(5);
+    dangling(p, 80000, 88);
+    row("value count, second half", p, "sample 70000 has 3 values but the profile has 2 sample types");
+}
+
+void tst_PprofDecoder::firstProblemInFileOrder()
+{
+    QFETCH(QByteArray, raw);
+    QFETCH(QString, error);
+    for (const std::string &bytes : {raw.toStdString(), test::gzipBytes(raw.toStdString())}) {
+        try {
+            readProfile(bytes, "data");
+            QFAIL("accepted");
+        } catch (const ProfileError &e) {
+            QVERIFY2(QString(e.what()).contains(error), e.what());
+        }
+    }
+}
+
+void tst_PprofDecoder::prefaultingKeepsTheContent()
+{
+    // The prefaulter runs beside the thread filling the arrays, over pages that thread is writing: it must
+    // never change what is there, and it must have faulted in the rest when it is done.
+    std::vector<uint32_t> written(4u << 20), reserved;
+    for (size_t i = 0; i < written.size(); ++i)
+        written[i] = uint32_t(i * 2654435761u);
+    reserved.reserve(8u << 20);
+    reserved.resize(1000, 7);
+    Prefaulter prefaulter;
+    prefaulter.start({{written.data(), written.size() * sizeof(uint32_t)}, Prefaulter::unwritten(reserved)});
+    prefaulter.wait();
+    for (size_t i = 0; i < written.size(); ++i)
+        if (written[i] != uint32_t(i * 2654435761u))
+            QFAIL(qPrintable(QStringLiteral("element %1 changed").arg(i)));
+    QVERIFY(std::all_of(reserved.begin(), reserved.end(), [](uint32_t v) { return v == 7; }));
+#if defined(__linux__)
+    // Resident now, every whole page of the untouched capacity (mincore), though nothing wrote there.
+    const long page = sysconf(_SC_PAGESIZE);
+    const uintptr_t begin = (uintptr_t(reserved.data() + reserved.size()) + page - 1) & ~uintptr_t(page - 1);
+    const uintptr_t end = uintptr_t(reserved.data() + reserved.capacity()) & ~uintptr_t(page - 1);
+    std::vector<unsigned char> resident((end - begin) / size_t(page));
+    QCOMPARE(mincore(reinterpret_cast<void *>(begin), end - begin, resident.data()), 0);
+    QCOMPARE(size_t(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; })),
+             resident.size());
+#endif
 }
 
 QTEST_GUILESS_MAIN(tst_PprofDecoder)
