@@ -286,6 +286,9 @@ void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
     QVERIFY2(dynamic.contains("[libQt6Core.so.6]"), dynamic.constData());
     for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "keychain", "libQt6Network"})
         QVERIFY2(!dynamic.contains(gui), gui);
+    // No library search path of its own: the one CMake used to leave there (":::", empty entries) sent the
+    // loader to the working directory first for every library.
+    QVERIFY2(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"), dynamic.constData());
 
     // The window is qflame-gui's, started from beside `qflame`; without it, a clear error and status 127.
     QTemporaryDir dir;
