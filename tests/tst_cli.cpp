@@ -8,6 +8,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+#include <cstdio>
+
 using qflame::test::OracleRow;
 
 namespace {
@@ -70,6 +73,7 @@ private Q_SLOTS:
     void topReadsStdin();
     void topMergesFiles();
     void topTable();
+    void topTableOfManyRows();
     void info();
     void diffPictures();
     void exitStatus_data();
@@ -151,6 +155,38 @@ void tst_Cli::topTable()
     QCOMPARE(lines[0], QByteArray("Type: cpu/nanoseconds  total 9.76 s  (187 functions, showing 2)"));
     QCOMPARE(lines[2].simplified(), QByteArray("1.92 s 19.67% 19.67% 2.40 s 24.59% main.checksumBlock"));
     QCOMPARE(lines[3].simplified(), QByteArray("1.13 s 11.58% 31.25% 1.13 s 11.58% runtime.asyncPreempt"));
+}
+
+void tst_Cli::topTableOfManyRows()
+{
+    // A table of thousands of rows, written in pieces: every row there once, in the order of --tsv, with the
+    // running sum% exact to the last row.
+    QByteArray folded;
+    for (int i = 0; i < 6000; ++i)
+        folded += "main;pkg.f" + QByteArray::number(i) + ' ' + QByteArray::number(1 + i % 9) + '\n';
+    const Run text = runQflame({QStringLiteral("top"), QStringLiteral("-")}, folded);
+    const Run tsv = runQflame({QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("-")}, folded);
+    QCOMPARE(text.code, 0);
+    QCOMPARE(tsv.code, 0);
+    const std::vector<OracleRow> rows = tsvRows(tsv.out);
+    QCOMPARE(rows.size(), size_t(6001));   // and main, with cum only
+    const QList<QByteArray> lines = text.out.split('\n');
+    QCOMPARE(lines.size(), 2 + 6001 + 1);   // the header lines, the rows, the empty rest after the last newline
+    QCOMPARE(lines[0], QByteArray("Type: samples/count  total 30.0 k  (6001 functions)"));
+    const double total = 29991;   // 666 rounds of 1 + ... + 9, then 1 + ... + 6
+    double sum = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const QList<QByteArray> f = lines[int(i) + 2].simplified().split(' ');
+        QVERIFY(f.size() >= 6);   // a value with a suffix ("29.99 k") takes two
+        QCOMPARE(f.back().toStdString(), rows[i].name);
+        QCOMPARE(f[0].toLongLong(), rows[i].flat);
+        sum += double(rows[i].flat);
+        const double percent = 100.0 * sum / total;
+        char expected[32];   // printf rounds the binary value exactly, as the table's formatting does
+        std::snprintf(expected, sizeof expected, "%.2f%%", percent);
+        QCOMPARE(f[2], std::fabs(percent - 100.0) < 0.005 ? QByteArray("100%") : QByteArray(expected));
+    }
+    QCOMPARE(sum, total);
 }
 
 void tst_Cli::info()
