@@ -11,6 +11,7 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 
 namespace qflame {
@@ -249,8 +250,11 @@ private:
     bool readSample(CodedInputStream &in, std::string &scratch)
     {
         return readItem(in, scratch, m_sample, [&] {
-            if (m_out.sampleLocBegin.size() == kReserveAfter)
+            const size_t n = m_out.sampleLocBegin.size();
+            if (n == kReserveAfter)
                 reserveForRest(in);
+            if ((n & 1023) == 0)
+                m_read.store(uint64_t(in.CurrentPosition()), std::memory_order_relaxed);
             append(m_sample);
         });
     }
@@ -335,6 +339,7 @@ private:
     // samples show how many bytes a sample takes, the arrays are sized for the rest of the announced input, and
     // their pages are faulted in ahead of the parse (Prefault.h).
     static constexpr size_t kReserveAfter = 4096;
+    static constexpr uint64_t kPrefaultLead = 8u << 20;   // bytes of input the prefaulting may run ahead
     void reserveForRest(const CodedInputStream &in)
     {
         const uint64_t read = uint64_t(in.CurrentPosition());
@@ -345,8 +350,11 @@ private:
             v.reserve(size_t(double(v.size()) * scale) + 1024);
             return Prefaulter::unwritten(v);
         };
+        // Paced by the input read: the reservation rests on the size the input announces.
+        const Prefaulter::Pace pace{&m_read, m_sizeHint, kPrefaultLead};
         m_prefaulter.start({reserve(m_out.sampleLocations), reserve(m_out.values), reserve(m_out.labels),
-                            reserve(m_out.sampleLocBegin), reserve(m_out.sampleLabelBegin)});
+                            reserve(m_out.sampleLocBegin), reserve(m_out.sampleLabelBegin)},
+                           &pace);
     }
 
     [[noreturn]] static void badValueCount(size_t sample, size_t values, size_t types)
@@ -369,6 +377,7 @@ private:
     size_t m_oddSample = SIZE_MAX, m_oddValueCount = 0;
     size_t m_clampedLabel = SIZE_MAX;          // the first label with an index kept as kBadIndex
     int64_t m_clampedValue = 0;
+    std::atomic<uint64_t> m_read{0};           // bytes of input read, now and then: the prefaulter's pace
     Prefaulter m_prefaulter;                   // last: stopped before the rest goes
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <system_error>
 
@@ -36,7 +37,7 @@ bool populate(uintptr_t, uintptr_t) { return false; }
 
 }   // namespace
 
-void Prefaulter::start(std::vector<Range> ranges)
+void Prefaulter::start(std::vector<Range> ranges, const Pace *pace)
 {
     stop();
     size_t total = 0;
@@ -46,7 +47,11 @@ void Prefaulter::start(std::vector<Range> ranges)
         return;
     m_stop.store(false, std::memory_order_relaxed);
     try {
-        m_thread = std::thread([this, ranges = std::move(ranges)] { run(ranges); });
+        if (pace)
+            m_pace = *pace;
+        m_thread = std::thread([this, ranges = std::move(ranges), paced = pace != nullptr] {
+            run(ranges, paced ? &m_pace : nullptr);
+        });
     } catch (const std::system_error &) {   // no thread: the filling thread faults its pages itself
     }
 }
@@ -65,7 +70,7 @@ void Prefaulter::wait()
         m_thread.join();
 }
 
-void Prefaulter::run(const std::vector<Range> &ranges)
+void Prefaulter::run(const std::vector<Range> &ranges, const Pace *pace)
 {
     // Steps of 2 MB of the largest range, the others cut in as many steps: each step covers a little more of
     // every array than the filling thread has written by then, as long as this thread keeps ahead.
@@ -75,6 +80,14 @@ void Prefaulter::run(const std::vector<Range> &ranges)
         largest = std::max(largest, r.bytes);
     const size_t steps = (largest + kStep - 1) / kStep;
     for (size_t k = 0; k < steps; ++k) {
+        if (pace) {   // step k covers the fraction k/steps on: wait until the filling is `lead` from there
+            const double from = double(pace->total) * double(k) / double(steps);
+            while (double(pace->done->load(std::memory_order_relaxed)) + double(pace->lead) < from) {
+                if (m_stop.load(std::memory_order_relaxed))
+                    return;
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        }
         for (const Range &r : ranges) {
             if (m_stop.load(std::memory_order_relaxed))
                 return;

@@ -29,11 +29,21 @@ public:
     Prefaulter &operator=(const Prefaulter &) = delete;
     ~Prefaulter() { stop(); }
 
+    // How far the filling has come, for reservations made from an estimate: the ranges are taken to be filled
+    // in proportion to `done` out of `total` (say bytes of input read out of the size the file announced), and
+    // are faulted in only up to `lead` ahead of it. An announced size that is far too large (a damaged or
+    // hostile gzip trailer) then costs address space, not memory.
+    struct Pace {
+        const std::atomic<uint64_t> *done;
+        uint64_t total;
+        uint64_t lead;
+    };
+
     // Starts faulting in the whole pages of `ranges`, all of them from their start on at the same pace (the
     // arrays of samples grow together). A hint to the kernel that never changes the memory's content, so a
     // range that is freed meanwhile (an array that outgrew its reservation) costs a fault and nothing else.
     // Does nothing where the kernel cannot prefault (before Linux 5.14) or a thread cannot be had.
-    void start(std::vector<Range> ranges);
+    void start(std::vector<Range> ranges, const Pace *pace = nullptr);
 
     // Stops at the next step and waits for the thread.
     void stop();
@@ -49,9 +59,10 @@ public:
     }
 
 private:
-    void run(const std::vector<Range> &ranges);
+    void run(const std::vector<Range> &ranges, const Pace *pace);
 
     std::atomic<bool> m_stop{false};
+    Pace m_pace{};
     std::thread m_thread;
 };
 

@@ -3,6 +3,7 @@
 // damaged compressed stream must be reported as such wherever the parse happened to stop.
 #include "InflatingStream.h"
 #include "PprofCrossCheck.h"
+#include "PprofDecoder.h"
 #include "Prefault.h"
 #include "ProfileFactory.h"
 #include "ProfileReader.h"
@@ -15,7 +16,9 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
+#include <thread>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -99,6 +102,7 @@ private Q_SLOTS:
     void firstProblemInFileOrder_data();
     void firstProblemInFileOrder();
     void prefaultingKeepsTheContent();
+    void prefaultingFollowsTheInput();
 };
 
 void tst_PprofDecoder::blockSizesDoNotMatter_data()
@@ -455,6 +459,41 @@ void tst_PprofDecoder::prefaultingKeepsTheContent()
     QCOMPARE(mincore(reinterpret_cast<void *>(begin), end - begin, resident.data()), 0);
     QCOMPARE(size_t(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; })),
              resident.size());
+#endif
+}
+
+void tst_PprofDecoder::prefaultingFollowsTheInput()
+{
+#if defined(__linux__)
+    // The sample arrays are reserved for the size the input announces; a gzip trailer can announce up to 64
+    // times the compressed size whatever the truth. The pages are faulted in only a little ahead of the input
+    // actually read, so the reservation beyond it stays address space.
+    // The decode pauses for 300 ms once it has read 65,536 fields: time enough for a prefaulter that ran
+    // ahead of the input to reach the far half of the reservation.
+    const std::string raw = manySamples(70000).SerializeAsString();
+    Profile p;
+    google::protobuf::io::ArrayInputStream in(raw.data(), int(raw.size()));
+    int pauses = 0;
+    decodePprof(in, raw.size() * 64, "data", p, [&] {
+        ++pauses;
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        return true;
+    });
+    QCOMPARE(pauses, 1);
+    QCOMPARE(p.sampleCount(), size_t(70000));
+    const long page = sysconf(_SC_PAGESIZE);
+    auto residentPages = [page](const void *from, const void *to) {
+        const uintptr_t begin = (uintptr_t(from) + page - 1) & ~uintptr_t(page - 1);
+        const uintptr_t end = uintptr_t(to) & ~uintptr_t(page - 1);
+        std::vector<unsigned char> resident(end > begin ? (end - begin) / size_t(page) : 0);
+        if (!resident.empty() && mincore(reinterpret_cast<void *>(begin), end - begin, resident.data()) != 0)
+            return SIZE_MAX;
+        return size_t(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; }));
+    };
+    const auto &locations = p.sampleLocations;
+    QVERIFY2(locations.capacity() > 20 * locations.size(), qPrintable(QString::number(locations.capacity())));
+    const uint32_t *half = locations.data() + locations.capacity() / 2;
+    QCOMPARE(residentPages(half, locations.data() + locations.capacity()), size_t(0));
 #endif
 }
 
