@@ -1,7 +1,7 @@
 #include "PprofDecoder.h"
 
-#include "PprofConvert.h"
 #include "BesideThread.h"
+#include "PprofConvert.h"
 #include "Prefault.h"
 #include "ProfileReader.h"
 #include "profile.pb.h"

@@ -18,7 +18,8 @@ namespace {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
 constexpr bool kCanPrefault = true;
 
-// Whole pages inside [begin, end): a page the range only partly covers may belong to something else.
+// The whole pages inside [begin, end) (madvise takes whole pages); a page the range only partly covers is left
+// to the filling thread.
 bool populate(uintptr_t begin, uintptr_t end)
 {
     static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));

@@ -1,14 +1,15 @@
-// Arrays filled once (the samples of a big profile) cost as much in page faults as in the work that fills
-// them: the first write to every 4 KB page traps into the kernel, which clears the page (on this 2-core VM,
-// 150 MB touched page by page take 80-180 ms, `qflame top` on the 43 MB r64 profile took 38,000 faults and
-// 0.46 s of system time). A Prefaulter asks the kernel for those pages in large steps on a thread of its own,
-// ahead of the thread that fills them, so the faults cost less and are paid beside the parse instead of in it.
-// (Transparent huge pages would need far fewer faults but stall in the kernel's compaction for up to half a
+// Arrays filled once (the samples of a big profile) can cost nearly as much in page faults as in the work that
+// fills them: the first write to every 4 KB page traps into the kernel, which clears the page (on this 2-core
+// VM, 150 MB touched page by page take 80-180 ms, asked for at once 60-90 ms; `qflame top` on the 43 MB r64
+// profile took 38,000 faults). A Prefaulter asks the kernel for those pages in large steps on a thread of its
+// own, ahead of the thread that fills them, so the faults cost less and are paid beside the work instead of in
+// it. (Transparent huge pages would need far fewer faults but stall in the kernel's compaction for up to half a
 // second when memory is fragmented; measured, they made the median worse.)
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <thread>
 #include <vector>
 

@@ -391,7 +391,9 @@ void tst_PprofDecoder::firstProblemInFileOrder_data()
     QTest::addColumn<QByteArray>("raw");
     QTest::addColumn<QString>("error");
     const pb::Profile base = manySamples(100000);
-    auto dangling = [](pb::Profile &p, int sample, uint64_t id) { p.mutable_sample(sample - 1)->set_location_id(0, id); };
+    auto dangling = [](pb::Profile &p, int sample, uint64_t id) {
+        p.mutable_sample(sample - 1)->set_location_id(0, id);
+    };
     auto badKey = [](pb::Profile &p, int sample) { p.mutable_sample(sample - 1)->mutable_label(0)->set_key(999); };
     auto row = [](const char *name, const pb::Profile &p, const char *error) {
         QTest::newRow(name) << QByteArray::fromStdString(p.SerializeAsString()) << QString(error);
