@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -216,15 +217,35 @@ int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv
     };
     field("flat", 12), field(" flat%", 8), field(" sum%", 8), field(" cum", 13), field(" cum%", 8);
     out += "  name\n";
+    // Rows come in value order, so neighbours mostly share their flat and cum (on a profile of 23,000 functions
+    // nearly all rows have flat 0 and one of a few cums): each column is formatted again only when its value
+    // changes (formatting was most of the printing there).
     double sum = 0;
+    struct Column {
+        double value = std::numeric_limits<double>::quiet_NaN();   // of the text below; NaN: none yet
+        std::string text;
+    } flatValue, flatShare, sumShare, cumValue, cumShare;
+    auto column = [](Column &c, double value, size_t width, auto format) -> const std::string & {
+        if (!(c.value == value)) {
+            c.value = value;
+            c.text.clear();
+            const std::string text = format(value);
+            if (text.size() < width)
+                c.text.append(width - text.size(), ' ');
+            c.text += text;
+        }
+        return c.text;
+    };
+    auto asValue = [&unit](double v) { return formatValue(v, unit); };
+    auto asShare = [total](double v) { return formatPercent(v, total); };
     for (size_t i = 0; i < n; ++i) {
         const FlatRow &r = table->rows()[i];
         sum += double(r.flat);
-        field(formatValue(double(r.flat), unit), 12);
-        out += ' ', field(formatPercent(double(r.flat), total), 7);
-        out += ' ', field(formatPercent(sum, total), 7);
-        out += ' ', field(formatValue(double(r.cum), unit), 12);
-        out += ' ', field(formatPercent(double(r.cum), total), 7);
+        out += column(flatValue, double(r.flat), 12, asValue);
+        out += ' ', out += column(flatShare, double(r.flat), 7, asShare);
+        out += ' ', out += column(sumShare, sum, 7, asShare);
+        out += ' ', out += column(cumValue, double(r.cum), 12, asValue);
+        out += ' ', out += column(cumShare, double(r.cum), 7, asShare);
         out += "  ";
         if (i + 16 < n)   // the label bytes of a row a little ahead: rows in value order are scattered in memory
             __builtin_prefetch(table->label(i + 16).data());
