@@ -1,7 +1,9 @@
 // Interned strings and frames, shared by every node of a call tree: each name is stored once.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
@@ -84,6 +86,11 @@ private:
 // the strings, except that equal prefixes leave the order open. Sorting on it keeps label sorts in cache.
 inline uint64_t sortPrefix(std::string_view s)
 {
+    if (s.size() >= 8) {
+        uint64_t bytes;
+        std::memcpy(&bytes, s.data(), 8);
+        return std::endian::native == std::endian::little ? __builtin_bswap64(bytes) : bytes;
+    }
     uint64_t prefix = 0;
     for (size_t i = 0; i < 8; ++i)
         prefix = (prefix << 8) | (i < s.size() ? uint8_t(s[i]) : 0);

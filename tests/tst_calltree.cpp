@@ -8,10 +8,13 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace qflame;
 namespace pb = perftools::profiles;
+
+Q_DECLARE_METATYPE(std::vector<std::string>)
 
 namespace {
 
@@ -163,6 +166,8 @@ class tst_CallTree : public QObject {
 private Q_SLOTS:
     void buildsBreadthFirstSortedTree();
     void cumCountsRecursionOnce();
+    void flatRowsInPprofOrder_data();
+    void flatRowsInPprofOrder();
     void marksInlineFrames();
     void granularities();
     void namesFramesWithoutFunctions();
@@ -217,6 +222,71 @@ void tst_CallTree::cumCountsRecursionOnce()
     // f: flat 3 + 1 = 4; cum 4 + 3 + 1 + 2 = 10 (once per sample although f is on some stacks twice).
     // g: flat 4 + 2 = 6; cum 4 + 2 = 6.  main: cum 8.
     QCOMPARE(rows(*flat(m.profile())), QStringList({"g 6 6", "f 4 10", "main 0 8"}));
+}
+
+// pprof orders -top rows by flat, then cum, both descending, then by name (bytes, unsigned). The table sorts
+// on a rank of the (flat, cum) pair and 8 name bytes taken after what the pair's names share, and sorts ties
+// again further on: each row below aims at one of those steps. Every name is a leaf under "main" (flat = cum =
+// its value), so the expected order is the names sorted here by value and then by name.
+void tst_CallTree::flatRowsInPprofOrder_data()
+{
+    QTest::addColumn<std::vector<std::string>>("names");
+    QTest::addColumn<int>("values");   // name i gets value 10 * (1 + i % values)
+
+    auto numbered = [](const std::string &stem, int n, const std::string &suffix = "") {
+        std::vector<std::string> v;
+        for (int i = 0; i < n; ++i)
+            v.push_back(stem + std::to_string(i) + suffix);
+        return v;
+    };
+    auto plus = [](std::vector<std::string> a, const std::vector<std::string> &b) {
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    };
+    QTest::newRow("names sharing 22 bytes, one group") << numbered("main.setFunctions.func", 3000) << 1;
+    QTest::newRow("names sharing 22 bytes, three groups") << numbered("main.setFunctions.func", 3000) << 3;
+    // A few names cut the group's common beginning short: thousands tie on the 8 bytes after it.
+    QTest::newRow("common beginning cut short")
+        << plus(numbered("main.setFunctions.func", 2000), {"main.se", "main.setup", "main.s", "main."}) << 2;
+    QTest::newRow("ties beyond several 8-byte steps")
+        << plus(numbered("github.com/org/project/internal/pkg.(*VeryLongTypeName).Method", 700, ".func1"),
+                numbered("github.com/org/project/internal/pkg.(*VeryLongTypeName).Method", 300, ".func2"))
+        << 2;
+    QTest::newRow("prefixes of each other") << std::vector<std::string>{"f", "f1", "f10", "f100", "f2", "f20",
+                                                                        "g", "f0", "f01", "ff", "f1000000000"}
+                                            << 1;
+    QTest::newRow("bytes above 0x7f")   // unsigned, like Go's string comparison
+        << plus(numbered("\xc3\xa9t\xc3\xa9.", 400), plus(numbered("zeta.", 400), numbered("\xd0\xb6.", 400)))
+        << 4;
+    // Equal but for trailing zero bytes: 8-byte steps never tell them apart, the names themselves do.
+    QTest::newRow("trailing zero bytes") << std::vector<std::string>{std::string("a\0\0", 3), "b", "a",
+                                                                     std::string("a\0", 2), std::string("ab\0c", 4)}
+                                         << 1;
+    QTest::newRow("few rows") << std::vector<std::string>{"b", "a", "c"} << 2;
+}
+
+void tst_CallTree::flatRowsInPprofOrder()
+{
+    QFETCH(std::vector<std::string>, names);
+    QFETCH(int, values);
+    Maker m;
+    std::vector<std::pair<int64_t, std::string>> expected;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const int64_t v = 10 * (1 + int64_t(i) % values);
+        m.stack("main;" + names[i], v);
+        expected.emplace_back(v, names[i]);
+    }
+    std::sort(expected.begin(), expected.end(), [](const auto &a, const auto &b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    const auto table = flat(m.profile());
+    QCOMPARE(table->rows().size(), names.size() + 1);
+    QCOMPARE(table->label(names.size()), std::string_view("main"));   // flat 0: last
+    for (size_t i = 0; i < expected.size(); ++i) {
+        if (table->label(i) != expected[i].second || table->rows()[i].flat != expected[i].first)
+            QFAIL(qPrintable(QStringLiteral("row %1 is %2, not %3").arg(i).arg(
+                QString::fromStdString(std::string(table->label(i))), QString::fromStdString(expected[i].second))));
+    }
 }
 
 void tst_CallTree::marksInlineFrames()
