@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <optional>
 
 namespace qflame {
 
@@ -179,23 +180,60 @@ public:
     // nothing else to do by now); an error in the first half is the one thrown, as it comes first in the file.
     void resolveSamples()
     {
-        std::vector<uint64_t> ids;
-        ids.reserve(m_out.locations.size());
-        for (const Location &l : m_out.locations)
-            ids.push_back(l.id);
-        const IdIndex locations(ids, "location");
+        std::optional<IdIndex> locations;   // none: the ids were ordinal and are indexes now
+        if (!resolveOrdinalIds()) {
+            std::vector<uint64_t> ids;
+            ids.reserve(m_out.locations.size());
+            for (const Location &l : m_out.locations)
+                ids.push_back(l.id);
+            locations.emplace(ids, "location");
+        }
+        const IdIndex *index = locations ? &*locations : nullptr;
         const size_t n = m_out.sampleCount();
         if (n < kResolveInTwoFrom) {
-            resolveSamples(locations, 0, n);
+            checkSamples(index, 0, n);
             return;
         }
-        runBeside([&] { resolveSamples(locations, n / 2, n); }, [&] { resolveSamples(locations, 0, n / 2); });
+        runBeside([&] { checkSamples(index, n / 2, n); }, [&] { checkSamples(index, 0, n / 2); });
     }
 
 private:
     static constexpr size_t kResolveInTwoFrom = 50000;
 
-    void resolveSamples(const IdIndex &locations, size_t from, size_t to)
+    // Location ids 1..N in file order, as Go and most writers number them, are resolved by subtracting one, in
+    // one flat pass that also finds the largest result, instead of a lookup per entry (1.7 ms of `qflame top
+    // pprof__large.cpu` on the critical path). The entries go back as they were, for the lookups to find and
+    // report the first bad one, when some is out of range; false then, or when the ids are numbered otherwise.
+    bool resolveOrdinalIds()
+    {
+        if (!m_bigIds.empty())
+            return false;
+        const size_t count = m_out.locations.size();
+        for (size_t i = 0; i < count; ++i)
+            if (m_out.locations[i].id != i + 1)
+                return false;
+        std::vector<uint32_t> &ids = m_out.sampleLocations;
+        auto convert = [&ids](size_t from, size_t to) {
+            uint32_t largest = 0;
+            for (size_t k = from; k < to; ++k)
+                largest = std::max(largest, --ids[k]);   // id 0 wraps around to the largest value
+            return largest;
+        };
+        const size_t n = ids.size();
+        uint32_t first = 0, second = 0;
+        if (m_out.sampleCount() < kResolveInTwoFrom)
+            first = convert(0, n);
+        else
+            runBeside([&] { second = convert(n / 2, n); }, [&] { first = convert(0, n / 2); });
+        if (std::max(first, second) < count)
+            return true;
+        for (uint32_t &id : ids)
+            ++id;
+        return false;
+    }
+
+    // Checks samples [from, to) in file order and, given the locations' ids, turns their ids into indexes.
+    void checkSamples(const IdIndex *locations, size_t from, size_t to)
     {
         const size_t nTypes = m_out.sampleTypes.size();
         const size_t strings = m_out.strings.size();
@@ -204,10 +242,10 @@ private:
                 badValueCount(0, m_firstValueCount, nTypes);
             if (i == m_oddSample)
                 badValueCount(i, m_oddValueCount, nTypes);
-            for (uint64_t k = m_out.sampleLocBegin[i]; k < m_out.sampleLocBegin[i + 1]; ++k) {
+            for (uint64_t k = m_out.sampleLocBegin[i]; locations && k < m_out.sampleLocBegin[i + 1]; ++k) {
                 const uint32_t raw = m_out.sampleLocations[k];
                 const uint64_t id = raw & kBigId ? m_bigIds[raw & ~kBigId] : raw;
-                const uint32_t index = locations.find(id);
+                const uint32_t index = locations->find(id);
                 if (index == kNone)
                     throw ProfileError("malformed profile: sample " + std::to_string(i + 1) +
                                        " refers to location id " + std::to_string(id) + ", which does not exist");

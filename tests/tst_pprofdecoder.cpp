@@ -420,6 +420,20 @@ void tst_PprofDecoder::firstProblemInFileOrder_data()
     p.mutable_sample(69999)->add_value(5);
     dangling(p, 80000, 88);
     row("value count, second half", p, "sample 70000 has 3 values but the profile has 2 sample types");
+    // Location ids 1..60 in order are resolved without lookups, unless an entry is out of range: then the
+    // lookups find the first bad one.
+    p = base;
+    dangling(p, 30000, 0), dangling(p, 20000, 61);
+    row("one past the last ordinal id", p, "sample 20000 refers to location id 61");
+    p = base;
+    dangling(p, 30000, 0);
+    row("id 0 among ordinal ids", p, "sample 30000 refers to location id 0");
+    p = base;
+    badKey(p, 70000);
+    row("ordinal ids, a bad label", p, "string index 999 in a label of sample 70000");
+    p = base;
+    badKey(p, 60000), p.mutable_sample(50999)->add_value(5);
+    row("ordinal ids, value count before a label", p, "sample 51000 has 3 values but the profile has 2 sample types");
 }
 
 void tst_PprofDecoder::firstProblemInFileOrder()
