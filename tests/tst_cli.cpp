@@ -1,5 +1,6 @@
 // The headless verbs as a user runs them: the real qflame binary, its output and its exit status.
 #include "OracleFile.h"
+#include "profile.pb.h"
 
 #include <QDir>
 #include <QFile>
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void topMergesFiles();
     void topTable();
     void topTableOfManyRows();
+    void topEscapesNames();
     void info();
     void diffPictures();
     void exitStatus_data();
@@ -187,6 +189,48 @@ void tst_Cli::topTableOfManyRows()
         QCOMPARE(f[2], std::fabs(percent - 100.0) < 0.005 ? QByteArray("100%") : QByteArray(expected));
     }
     QCOMPARE(sum, total);
+}
+
+void tst_Cli::topEscapesNames()
+{
+    // Names with tabs, newlines, carriage returns and backslashes (as C++ and Java symbolizers can produce)
+    // stay one field on one line: escaped as \t, \n, \r and \\, wherever they stand (the printer looks
+    // 8 bytes at a time, so the places straddle those steps).
+    const std::vector<std::string> names = {
+        "a\tb", "line1\nline2", "back\\slash", "cr\r", "12345678\t9", "1234567\\", "\n",
+        "plain.function.name.longer.than.eight", "\xc3\xa9\t\xc3\xbc", "0123456789abcdef\\\\0123456789\r\n"};
+    perftools::profiles::Profile p;
+    for (const char *s : {"", "samples", "count"})
+        p.add_string_table(s);
+    p.add_sample_type()->set_type(1), p.mutable_sample_type(0)->set_unit(2);
+    for (size_t i = 0; i < names.size(); ++i) {
+        p.add_string_table(names[i]);
+        auto *f = p.add_function();
+        f->set_id(i + 1), f->set_name(int64_t(p.string_table_size() - 1));
+        auto *l = p.add_location();
+        l->set_id(i + 1), l->add_line()->set_function_id(i + 1);
+        auto *s = p.add_sample();
+        s->add_location_id(i + 1), s->add_value(int64_t(100 - i));   // in this order in the table
+    }
+    auto escaped = [](const std::string &name) {
+        std::string out;
+        for (char c : name)
+            out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : std::string(1, c);
+        return out;
+    };
+    const QByteArray bytes = QByteArray::fromStdString(p.SerializeAsString());
+    const Run tsv = runQflame({QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("-")}, bytes);
+    const Run text = runQflame({QStringLiteral("top"), QStringLiteral("-")}, bytes);
+    QCOMPARE(tsv.code, 0);
+    QCOMPARE(text.code, 0);
+    const QList<QByteArray> tsvLines = tsv.out.split('\n'), textLines = text.out.split('\n');
+    QCOMPARE(tsvLines.size(), int(names.size()) + 1);
+    QCOMPARE(textLines.size(), 2 + int(names.size()) + 1);
+    for (size_t i = 0; i < names.size(); ++i) {
+        const QByteArray want = QByteArray::fromStdString(escaped(names[i]));
+        QCOMPARE(tsvLines[int(i)], QByteArray::number(100 - int(i)) + '\t' + QByteArray::number(100 - int(i)) + '\t' + want);
+        QVERIFY2(textLines[int(i) + 2].endsWith("  " + want), textLines[int(i) + 2].constData());
+    }
 }
 
 void tst_Cli::info()
