@@ -76,10 +76,14 @@ public:
 
 private:
     static uint32_t hash(const FrameKey &k);
+    FrameId add(const FrameKey &key, const Frame &extras, StrId label);
     StringPool m_strings;
     std::vector<Frame> m_frames;
-    std::vector<uint32_t> m_hashes;   // by frame id
-    std::vector<uint32_t> m_slots;    // frame id + 1, 0 = empty; at most half full
+    std::vector<FrameId> m_byName;    // frames that are a bare name: frame id + 1 by name, 0 = none
+    // The other frames (with a file, line, address or object file) in a hash table of entries:
+    std::vector<FrameId> m_keyed;     // by entry: its frame
+    std::vector<uint32_t> m_hashes;   // by entry
+    std::vector<uint32_t> m_slots;    // entry + 1, 0 = empty; at most half full
 };
 
 // A string's first 8 bytes as a big-endian number, zero-padded: comparing two prefixes orders like comparing

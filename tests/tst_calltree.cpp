@@ -166,6 +166,7 @@ class tst_CallTree : public QObject {
 private Q_SLOTS:
     void buildsBreadthFirstSortedTree();
     void cumCountsRecursionOnce();
+    void frameTableInternsEachKeyOnce();
     void flatRowsInPprofOrder_data();
     void flatRowsInPprofOrder();
     void marksInlineFrames();
@@ -228,6 +229,49 @@ void tst_CallTree::cumCountsRecursionOnce()
 // on a rank of the (flat, cum) pair and 8 name bytes taken after what the pair's names share, and sorts ties
 // again further on: each row below aims at one of those steps. Every name is a leaf under "main" (flat = cum =
 // its value), so the expected order is the names sorted here by value and then by name.
+// Bare names are found by their string id, frames with more to their key through a hash table: interleaved,
+// each key gets one frame, and keys that differ anywhere get different ones, through both tables' growth.
+void tst_CallTree::frameTableInternsEachKeyOnce()
+{
+    FrameTable t;
+    StringPool &s = t.strings();
+    auto keysOf = [&s](int i) {
+        FrameKey bare;
+        bare.name = s.intern("fn" + std::to_string(i));
+        FrameKey lined = bare;
+        lined.file = s.intern("f.go");
+        lined.line = i % 7 + 1;
+        FrameKey nameless;
+        nameless.objfile = s.intern("/lib/x.so");
+        nameless.startLine = i;
+        FrameKey objfiled = bare;   // a name with an object file is not a bare name
+        objfiled.objfile = nameless.objfile;
+        return std::vector<FrameKey>{bare, lined, nameless, objfiled};
+    };
+    constexpr int kNames = 3000;
+    std::vector<FrameId> ids;
+    for (int i = 0; i < kNames; ++i)
+        for (const FrameKey &k : keysOf(i))
+            ids.push_back(t.intern(k, Frame{}));
+    QCOMPARE(t.size(), size_t(1 + 4 * kNames));   // the root and one frame per key
+    std::vector<FrameId> sorted = ids;
+    std::sort(sorted.begin(), sorted.end());
+    QVERIFY(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    for (int i = kNames - 1; i >= 0; --i) {   // again, in another order: the same frames
+        const std::vector<FrameKey> keys = keysOf(i);
+        for (size_t j = 0; j < keys.size(); ++j) {
+            const FrameId id = t.intern(keys[j], Frame{});
+            QCOMPARE(id, ids[size_t(i) * 4 + j]);
+            QVERIFY(t.frame(id).key == keys[j]);
+        }
+    }
+    QCOMPARE(t.size(), size_t(1 + 4 * kNames));
+    QCOMPARE(t.label(ids[4 * 17]), std::string("fn17"));
+    QCOMPARE(t.label(ids[4 * 17 + 1]), std::string("fn17 f.go:4"));
+    QCOMPARE(t.label(ids[4 * 17 + 2]), std::string("[x.so]"));
+    QCOMPARE(t.label(ids[4 * 17 + 3]), std::string("fn17"));
+}
+
 void tst_CallTree::flatRowsInPprofOrder_data()
 {
     QTest::addColumn<std::vector<std::string>>("names");
