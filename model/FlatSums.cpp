@@ -31,8 +31,8 @@ std::vector<LocationFrames> locationFrames(const ProfileFrames &pf)
 // by side on the two halves of the samples, then one is added to the other (the sums wrap, so order does not
 // matter). Filters stay on one thread: their tag matchers are not made for concurrent use.
 struct FlatPass {
-    // What a sample's walk reads and writes of each frame, side by side: one cache line where three arrays
-    // took three (the walk was the largest part of `qflame top` on 23,000 functions).
+    // What a sample's walk reads and writes of each frame, side by side: one cache line to load where three
+    // separate arrays needed three (the walk was the largest part of `qflame top` on 23,000 functions).
     struct FrameSums {
         int64_t cum = 0;
         uint32_t seenIn = 0;       // the last sample (numbered from 1) that counted the frame in cum
