@@ -2,15 +2,14 @@
 // for them holds for the window too.
 #include "Cli.h"
 
-#include "CallTreeBuilder.h"
 #include "CliDiff.h"
 #include "CliFormats.h"
 #include "CliQryn.h"
-#include "FlatTable.h"
-#include "ProfileFormats.h"
-#include "ProfileReader.h"
-#include "TableCsv.h"
-#include "Units.h"
+#include "export/TableCsv.h"
+#include "formats/ProfileInput.h"
+#include "pprof/Units.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <QDateTime>
 
@@ -107,7 +106,7 @@ int runInfo(const std::vector<std::string> &argv)
     const Args a = parseArgs(argv, false);
     if (a.positional.size() != 1)
         usageError("info takes exactly one FILE");
-    auto p = readAnyProfileFile(QString::fromStdString(a.positional[0]), readOptions(a));
+    auto p = readProfileFile(QString::fromStdString(a.positional[0]), readOptions(a));
     leaveToProcessEnd(p);
     std::cout << "File: " << p->sourceName << "\n";
     std::cout << "Sample types:\n";
@@ -166,7 +165,7 @@ int runTop(const std::vector<std::string> &argv)
     const ReadOptions ro = readOptions(a);
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : a.positional)
-        profiles.push_back(readAnyProfileFile(QString::fromStdString(f), ro));
+        profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
     const Profile &first = *profiles.front();
     int type = first.effectiveDefaultType();
     if (a.sample) {

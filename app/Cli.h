@@ -1,8 +1,8 @@
 // Headless command-line verbs.
 #pragma once
 
-#include "FlatTable.h"
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
+#include "tree/FlatTable.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,13 +1,12 @@
 // `qflame diff BASE NEW`: the per-function diff table of the model, printed exactly (--tsv, --csv) or for people.
 #include "CliDiff.h"
 
-#include "CliRender.h"
 #include "Cli.h"
-#include "DiffTable.h"
-#include "ProfileFormats.h"
-#include "ProfileReader.h"
-#include "TableCsv.h"
-#include "Units.h"
+#include "CliRender.h"
+#include "diff/DiffTable.h"
+#include "export/TableCsv.h"
+#include "formats/ProfileInput.h"
+#include "pprof/Units.h"
 
 #include <cmath>
 #include <cstdio>
@@ -142,8 +141,8 @@ int runDiff(const std::vector<std::string> &argv)
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
     const DiffOptions options = diffOptions(a);
     const ReadOptions ro = readOptions(a);
-    const auto base = readAnyProfileFile(QString::fromStdString(a.positional[0]), ro);
-    const auto comparison = readAnyProfileFile(QString::fromStdString(a.positional[1]), ro);
+    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
+    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
     int type = base->effectiveDefaultType();
     if (a.sample) {
         type = base->findSampleType(*a.sample);

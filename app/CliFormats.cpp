@@ -1,11 +1,11 @@
 // `qflame convert FILE... --to pprof|folded [--output OUT]`: export through the model's writers.
 #include "CliFormats.h"
 
-#include "CallTreeBuilder.h"
 #include "Cli.h"
-#include "FoldedFormat.h"
-#include "ProfileFormats.h"
-#include "ProfileWriter.h"
+#include "export/FoldedWriter.h"
+#include "export/ProfileWriter.h"
+#include "formats/ProfileInput.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <QSaveFile>
 
@@ -99,7 +99,7 @@ int runConvert(const std::vector<std::string> &argv)
 
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : a.inputs) {
-        profiles.push_back(readAnyProfileFile(QString::fromStdString(f), read));
+        profiles.push_back(readProfileFile(QString::fromStdString(f), read));
         leaveToProcessEnd(profiles.back());
     }
     const std::string output = a.output.value_or("-");

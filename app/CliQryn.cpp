@@ -3,12 +3,12 @@
 
 #include "Cli.h"
 #include "CliDiff.h"
-#include "ExportCheck.h"
-#include "PprofExport.h"
-#include "ProfileWriter.h"
-#include "QrynClient.h"
-#include "StacksToTree.h"
-#include "TimeSpec.h"
+#include "export/ProfileWriter.h"
+#include "qryn/ExportCheck.h"
+#include "qryn/PprofExport.h"
+#include "qryn/QrynClient.h"
+#include "qryn/StacksToTree.h"
+#include "qryn/TimeSpec.h"
 
 #include <QDateTime>
 #include <QDir>

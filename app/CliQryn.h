@@ -3,7 +3,7 @@
 #pragma once
 
 #include "Cli.h"
-#include "FlatTable.h"
+#include "tree/FlatTable.h"
 
 #include <cstdint>
 #include <memory>

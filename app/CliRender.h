@@ -3,7 +3,7 @@
 // qflame-gui (main_cli.cpp).
 #pragma once
 
-#include "DiffTree.h"
+#include "diff/DiffTree.h"
 
 #include <memory>
 #include <string>

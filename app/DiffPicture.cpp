@@ -1,7 +1,7 @@
 #include "DiffPicture.h"
 
-#include "DiffSource.h"
-#include "FlamePainter.h"
+#include "compare/DiffSource.h"
+#include "flame/FlamePainter.h"
 
 #include <QFontMetrics>
 #include <QGuiApplication>

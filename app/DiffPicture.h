@@ -2,7 +2,7 @@
 // DiffPictureWriter of the headless verbs (CliRender.h).
 #pragma once
 
-#include "DiffTree.h"
+#include "diff/DiffTree.h"
 
 #include <memory>
 #include <string>

@@ -1,8 +1,8 @@
 #include "BenchTrees.h"
 
-#include "CallTreeBuilder.h"
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
 #include "profile.pb.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <zlib.h>
 
@@ -36,7 +36,7 @@ BenchProfile make(const GeneratorOptions &options, const std::string &name)
     BenchProfile p;
     p.raw = generateProfileBytes(options, &p.stats);
     p.gzip = gzipBytes(p.raw);
-    p.profile = readProfile(p.raw, name);
+    p.profile = readPprof(p.raw, name);
     return p;
 }
 
@@ -120,7 +120,7 @@ const Profile &distinctFunctionProfile(uint64_t nodes)
             s->add_location_id(n);
         s->add_value(1);
     }
-    slot = readProfile(out.SerializeAsString(), std::string("distinct-").append(std::to_string(nodes)));
+    slot = readPprof(out.SerializeAsString(), std::string("distinct-").append(std::to_string(nodes)));
     return *slot;
 }
 

@@ -2,9 +2,9 @@
 // every benchmark of a size measures the same data.
 #pragma once
 
-#include "CallTree.h"
+#include "pprof/Profile.h"
 #include "ProfileGenerator.h"
-#include "Profile.h"
+#include "tree/CallTree.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "ProfileGenerator.h"
 
-#include "FlatHashMap.h"
 #include "profile.pb.h"
+#include "tree/FlatHashMap.h"
 
 #include <zlib.h>
 

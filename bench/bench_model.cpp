@@ -1,12 +1,12 @@
 // The model's stages, one benchmark each: inflate, decode, tree build, flat table, diff.
 #include "BenchTrees.h"
 
-#include "CallTreeBuilder.h"
-#include "DiffTable.h"
-#include "DiffTree.h"
-#include "FlatTable.h"
-#include "ProfileReader.h"
+#include "diff/DiffTable.h"
+#include "diff/DiffTree.h"
+#include "formats/ProfileInput.h"
 #include "profile.pb.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <benchmark/benchmark.h>
 
@@ -39,23 +39,23 @@ void BM_Inflate(benchmark::State &state)
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(p.raw.size()));
 }
 
-// readProfile on the gzip bytes: inflate, protobuf parse, validation and conversion. MB/s of pprof. Wall time:
+// readPprof on the gzip bytes: inflate, protobuf parse, validation and conversion. MB/s of pprof. Wall time:
 // a second thread inflates while the caller parses.
 void BM_DecodeGzip(benchmark::State &state)
 {
     const BenchProfile &p = profileOfSize(uint64_t(state.range(0)));
     for (auto _ : state)
-        benchmark::DoNotOptimize(readProfile(p.gzip, "bench"));
+        benchmark::DoNotOptimize(readPprof(p.gzip, "bench"));
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(p.raw.size()));
     setCounters(state, p.stats);
 }
 
-// readProfile on uncompressed bytes: parse and conversion only.
+// readPprof on uncompressed bytes: parse and conversion only.
 void BM_DecodeRaw(benchmark::State &state)
 {
     const BenchProfile &p = profileOfSize(uint64_t(state.range(0)));
     for (auto _ : state)
-        benchmark::DoNotOptimize(readProfile(p.raw, "bench"));
+        benchmark::DoNotOptimize(readPprof(p.raw, "bench"));
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(p.raw.size()));
 }
 
@@ -178,7 +178,7 @@ void registerFileBenchmarks()
     all << in.rdbuf();
     f.bytes = all.str();
     f.raw = decompress(f.bytes, sniffCompression(f.bytes), uint64_t(1) << 32);
-    f.profile = readProfile(f.raw, path);
+    f.profile = readPprof(f.raw, path);
     f.type = size_t(f.profile->effectiveDefaultType());
     f.tree = CallTreeBuilder::build({f.profile}, f.type);
     const auto bytes = [](benchmark::State &state) {
@@ -202,12 +202,12 @@ void registerFileBenchmarks()
     })->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("BM_File_DecodeRaw", [bytes](benchmark::State &state) {
         for (auto _ : state)
-            benchmark::DoNotOptimize(readProfile(f.raw, "bench"));
+            benchmark::DoNotOptimize(readPprof(f.raw, "bench"));
         bytes(state);
     })->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("BM_File_DecodeGzip", [bytes](benchmark::State &state) {
         for (auto _ : state)
-            benchmark::DoNotOptimize(readProfile(f.bytes, "bench"));
+            benchmark::DoNotOptimize(readPprof(f.bytes, "bench"));
         bytes(state);
     })->Unit(benchmark::kMillisecond)->UseRealTime();
     benchmark::RegisterBenchmark("BM_File_BuildTree", [](benchmark::State &state) {

@@ -1,10 +1,10 @@
 // Layout and painting at 3840x2160: what a repaint of the flamegraph costs on a 4K screen.
 #include "BenchTrees.h"
 
-#include "FlameGraphWidget.h"
-#include "FlameLayout.h"
-#include "FlamePainter.h"
-#include "FlameSource.h"
+#include "flame/FlameGraphWidget.h"
+#include "flame/FlamePainter.h"
+#include "flame/FlameSource.h"
+#include "layout/FlameLayout.h"
 
 #include <QImage>
 #include <QPainter>

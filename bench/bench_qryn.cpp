@@ -5,8 +5,8 @@
 #include "BenchTrees.h"
 
 #include "LargeFlamegraph.h"   // tests/qryn: the stall test's answer
-#include "QuerierCodec.h"
-#include "StacksToTree.h"
+#include "qryn/QuerierCodec.h"
+#include "qryn/StacksToTree.h"
 #include "querier.pb.h"
 
 #include <benchmark/benchmark.h>

@@ -1,11 +1,11 @@
 #include "Exercise.h"
 
-#include "CallTreeBuilder.h"
-#include "FlatTable.h"
-#include "PprofRegex.h"
-#include "FlamebearerFormat.h"
-#include "FoldedFormat.h"
-#include "ProfileFormats.h"
+#include "formats/FlamebearerFormat.h"
+#include "formats/FoldedFormat.h"
+#include "formats/ProfileInput.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
+#include "tree/PprofRegex.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -56,8 +56,8 @@ Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader rea
     try {
         std::shared_ptr<const Profile> profile;
         switch (reader) {
-        case Reader::Any: profile = readAnyProfile(bytes, "fuzz", options); break;
-        case Reader::Pprof: profile = readProfile(bytes, "fuzz", options); break;
+        case Reader::Any: profile = readProfile(bytes, "fuzz", options); break;
+        case Reader::Pprof: profile = readPprof(bytes, "fuzz", options); break;
         case Reader::Folded: profile = readFolded(bytes, "fuzz"); break;
         case Reader::Flamebearer: profile = readFlamebearer(bytes, "fuzz"); break;
         }

@@ -15,7 +15,7 @@ namespace qflame::fuzz {
 
 enum class Outcome { Tree, ProfileError, FilterError };
 
-// Which reader gets the bytes: readAnyProfile (sniffs the format, as every CLI verb and the window do) or one
+// Which reader gets the bytes: readProfile (sniffs the format, as every CLI verb and the window do) or one
 // format's reader alone, so each fuzzer spends its time in one parser.
 enum class Reader { Any, Pprof, Folded, Flamebearer };
 
@@ -23,7 +23,7 @@ enum class Reader { Any, Pprof, Folded, Flamebearer };
 // seconds inflating, so fuzzing and the corruption test read with a smaller cap; the cap itself is tested.
 constexpr uint64_t kMaxDecompressed = uint64_t(64) << 20;
 
-// The reader (by default readAnyProfile: pprof gzip/zstd/raw, folded, flamebearer), then a call tree of every sample type (at most 4)
+// The reader (by default readProfile: pprof gzip/zstd/raw, folded, flamebearer), then a call tree of every sample type (at most 4)
 // and its flat table, checking the tree's invariants. Returns how it ended; `message` gets the error's text.
 // Anything else (another exception, a broken invariant) aborts, so the fuzzer and the test both see it.
 Outcome exerciseProfile(std::string_view bytes, std::string *message = nullptr, Reader reader = Reader::Any);

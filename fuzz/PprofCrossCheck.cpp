@@ -1,7 +1,7 @@
 #include "PprofCrossCheck.h"
 
-#include "PprofDecoder.h"
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
+#include "pprof/PprofDecoder.h"
 #include "profile.pb.h"
 
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>

@@ -1,4 +1,4 @@
-// The streaming pprof decoder (model/PprofDecoder.h) against libprotobuf's parse of the whole message: both must
+// The streaming pprof decoder (model/pprof/PprofDecoder.h) against libprotobuf's parse of the whole message: both must
 // accept the same bytes and, where the profile is valid, read the same strings, locations and samples. Used by
 // fuzz_pprof on every input and by tst_pprofdecoder on mutated profiles.
 #pragma once

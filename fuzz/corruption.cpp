@@ -9,7 +9,7 @@
 // Files larger than --max-bytes (default 4 MB, stored or decompressed) are skipped with a printed note: under
 // ASan one case of a 40 MB profile takes seconds, and 128 of them per layer would blow CI's time budget.
 #include "Exercise.h"
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
 
 #include <chrono>
 #include <cstdio>

@@ -2,9 +2,10 @@
 // differential checks on the same input: the streaming decoder against libprotobuf's whole-message parse of the
 // inflated bytes, and compressed input read in tiny blocks (fields straddling them) against the default blocks.
 #include "Exercise.h"
-#include "InflatingStream.h"
+#include "formats/ProfileInput.h"
+#include "io/InflatingStream.h"
+#include "pprof/PprofReader.h"
 #include "PprofCrossCheck.h"
-#include "ProfileReader.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -47,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.maxDecompressedBytes = fuzz::kMaxDecompressed;
     if (c != Compression::None) {
         Profile usual, tiny;
-        const std::string usualError = outcome([&] { return readProfile(bytes, "fuzz", options); }, &usual);
+        const std::string usualError = outcome([&] { return readPprof(bytes, "fuzz", options); }, &usual);
         const std::string tinyError = outcome([&] {
             std::unique_ptr<InflatingStream> in;
             try {
@@ -58,9 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             } catch (const ProfileError &e) {   // zstd announcing more than the cap
                 throw ProfileError(std::string("fuzz: ") + e.what());
             }
-            if (in->peek().empty())   // readProfile's own message for an empty archive
-                return readProfile(bytes, "fuzz", options);
-            return readInflatedProfile(*in, "fuzz", options);
+            if (in->peek().empty())   // the front door's own message for an empty archive
+                return readPprof(bytes, "fuzz", options);
+            return readPprofInflating(*in, "fuzz", options);
         }, &tiny);
         if (usualError != tinyError || !(usual == tiny))
             disagree("tiny blocks read otherwise", usualError + " | " + tinyError);

@@ -2,7 +2,7 @@
 // is the body, so one target (and one CI slot) covers all seven; a SelectMergeStacktraces answer that decodes
 // is also turned into a profile, call tree and flat table as the window does.
 #include "Exercise.h"
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
 #include "qryn/QuerierCodec.h"
 #include "qryn/StacksToTree.h"
 

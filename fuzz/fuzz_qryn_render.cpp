@@ -1,7 +1,7 @@
 // libFuzzer target: the legacy /pyroscope/render and /render-diff JSON answers (LegacyRender.h), then the
 // profiles and trees built from them. The first byte picks render or render-diff.
 #include "Exercise.h"
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
 #include "qryn/LegacyRender.h"
 #include "qryn/StacksToTree.h"
 

@@ -2,12 +2,12 @@
 // stack (builds, without recursion), sums that overflow int64 (wrap as in go tool pprof, no UB), a decompression
 // bomb (refused at the cap), and protobuf lengths and indexes far beyond the input (refused, nothing allocated
 // for them). Each check prints one line; any failure makes the exit status 1.
-#include "CallTreeBuilder.h"
-#include "FlamebearerFormat.h"
-#include "FlatTable.h"
-#include "FoldedFormat.h"
-#include "ProfileReader.h"
-#include "ProfileWriter.h"
+#include "export/ProfileWriter.h"
+#include "formats/FlamebearerFormat.h"
+#include "formats/FoldedFormat.h"
+#include "formats/ProfileInput.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <chrono>
 #include <cstdio>
@@ -30,7 +30,7 @@ void check(bool ok, const std::string &what)
 std::string pprofError(const std::string &bytes, const ReadOptions &options = {})
 {
     try {
-        readProfile(bytes, "hostile", options);
+        readPprof(bytes, "hostile", options);
         return {};
     } catch (const ProfileError &e) {
         return e.what();
@@ -57,7 +57,7 @@ void deepStack()
     const auto start = std::chrono::steady_clock::now();
     auto folded = readFolded(line, "deep");
     // The same stack as pprof, through the protobuf reader too.
-    auto profile = readProfile(encodePprof(*folded), "deep.pb");
+    auto profile = readPprof(encodePprof(*folded), "deep.pb");
     auto tree = CallTreeBuilder::build({profile}, 0);
     auto flat = FlatTable::compute(tree);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

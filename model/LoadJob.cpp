@@ -1,6 +1,6 @@
 #include "LoadJob.h"
 
-#include "ProfileFormats.h"
+#include "formats/ProfileInput.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -52,7 +52,7 @@ QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Gra
                     promise.setProgressValue(int(1000 * (from + span * f)));
                     return !promise.isCanceled();
                 };
-                view.profiles.push_back(readAnyProfileFile(paths[i], options));
+                view.profiles.push_back(readProfileFile(paths[i], options));
             }
             build(promise, view, 0.6);
         } catch (const Cancelled &) {
@@ -142,7 +142,7 @@ QFuture<LoadedDiff> loadDiffAsync(const QStringList &before, const QStringList &
                     promise.setProgressValue(int(600 * (i + f) / all.size()));
                     return !promise.isCanceled();
                 };
-                (i < before.size() ? d.before : d.after).push_back(readAnyProfileFile(all[i], readOptions));
+                (i < before.size() ? d.before : d.after).push_back(readProfileFile(all[i], readOptions));
             }
         } catch (const Cancelled &) {
             return;

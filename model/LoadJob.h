@@ -1,11 +1,11 @@
 // Reading, building and flat tables off the GUI thread, with progress and cancel.
 #pragma once
 
-#include "CallTreeBuilder.h"
-#include "DiffTable.h"
-#include "FlameLayout.h"
-#include "FlatTable.h"
-#include "ProfileReader.h"
+#include "diff/DiffTable.h"
+#include "io/ReadOptions.h"
+#include "layout/FlameLayout.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <QFuture>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "ProfileFactory.h"
 
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
 #include "profile.pb.h"
 
 #include <QFile>
@@ -125,7 +125,7 @@ std::string pprofBytes(const FoldedProfile &spec)
 
 std::shared_ptr<const Profile> profileFromFolded(const FoldedProfile &spec, const std::string &sourceName)
 {
-    return readProfile(pprofBytes(spec), sourceName);
+    return readPprof(pprofBytes(spec), sourceName);
 }
 
 std::shared_ptr<const Profile> profileFromFolded(const std::string &folded, const std::string &type,

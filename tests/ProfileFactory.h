@@ -1,8 +1,8 @@
 // Small real pprof profiles for tests, written from folded stacks through the generated protobuf classes, so
-// that they take the same road through readProfile as any file would.
+// that they take the same road through readPprof as any file would.
 #pragma once
 
-#include "Profile.h"
+#include "pprof/Profile.h"
 
 #include <QString>
 
@@ -29,7 +29,7 @@ struct FoldedProfile {
 // The uncompressed pprof bytes of the profile. Throws std::invalid_argument on a malformed line.
 std::string pprofBytes(const FoldedProfile &spec);
 
-// pprofBytes read back with readProfile.
+// pprofBytes read back with readPprof.
 std::shared_ptr<const Profile> profileFromFolded(const FoldedProfile &spec, const std::string &sourceName = "test");
 
 // The common case: one sample type and nothing else.

@@ -3,7 +3,7 @@
 // frames with one label) are summed, as a format that keeps only names would merge them.
 #pragma once
 
-#include "CallTree.h"
+#include "tree/CallTree.h"
 
 #include <QString>
 

@@ -1,12 +1,12 @@
 // Renders the window in documented states to PNG files, for the README and for looking at what we build:
 //   qflame_screenshots OUTDIR
 // Runs offscreen (QT_QPA_PLATFORM=offscreen); not a test, it asserts nothing.
-#include "DiffView.h"
-#include "DocumentPane.h"
-#include "FlameGraphWidget.h"
-#include "FlameView.h"
-#include "SearchBar.h"
-#include "TopTableModel.h"
+#include "compare/DiffView.h"
+#include "controls/SearchBar.h"
+#include "document/DocumentPane.h"
+#include "flame/FlameGraphWidget.h"
+#include "flame/FlameView.h"
+#include "tables/TopTableModel.h"
 
 #include <QTabWidget>
 #include "MainWindow.h"

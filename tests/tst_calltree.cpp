@@ -1,8 +1,9 @@
 // The call tree, flat table and layout on hand-made profiles whose numbers are worked out by hand.
-#include "CallTreeBuilder.h"
-#include "FlameLayout.h"
-#include "FlatTable.h"
-#include "Subtree.h"
+#include "formats/ProfileInput.h"
+#include "layout/FlameLayout.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
+#include "tree/Subtree.h"
 
 #include "profile.pb.h"
 
@@ -102,7 +103,7 @@ public:
     pb::Profile &proto() { return m_p; }
     std::shared_ptr<const Profile> profile(const std::string &name = "made")
     {
-        return readProfile(m_p.SerializeAsString(), name);
+        return readPprof(m_p.SerializeAsString(), name);
     }
 
 private:

@@ -3,10 +3,10 @@
 //
 // Rows come from MANIFEST.tsv of ../shared/corpus (skipped with a message when absent) and of tests/data (the
 // project's own small real profiles, so that a clone alone tests).
-#include "CallTreeBuilder.h"
-#include "FlatTable.h"
+#include "formats/ProfileInput.h"
 #include "OracleFile.h"
-#include "ProfileReader.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <QDir>
 #include <QFile>
@@ -111,7 +111,7 @@ void tst_CorpusOracle::matchesGoToolPprof()
 
     if (sampleType < 0) {
         try {
-            readProfileFile(profile);
+            readPprofFile(profile);
         } catch (const ProfileError &e) {
             const QString message = QString::fromStdString(e.what());
             QVERIFY2(message.contains(QLatin1String("reserved id 0")), qPrintable(message));
@@ -158,7 +158,7 @@ void tst_CorpusOracle::granularitiesMatchGoToolPprof()
     QFETCH(QString, sampleType);
     QFETCH(int, granularity);
     QFETCH(QString, oracle);
-    const int type = readProfileFile(profile)->findSampleType(sampleType.toStdString());
+    const int type = readPprofFile(profile)->findSampleType(sampleType.toStdString());
     QVERIFY(type >= 0);
     if (compare(profile, type, Granularity(granularity), oracle))
         ++m_matched;
@@ -176,7 +176,7 @@ bool tst_CorpusOracle::compare(const QString &profile, int sampleType, Granulari
 
     std::shared_ptr<const Profile> p;
     try {
-        p = readProfileFile(profile);
+        p = readPprofFile(profile);
     } catch (const ProfileError &e) {
         QTest::qFail(e.what(), __FILE__, __LINE__);
         return false;

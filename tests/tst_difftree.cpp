@@ -1,9 +1,9 @@
 // The diff model: the union of two call trees, normalisation, noise and the per-function table, on hand-made
 // profiles with hand-computed values and on the real pair against `go tool pprof -top -diff_base`.
-#include "DiffTable.h"
+#include "diff/DiffTable.h"
+#include "formats/ProfileInput.h"
 #include "OracleFile.h"
 #include "ProfileFactory.h"
-#include "ProfileReader.h"
 
 #include <QFile>
 #include <QTest>
@@ -522,8 +522,8 @@ void tst_DiffTree::mismatchedSampleTypesRefused()
 // table does.
 void tst_DiffTree::realPairMatchesPprofDiffBase()
 {
-    const auto base = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
-    const auto opt = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz"));
+    const auto base = readPprofFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
+    const auto opt = readPprofFile(QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz"));
     const DiffSide b = DiffSide::fromProfiles({base}, size_t(base->findSampleType("cpu")));
     const auto t = DiffTree::build(b, DiffSide::fromProfiles({opt}, b.tree->sampleType()));
     QCOMPARE(t->before().countSource, std::string("samples/count"));
@@ -559,8 +559,8 @@ void tst_DiffTree::realPairMatchesPprofDiffBase()
 // suffix: the union marks it from both profiles' graphs, each -top from its own.
 void tst_DiffTree::realPairSidesMatchTheirOwnTop()
 {
-    const auto base = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
-    const auto opt = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz"));
+    const auto base = readPprofFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
+    const auto opt = readPprofFile(QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz"));
     const DiffSide b = DiffSide::fromProfiles({base}, 1);
     const auto table = DiffTable::compute(DiffTree::build(b, DiffSide::fromProfiles({opt}, b.tree->sampleType())));
     for (const char *name : {"gen__baseline.cpu.pb.gz", "gen__optimized.cpu.pb.gz"}) {

@@ -1,10 +1,10 @@
 // The diff views offscreen: the apples in pixels, the share view's distortion, one-side frames, the side-by-side
 // common scale, synchronised zoom, and the diff table model.
-#include "DiffTableModel.h"
-#include "DiffView.h"
-#include "FlameView.h"
+#include "compare/DiffTableModel.h"
+#include "compare/DiffView.h"
+#include "controls/SearchBar.h"
+#include "flame/FlameView.h"
 #include "ProfileFactory.h"
-#include "SearchBar.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

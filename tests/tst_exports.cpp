@@ -1,17 +1,17 @@
 // File > Export as a user gets it: each format written from an opened tab, read back with the model's readers
 // and compared exactly with what the tab shows (its tree, with filters; its top or diff table).
-#include "CallTreeBuilder.h"
-#include "ConnectionStore.h"
-#include "DiffTable.h"
-#include "DiffView.h"
-#include "DocumentPane.h"
-#include "FilterBar.h"
-#include "FlameGraphWidget.h"
-#include "FlatTable.h"
+#include "compare/DiffView.h"
+#include "controls/FilterBar.h"
+#include "diff/DiffTable.h"
+#include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
+#include "explorer/QrynExplorer.h"
+#include "export/TableCsv.h"
+#include "flame/FlameGraphWidget.h"
+#include "formats/ProfileInput.h"
 #include "MainWindow.h"
-#include "ProfileFormats.h"
-#include "QrynExplorer.h"
-#include "TableCsv.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <QAction>
 #include <QFile>
@@ -147,7 +147,7 @@ void tst_Exports::pprofAndFoldedReadBackEqual()
     QVERIFY(readAll(pprof).startsWith("\x1f\x8b"));   // gzip
 
     for (const QString &path : {pprof, folded}) {
-        const auto p = readAnyProfileFile(path);
+        const auto p = readProfileFile(path);
         QCOMPARE(p->sampleTypes.size(), size_t(1));   // the tree's sample type
         const auto back = CallTreeBuilder::build({p}, 0);
         QCOMPARE(back->total(CallTree::kRoot), shown->total(CallTree::kRoot));
@@ -176,7 +176,7 @@ void tst_Exports::exportsKeepActiveFilters()
     QVERIFY(w.exportTo(Format::Folded, folded));
     QVERIFY(w.exportTo(Format::TopCsv, csv));
     for (const QString &path : {pprof, folded})
-        QCOMPARE(CallTreeBuilder::build({readAnyProfileFile(path)}, 0)->total(CallTree::kRoot), int64_t(13107201));
+        QCOMPARE(CallTreeBuilder::build({readProfileFile(path)}, 0)->total(CallTree::kRoot), int64_t(13107201));
     // Percentages are of what the filter keeps, as `qflame top --focus` prints them.
     QVERIFY(readAll(csv).contains("\r\n13107201,100.00,100.00,13107201,100.00,main.allocLarge\r\n"));
 }
@@ -240,7 +240,7 @@ void tst_Exports::qrynExplorerTab()
     QVERIFY(!w.exportTo(Format::Pprof, m_dir.filePath(QStringLiteral("nothing.pb.gz"))));
 
     LoadedView v;
-    v.profiles = {readAnyProfileFile(data("gen__baseline.cpu.pb.gz"))};
+    v.profiles = {readProfileFile(data("gen__baseline.cpu.pb.gz"))};
     v.sampleType = v.profiles.front()->effectiveDefaultType();
     v.tree = CallTreeBuilder::build(v.profiles, size_t(v.sampleType));
     v.flat = FlatTable::compute(v.tree);
@@ -250,7 +250,7 @@ void tst_Exports::qrynExplorerTab()
     const QString pprof = m_dir.filePath(QStringLiteral("qryn.pb.gz")), csv = m_dir.filePath(QStringLiteral("qryn.csv"));
     QVERIFY(w.exportTo(Format::Pprof, pprof));
     QVERIFY(w.exportTo(Format::TopCsv, csv));
-    QCOMPARE(CallTreeBuilder::build({readAnyProfileFile(pprof)}, 0)->total(CallTree::kRoot),
+    QCOMPARE(CallTreeBuilder::build({readProfileFile(pprof)}, 0)->total(CallTree::kRoot),
              v.tree->total(CallTree::kRoot));
     QCOMPARE(readAll(csv), QByteArray::fromStdString(flatTableCsv(*v.flat)));
     delete explorer;   // before the store it refers to

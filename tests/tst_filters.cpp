@@ -1,11 +1,11 @@
 // pprof's sample filters (focus, ignore, hide, show, tagfocus, tagignore) and collapse recursion: every case of
 // tests/data/oracle-filters/cases.tsv equals what go tool pprof -top printed for it, and the parts pprof does
 // not print (the shape of the tree, errors, units) are checked against hand-computed values.
-#include "CallTreeBuilder.h"
-#include "FlatTable.h"
+#include "formats/ProfileInput.h"
 #include "OracleFile.h"
-#include "ProfileReader.h"
-#include "SampleFilter.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
+#include "tree/SampleFilter.h"
 
 #include "profile.pb.h"
 
@@ -238,7 +238,7 @@ QStringList rows(const FlatTable &t)
 
 std::shared_ptr<const Profile> made(pb::Profile (*make)())
 {
-    return readProfile(make().SerializeAsString(), "made");
+    return readPprof(make().SerializeAsString(), "made");
 }
 
 std::shared_ptr<const CallTree> build(std::shared_ptr<const Profile> p, SampleFilters f, size_t type = 0)
@@ -349,7 +349,7 @@ void tst_Filters::matchesGoToolPprof()
 
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const QString &f : c.files)
-        profiles.push_back(readProfileFile(f));
+        profiles.push_back(readPprofFile(f));
     const int type = c.sampleIndex >= 0 ? c.sampleIndex : profiles.front()->effectiveDefaultType();
     const auto table = FlatTable::compute(CallTreeBuilder::build(profiles, size_t(type), c.options));
     const std::vector<OracleRow> actual = computedRows(*table);

@@ -1,11 +1,10 @@
 // Flamebearer JSON: answers captured from the real qryn (tests/data/formats/README.md) give the numbers of the
 // protobuf path; hand-made documents pin the decoding of levels, units and every error.
-#include "CallTreeBuilder.h"
-#include "FlamebearerFormat.h"
-#include "FlatTable.h"
-#include "ProfileFormats.h"
-#include "ProfileReader.h"
-#include "ProfileWriter.h"
+#include "export/ProfileWriter.h"
+#include "formats/FlamebearerFormat.h"
+#include "formats/ProfileInput.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 #include "TreePaths.h"
 
 #include <QFile>
@@ -99,7 +98,7 @@ void tst_Flamebearer::qrynAnswerHasTheProtobufTotals()
     QFETCH(QString, unit);
     QFETCH(qlonglong, total);
     QFETCH(int, functions);
-    const auto fb = readAnyProfileFile(data(json));
+    const auto fb = readProfileFile(data(json));
     QCOMPARE(fb->sampleTypes.size(), size_t(1));
     QCOMPARE(QString::fromStdString(fb->typeName(0)), sampleType);
     QCOMPARE(QString::fromStdString(fb->unitName(0)), unit);
@@ -107,7 +106,7 @@ void tst_Flamebearer::qrynAnswerHasTheProtobufTotals()
     const auto fromJson = tree(fb);
     QCOMPARE(fromJson->total(CallTree::kRoot), int64_t(total));
 
-    const auto p = readAnyProfileFile(data(pprof));
+    const auto p = readProfileFile(data(pprof));
     const auto fromPprof = tree(p, p->findSampleType(sampleType.toStdString()));
     QCOMPARE(fromPprof->total(CallTree::kRoot), int64_t(total));
     // qryn keeps only the innermost function of inlined calls (tests/qryn/README.md), so cum values of inlined
@@ -247,7 +246,7 @@ void tst_Flamebearer::rejects()
 void tst_Flamebearer::toldApartByContent()
 {
     QCOMPARE(sniffProfileFormat(kSmall), ProfileFormat::Flamebearer);
-    const auto gz = readAnyProfile(gzipCompress(kSmall), "small.json.gz");
+    const auto gz = readProfile(gzipCompress(kSmall), "small.json.gz");
     QCOMPARE(describe(*tree(gz)), QStringLiteral("<root>=10/0 main=10/1 main;a=6/2 main;a;b=4/4 main;b=3/3"));
     QCOMPARE(gz->comments.size(), size_t(1));
     QCOMPARE(gz->str(gz->comments[0]), std::string("qflame: imported from flamebearer JSON"));

@@ -1,10 +1,11 @@
 // The flamegraph widget offscreen: hit testing and colours at known pixels, zoom, history, keys, tooltip text.
-#include "CallTreeBuilder.h"
-#include "FlameGraphWidget.h"
-#include "FlamePainter.h"
-#include "FlameView.h"
-#include "FrameDetails.h"
+#include "flame/FlameGraphWidget.h"
+#include "flame/FlamePainter.h"
+#include "flame/FlameView.h"
+#include "flame/FrameDetails.h"
+#include "formats/ProfileInput.h"
 #include "ProfileFactory.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <QApplication>
 #include <QFile>
@@ -180,7 +181,7 @@ void tst_FlameGraphWidget::detailsPanelText()
 void tst_FlameGraphWidget::paintsRealProfile()
 {
     FlameGraphWidget w;
-    auto p = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
+    auto p = readPprofFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
     w.setTree(CallTreeBuilder::build({p}, 1));
     w.resize(1200, w.sizeHint().height());
     const QImage img = w.grab().toImage();

@@ -1,9 +1,9 @@
 // The flamegraph's pixels: the band renderer against QPainter's own fills, and the widget painting straight into
 // the window that holds it (at its offset, only inside the update, and what reaches the window's backing store).
-#include "CallTreeBuilder.h"
-#include "FlameGraphWidget.h"
-#include "FlamePainter.h"
+#include "flame/FlameGraphWidget.h"
+#include "flame/FlamePainter.h"
 #include "ProfileFactory.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <QImage>
 #include <QPainter>

@@ -1,14 +1,14 @@
 // Folded stacks: parsing, writing, telling them apart from other formats, and the round trips
 // pprof -> folded -> qflame (every node's total and self) and go tool pprof -traces -> folded -> qflame.
-#include "CallTreeBuilder.h"
-#include "DiffTable.h"
-#include "FoldedFormat.h"
+#include "diff/DiffTable.h"
+#include "export/FoldedWriter.h"
+#include "export/ProfileWriter.h"
+#include "formats/FoldedFormat.h"
+#include "formats/ProfileInput.h"
+#include "formats/StackProfile.h"
 #include "LoadJob.h"
 #include "ProfileFactory.h"
-#include "ProfileFormats.h"
-#include "ProfileReader.h"
-#include "ProfileWriter.h"
-#include "StackProfile.h"
+#include "tree/CallTreeBuilder.h"
 #include "TreePaths.h"
 
 #include <QFile>
@@ -188,7 +188,7 @@ void tst_Folded::pprofRoundTrip_data()
     for (const char *f : {"gen__baseline.cpu.pb.gz", "gen__optimized.cpu.pb.gz", "gen__heap.pb.gz", "gen__block.pb.gz",
                           "pprof__sample.cpu", "parca__normal-cpu.stripped.pprof", "parca__node-profile.pb.gz",
                           "ddgo__pprof.lines.pb.gz"}) {
-        const auto p = readProfile(test::fileBytes(data(QLatin1String(f))), f);
+        const auto p = readPprof(test::fileBytes(data(QLatin1String(f))), f);
         for (size_t t = 0; t < p->sampleTypes.size(); ++t)
             QTest::addRow("%s %s", f, p->typeName(t).c_str()) << QString::fromLatin1(f) << int(t);
     }
@@ -198,7 +198,7 @@ void tst_Folded::pprofRoundTrip()
 {
     QFETCH(QString, file);
     QFETCH(int, type);
-    const auto original = tree(readAnyProfileFile(data(file)), type);
+    const auto original = tree(readProfileFile(data(file)), type);
     const std::string folded = writeFolded(*original);
     const auto back = tree(readFolded(folded, "roundtrip.folded"));
     const TreePaths expected = treePaths(*original), actual = treePaths(*back);
@@ -229,9 +229,9 @@ void tst_Folded::goToolPprofTracesEqualThePprofTree()
     QFETCH(QString, sampleType);
     QFETCH(qlonglong, total);
     QFETCH(int, lines);
-    const auto fromFolded = readAnyProfileFile(data(folded));
+    const auto fromFolded = readProfileFile(data(folded));
     QCOMPARE(int(fromFolded->sampleCount()), lines);
-    const auto p = readAnyProfileFile(data(pprof));
+    const auto p = readProfileFile(data(pprof));
     const auto expected = tree(p, p->findSampleType(sampleType.toStdString()));
     const auto actual = tree(fromFolded);
     QCOMPARE(actual->total(CallTree::kRoot), int64_t(total));
@@ -243,7 +243,7 @@ void tst_Folded::goToolPprofTracesEqualThePprofTree()
 void tst_Folded::compressedFoldedIsRead()
 {
     const std::string text = "main;a 5\nmain;b 7\n";
-    const auto p = readAnyProfile(gzipCompress(text), "t.folded.gz");
+    const auto p = readProfile(gzipCompress(text), "t.folded.gz");
     QCOMPARE(describe(*tree(p)), QStringLiteral("<root>=12/0 main=12/0 main;a=5/5 main;b=7/7"));
     QCOMPARE(p->sourceName, std::string("t.folded.gz"));
 }

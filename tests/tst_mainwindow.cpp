@@ -1,8 +1,8 @@
 // The window as a user drives it: open, switch sample type, a bad file that must not disturb what is open,
 // a newer load superseding a running one, and drag and drop.
-#include "DiffView.h"
-#include "DocumentPane.h"
-#include "FlameGraphWidget.h"
+#include "compare/DiffView.h"
+#include "document/DocumentPane.h"
+#include "flame/FlameGraphWidget.h"
 #include "MainWindow.h"
 
 #include <QComboBox>

@@ -1,13 +1,14 @@
 // The streaming pprof decoder: what it reads must not depend on how the bytes arrive (block sizes, field order,
 // packed or unpacked arrays), it must accept exactly what libprotobuf's whole-message parse accepts, and a
 // damaged compressed stream must be reported as such wherever the parse happened to stop.
-#include "InflatingStream.h"
+#include "formats/ProfileInput.h"
+#include "io/InflatingStream.h"
+#include "io/Prefault.h"
+#include "pprof/PprofDecoder.h"
+#include "pprof/PprofReader.h"
 #include "PprofCrossCheck.h"
-#include "PprofDecoder.h"
-#include "Prefault.h"
-#include "ProfileFactory.h"
-#include "ProfileReader.h"
 #include "profile.pb.h"
+#include "ProfileFactory.h"
 
 #include <QFile>
 #include <QTest>
@@ -33,7 +34,7 @@ namespace {
 std::shared_ptr<const Profile> readInBlocks(const std::string &bytes, size_t blockSize, const ReadOptions &options = {})
 {
     InflatingStream in(bytes, sniffCompression(bytes), options.maxDecompressedBytes, blockSize);
-    return readInflatedProfile(in, "blocks", options);
+    return readPprofInflating(in, "blocks", options);
 }
 
 // `n` samples over 60 locations in 20 functions, stacks 1-40 deep, two sample types and a label each.
@@ -125,13 +126,13 @@ void tst_PprofDecoder::blockSizesDoNotMatter()
     QFETCH(int, blockSize);
     QFETCH(int, samples);
     const std::string bytes = test::fileBytes(file);
-    const auto usual = readProfile(bytes, "blocks");
+    const auto usual = readPprof(bytes, "blocks");
     const auto blocks = readInBlocks(bytes, size_t(blockSize));
     QCOMPARE(int(usual->sampleCount()), samples);   // tests/data/MANIFEST.tsv
     QVERIFY(!usual->locations.empty());
     QVERIFY(*usual == *blocks);
     // And as raw bytes, decoded in place.
-    QVERIFY(*readProfile(decompress(bytes, sniffCompression(bytes), 1 << 30), "blocks") == *usual);
+    QVERIFY(*readPprof(decompress(bytes, sniffCompression(bytes), 1 << 30), "blocks") == *usual);
 }
 
 void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
@@ -178,7 +179,7 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
     QCOMPARE(fuzz::crossCheckPprof(w.bytes), std::string());
     for (const std::string &bytes : {w.bytes, test::gzipBytes(w.bytes)}) {
         for (size_t blockSize : {size_t(3), size_t(1) << 20}) {
-            const auto p = bytes == w.bytes ? readProfile(bytes, "order") : readInBlocks(bytes, blockSize);
+            const auto p = bytes == w.bytes ? readPprof(bytes, "order") : readInBlocks(bytes, blockSize);
             QCOMPARE(p->strings, (std::vector<std::string>{"", "samples", "count", "main", "leaf"}));
             QCOMPARE(p->sampleCount(), size_t(2));
             QCOMPARE(p->locations.size(), size_t(2));
@@ -349,7 +350,7 @@ void tst_PprofDecoder::cancelStopsInflating()
     std::vector<double> seen;
     ReadOptions watch;
     watch.progress = [&](double f) { seen.push_back(f); return true; };
-    QCOMPARE(readProfile(gz, "all", watch)->sampleCount(), size_t(300000));
+    QCOMPARE(readPprof(gz, "all", watch)->sampleCount(), size_t(300000));
     QVERIFY2(seen.size() >= 3, qPrintable(QString::number(seen.size())));
     QVERIFY(std::is_sorted(seen.begin(), seen.end()));
     QVERIFY(seen.front() >= 0.0 && seen.back() <= 1.0);
@@ -357,11 +358,11 @@ void tst_PprofDecoder::cancelStopsInflating()
     int calls = 0;
     ReadOptions cancel;
     cancel.progress = [&](double) { return ++calls < 2; };
-    QVERIFY_THROWS_EXCEPTION(Cancelled, readProfile(gz, "cancelled", cancel));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, readPprof(gz, "cancelled", cancel));
     QCOMPARE(calls, 2);   // asked once more after saying no would mean the decode went on
     // Raw input cancels the same way.
     calls = 0;
-    QVERIFY_THROWS_EXCEPTION(Cancelled, readProfile(manySamples(300000).SerializeAsString(), "raw", cancel));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, readPprof(manySamples(300000).SerializeAsString(), "raw", cancel));
     QCOMPARE(calls, 2);
 }
 
@@ -379,7 +380,7 @@ void tst_PprofDecoder::largeProfilesAreReadAlike()
     const std::string raw = p.SerializeAsString();
     const std::string mismatch = fuzz::crossCheckPprof(raw);
     QVERIFY2(mismatch.empty(), mismatch.c_str());
-    const auto read = readProfile(raw, "raw");
+    const auto read = readPprof(raw, "raw");
     QCOMPARE(read->sampleCount(), size_t(120000));
     QCOMPARE(read->locations[read->sampleLocations[read->sampleLocBegin[100]]].id, uint64_t(1) << 40);
     QCOMPARE(read->locations[read->sampleLocations[read->sampleLocBegin[100001] - 1]].id, uint64_t(1) << 40);
@@ -442,7 +443,7 @@ void tst_PprofDecoder::firstProblemInFileOrder()
     QFETCH(QString, error);
     for (const std::string &bytes : {raw.toStdString(), test::gzipBytes(raw.toStdString())}) {
         try {
-            readProfile(bytes, "data");
+            readPprof(bytes, "data");
             QFAIL("accepted");
         } catch (const ProfileError &e) {
             QVERIFY2(QString(e.what()).contains(error), e.what());

@@ -1,15 +1,16 @@
 // A profile tab as a user works in it: search with its matched total, filters from the bar and removed in one
 // click, and the sandwich of a function; numbers checked against the oracle of the profile.
-#include "DocumentPane.h"
-#include "FilterBar.h"
-#include "FlameGraphWidget.h"
-#include "FlameView.h"
-#include "SandwichView.h"
-#include "SearchBar.h"
-#include "TopTableModel.h"
+#include "controls/FilterBar.h"
+#include "controls/SearchBar.h"
+#include "document/DocumentPane.h"
+#include "flame/FlameGraphWidget.h"
+#include "flame/FlameView.h"
+#include "formats/ProfileInput.h"
+#include "tables/SandwichView.h"
+#include "tables/TopTableModel.h"
 
-#include "CallTreeBuilder.h"
-#include "FoldedFormat.h"
+#include "formats/FoldedFormat.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <QHeaderView>
 #include <QSignalSpy>
@@ -198,7 +199,7 @@ void tst_ProfilePane::exportsSubtree()
     QCOMPARE(fromFolded->total(CallTree::kRoot), t.total(sortRecords));
     QCOMPARE(fromFolded->total(CallTree::kRoot), int64_t(3040000000));
     QVERIFY(text.startsWith("runtime.main;main.main;main.burn;runtime/pprof.Do;main.burn.func3;main.indexPath;main.sortRecords"));
-    const auto fromPprof = readProfileFile(pprof);
+    const auto fromPprof = readPprofFile(pprof);
     QCOMPARE(fromPprof->total(0), int64_t(3040000000));
     QVERIFY(!m_pane->exportSubtree(sortRecords, false, QStringLiteral("/nonexistent/dir/x.folded")));
 }

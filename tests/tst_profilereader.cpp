@@ -1,6 +1,6 @@
 // The reader: compressions told apart by content, every field a viewer needs, and one clear line per error.
+#include "formats/ProfileInput.h"
 #include "ProfileFactory.h"
-#include "ProfileReader.h"
 
 #include "profile.pb.h"
 
@@ -91,17 +91,17 @@ void tst_ProfileReader::sniffsCompressionByContent()
     QFETCH(int, samples);
     const std::string bytes = test::fileBytes(file);
     QCOMPARE(int(sniffCompression(bytes)), compression);
-    QCOMPARE(int(readProfileFile(file)->sampleCount()), samples);
+    QCOMPARE(int(readPprofFile(file)->sampleCount()), samples);
     // The same bytes decompressed and handed over raw read the same.
     const std::string raw = decompress(bytes, sniffCompression(bytes), 1 << 30);
     QCOMPARE(int(sniffCompression(raw)), int(Compression::None));
-    QCOMPARE(int(readProfile(raw, "raw")->sampleCount()), samples);
+    QCOMPARE(int(readPprof(raw, "raw")->sampleCount()), samples);
 }
 
 void tst_ProfileReader::zstdAndGzipGiveTheSameProfile()
 {
-    auto gz = readProfileFile(data("gen__baseline.cpu.pb.gz"));
-    auto zs = readProfileFile(data("gen__baseline.cpu.pb.zst"));
+    auto gz = readPprofFile(data("gen__baseline.cpu.pb.gz"));
+    auto zs = readPprofFile(data("gen__baseline.cpu.pb.zst"));
     QCOMPARE(gz->values, zs->values);
     QCOMPARE(gz->sampleLocations, zs->sampleLocations);
     QCOMPARE(gz->strings, zs->strings);
@@ -110,7 +110,7 @@ void tst_ProfileReader::zstdAndGzipGiveTheSameProfile()
 
 void tst_ProfileReader::readsEveryField()
 {
-    auto p = readProfile(test::gzipBytes(bytesOf(richProfile())), "rich");
+    auto p = readPprof(test::gzipBytes(bytesOf(richProfile())), "rich");
     QCOMPARE(p->sampleTypes.size(), size_t(2));
     QCOMPARE(p->typeName(0), std::string("samples"));
     QCOMPARE(p->unitName(1), std::string("nanoseconds"));
@@ -152,13 +152,13 @@ void tst_ProfileReader::readsEveryField()
 
     pb::Profile noDefault = richProfile();
     noDefault.set_default_sample_type(0);
-    QCOMPARE(readProfile(bytesOf(noDefault), "d")->effectiveDefaultType(), 1);   // pprof shows the last type
+    QCOMPARE(readPprof(bytesOf(noDefault), "d")->effectiveDefaultType(), 1);   // pprof shows the last type
 }
 
 void tst_ProfileReader::readsFromMemory()
 {
     const std::string bytes = test::fileBytes(data("gen__heap.pb.gz"));
-    auto p = readProfile(bytes, "in-memory");
+    auto p = readPprof(bytes, "in-memory");
     QCOMPARE(p->sourceName, std::string("in-memory"));
     QCOMPARE(p->sampleTypes.size(), size_t(4));
     QCOMPARE(p->defaultSampleType, -1);   // Go heap profiles name no default: pprof shows the last type
@@ -266,7 +266,7 @@ void tst_ProfileReader::rejectsBadInput()
     QFETCH(QByteArray, bytes);
     QFETCH(QString, message);
     try {
-        readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "bad.pb");
+        readPprof(std::string_view(bytes.constData(), size_t(bytes.size())), "bad.pb");
         QFAIL("no error");
     } catch (const ProfileError &e) {
         const QString what = QString::fromStdString(e.what());
@@ -285,7 +285,7 @@ void tst_ProfileReader::capsDecompressedSize()
     ReadOptions small;
     small.maxDecompressedBytes = 1 << 20;
     try {
-        readProfile(bomb, "bomb.gz", small);
+        readPprof(bomb, "bomb.gz", small);
         QFAIL("no error");
     } catch (const ProfileError &e) {
         QVERIFY2(QString::fromLatin1(e.what()).contains(QLatin1String("size limit of 1.0 MiB")), e.what());
@@ -294,13 +294,13 @@ void tst_ProfileReader::capsDecompressedSize()
     const std::string zst = test::fileBytes(data("gen__baseline.cpu.pb.zst"));
     ReadOptions tiny;
     tiny.maxDecompressedBytes = 10000;
-    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(zst, "z", tiny));
-    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(decompress(zst, Compression::Zstd, 1 << 30), "r", tiny));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readPprof(zst, "z", tiny));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readPprof(decompress(zst, Compression::Zstd, 1 << 30), "r", tiny));
     ReadOptions enough;
     enough.maxDecompressedBytes = 47540;   // the exact inflated size of this profile
-    QCOMPARE(readProfile(zst, "z", enough)->sampleCount(), size_t(976));
+    QCOMPARE(readPprof(zst, "z", enough)->sampleCount(), size_t(976));
     enough.maxDecompressedBytes = 47539;
-    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(zst, "z", enough));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readPprof(zst, "z", enough));
 }
 
 void tst_ProfileReader::readsConcatenatedGzipMembers()
@@ -308,9 +308,9 @@ void tst_ProfileReader::readsConcatenatedGzipMembers()
     // Splitting the raw bytes in two gzip members must read as one profile (gzip -c a b > ab semantics).
     const std::string raw = bytesOf(richProfile());
     const std::string twoMembers = test::gzipBytes(raw.substr(0, 10)) + test::gzipBytes(raw.substr(10));
-    auto p = readProfile(twoMembers, "two");
+    auto p = readPprof(twoMembers, "two");
     QCOMPARE(p->value(0, 1), int64_t(30000000));
-    QVERIFY_THROWS_EXCEPTION(ProfileError, readProfile(test::gzipBytes(raw) + "junk", "junk"));
+    QVERIFY_THROWS_EXCEPTION(ProfileError, readPprof(test::gzipBytes(raw) + "junk", "junk"));
 }
 
 QTEST_GUILESS_MAIN(tst_ProfileReader)

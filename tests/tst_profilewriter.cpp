@@ -1,11 +1,10 @@
 // pprof export: a whole profile written back reads as the same profile and still gives go tool pprof's numbers;
 // a call tree written as pprof reads back as the same tree at every granularity; the gzip is real gzip.
-#include "CallTreeBuilder.h"
-#include "FlatTable.h"
+#include "export/ProfileWriter.h"
+#include "formats/ProfileInput.h"
 #include "OracleFile.h"
-#include "ProfileFormats.h"
-#include "ProfileReader.h"
-#include "ProfileWriter.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 #include "TreePaths.h"
 
 #include <QDir>
@@ -89,10 +88,10 @@ void tst_ProfileWriter::wholeProfileReadsBackEqual_data()
 void tst_ProfileWriter::wholeProfileReadsBackEqual()
 {
     QFETCH(QString, file);
-    const auto a = readAnyProfileFile(data(file));
+    const auto a = readProfileFile(data(file));
     const std::string gz = gzipCompress(encodePprof(*a));
     QCOMPARE(sniffCompression(gz), Compression::Gzip);
-    const auto b = readProfile(gz, "export");
+    const auto b = readPprof(gz, "export");
     QCOMPARE(b->strings, a->strings);
     QCOMPARE(b->sampleTypes.size(), a->sampleTypes.size());
     QCOMPARE(b->defaultSampleType, a->defaultSampleType);
@@ -149,7 +148,7 @@ void tst_ProfileWriter::exportGivesGoToolPprofNumbers()
     QFETCH(QString, type);
     QFETCH(int, granularity);
     QFETCH(QString, oracle);
-    const auto exported = readProfile(gzipCompress(encodePprof(*readAnyProfileFile(data(file)))), "export");
+    const auto exported = readPprof(gzipCompress(encodePprof(*readProfileFile(data(file)))), "export");
     const int t = exported->findSampleType(type.toStdString());
     QVERIFY(t >= 0);
     const auto expected = oracleRows(oracle);
@@ -163,7 +162,7 @@ void tst_ProfileWriter::treeReadsBackEqual_data()
     QTest::addColumn<int>("type");
     QTest::addColumn<int>("granularity");
     for (const char *f : kFiles) {
-        const auto p = readAnyProfileFile(data(QLatin1String(f)));
+        const auto p = readProfileFile(data(QLatin1String(f)));
         for (size_t t = 0; t < p->sampleTypes.size(); ++t)
             for (Granularity g : {Granularity::Functions, Granularity::Lines, Granularity::Addresses})
                 QTest::addRow("%s %s %s", f, p->typeName(t).c_str(), granularityName(g)) << QString::fromLatin1(f)
@@ -177,8 +176,8 @@ void tst_ProfileWriter::treeReadsBackEqual()
     QFETCH(int, type);
     QFETCH(int, granularity);
     const Granularity g = Granularity(granularity);
-    const auto original = build(readAnyProfileFile(data(file)), type, g);
-    const auto exported = readProfile(gzipCompress(encodePprof(*original)), "export");
+    const auto original = build(readProfileFile(data(file)), type, g);
+    const auto exported = readPprof(gzipCompress(encodePprof(*original)), "export");
     QCOMPARE(exported->sampleTypes.size(), size_t(1));
     QCOMPARE(exported->typeName(0), original->sampleType().type);
     QCOMPARE(exported->unitName(0), original->sampleType().unit);
@@ -193,9 +192,9 @@ void tst_ProfileWriter::treeReadsBackEqual()
 
 void tst_ProfileWriter::treeExportOfHandMadeTree()
 {
-    const auto p = readAnyProfile("main;a;b 3\nmain;a 2\nmain;c 5\n", "t.folded");
+    const auto p = readProfile("main;a;b 3\nmain;a 2\nmain;c 5\n", "t.folded");
     const auto t = build(p, 0, Granularity::Functions);
-    const auto e = readProfile(encodePprof(*t), "export");
+    const auto e = readPprof(encodePprof(*t), "export");
     // One sample per node with a self value, one location and function per frame.
     QCOMPARE(e->sampleCount(), size_t(3));
     QCOMPARE(e->locations.size(), size_t(4));
@@ -224,7 +223,7 @@ void tst_ProfileWriter::goToolPprofReadsTheExport()
     const QString out = dir.filePath(QStringLiteral("export.pb.gz"));
     QFile f(out);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    const std::string gz = gzipCompress(encodePprof(*readAnyProfileFile(data(QStringLiteral("gen__heap.pb.gz")))));
+    const std::string gz = gzipCompress(encodePprof(*readProfileFile(data(QStringLiteral("gen__heap.pb.gz")))));
     f.write(gz.data(), qint64(gz.size()));
     f.close();
     QProcess p;

@@ -1,6 +1,6 @@
 // `qflame merge` and `qflame top --url` as a user runs them: the real binary against the real qryn of the ctest
 // fixture (tests/qryn/qryn-fixture.sh), its output, its files and its exit status (0 ok, 1 usage, 2 failure).
-#include "ProfileReader.h"
+#include "formats/ProfileInput.h"
 #include "qryn/QrynFixtureEnv.h"
 
 #include <QDir>
@@ -152,7 +152,7 @@ void tst_QrynCli::mergeWritesGzipPprof()
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.read(2), QByteArray("\x1f\x8b"));   // gzip, as profilecli writes it
-    const auto p = qflame::readProfileFile(out);
+    const auto p = qflame::readPprofFile(out);
     QCOMPARE(p->sampleTypes.size(), size_t(2));
     QCOMPARE(p->typeName(1), std::string("cpu"));
     QCOMPARE(p->unitName(1), std::string("nanoseconds"));
@@ -178,7 +178,7 @@ void tst_QrynCli::mergeRefusesToOverwrite()
     const Run forced = runQflame(QStringList{"merge"} << server("process_cpu:samples:count:cpu:nanoseconds")
                                                       << "--output" << out << "--force");
     QVERIFY2(forced.code == 0, forced.err.constData());
-    QCOMPARE(qflame::readProfileFile(out)->total(0), 1587LL);
+    QCOMPARE(qflame::readPprofFile(out)->total(0), 1587LL);
 }
 
 void tst_QrynCli::basicAuth()

@@ -4,14 +4,14 @@
 //
 // Data set: svc-base = gen__baseline.cpu + gen__heap at B (version=base, env=ci), svc-opt = gen__optimized.cpu at O
 // (version=pgo, env=ci); B and O are the seconds in the fixture's seed.env.
-#include "qryn/SeriesText.h"
-#include "CallTreeBuilder.h"
-#include "ExportCheck.h"
-#include "FlatTable.h"
-#include "LabelSelector.h"
-#include "ProfileReader.h"
-#include "QrynClient.h"
+#include "formats/ProfileInput.h"
+#include "qryn/ExportCheck.h"
+#include "qryn/LabelSelector.h"
+#include "qryn/QrynClient.h"
 #include "qryn/QrynFixtureEnv.h"
+#include "qryn/SeriesText.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <QDateTime>
 #include <QTest>
@@ -52,7 +52,7 @@ std::shared_ptr<const FlatTable> localTop(const QStringList &files, const std::s
 {
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const QString &f : files)
-        profiles.push_back(readProfileFile(f));
+        profiles.push_back(readPprofFile(f));
     const int type = profiles.front()->findSampleType(sampleType);
     return FlatTable::compute(CallTreeBuilder::build(profiles, size_t(type)));
 }
@@ -436,7 +436,7 @@ void tst_QrynClient::selectMergeProfile()
     const auto r = get(m_client->selectMergeProfile(query(type, selector)));
     QVERIFY2(r.ok(), qPrintable(r.error.message));
     QVERIFY(!r.value.isEmpty());
-    const Profile &p = *r.value.profile;   // decoded by readProfile
+    const Profile &p = *r.value.profile;   // decoded by readPprof
     QCOMPARE(int(p.sampleCount()), samples);
     QStringList types;
     QList<qint64> gotTotals;
@@ -452,7 +452,7 @@ void tst_QrynClient::selectMergeProfile()
     if (duration >= 0)
         QCOMPARE(p.durationNanos, duration);
     // The bytes are the served pprof: reading them again gives the same profile.
-    QCOMPARE(readProfile(r.value.pprof.toStdString(), "again")->total(1), totals.at(1));
+    QCOMPARE(readPprof(r.value.pprof.toStdString(), "again")->total(1), totals.at(1));
 }
 
 void tst_QrynClient::exportCheckReportsTheInflation_data()

@@ -1,8 +1,8 @@
 // What a real qryn 3.2.39 refuses, and the one-line messages the client makes of it: malformed selectors and type
 // IDs, missing fields, broken server features, and basic auth; and the answers that are empty but not errors (a second qryn started with QRYN_LOGIN/PASSWORD by
 // the ctest fixture qryn_auth_fixture_up). The bodies qryn sends are in tests/qryn/OBSERVED.md.
-#include "ExportCheck.h"
-#include "QrynClient.h"
+#include "qryn/ExportCheck.h"
+#include "qryn/QrynClient.h"
 #include "qryn/QrynFixtureEnv.h"
 
 #include <QDateTime>

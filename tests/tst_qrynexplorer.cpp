@@ -3,17 +3,17 @@
 //
 // Data set: svc-base = gen__baseline.cpu + gen__heap at B (version=base, env=ci), svc-opt = gen__optimized.cpu at O
 // (version=pgo, env=ci). With QFLAME_SCREENSHOTS_DIR set, the explorer and a two-range comparison are saved there.
-#include "qryn/SeriesText.h"
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
-#include "DiffTree.h"
-#include "DiffView.h"
-#include "DocumentPane.h"
-#include "LabelSelectorEdit.h"
-#include "ProfileReader.h"
-#include "QrynExplorer.h"
-#include "TimelineWidget.h"
+#include "compare/DiffView.h"
+#include "diff/DiffTree.h"
+#include "document/DocumentPane.h"
+#include "explorer/ConnectionDialog.h"
+#include "explorer/ConnectionStore.h"
+#include "explorer/LabelSelectorEdit.h"
+#include "explorer/QrynExplorer.h"
+#include "explorer/TimelineWidget.h"
+#include "formats/ProfileInput.h"
 #include "qryn/QrynFixtureEnv.h"
+#include "qryn/SeriesText.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -258,7 +258,7 @@ void tst_QrynExplorer::saveMerged()
                                       .arg(path)),
              qPrintable(f.message));
     QCOMPARE(m_explorer->message(), f.message);
-    const auto p = readProfileFile(path);
+    const auto p = readPprofFile(path);
     QCOMPARE(p->sampleTypes.size(), size_t(2));
     QCOMPARE(p->typeName(0) + "/" + p->typeName(1), std::string("samples/cpu"));
 }

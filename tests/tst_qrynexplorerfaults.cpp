@@ -4,10 +4,10 @@
 // never answers or answers garbage shows a clear message within the timeout, and the flamegraph already shown
 // stays. With QFLAME_SCREENSHOTS_DIR set the 401 state is saved there too; it always goes to
 // /tmp/qflame-explorer-401.png for a look.
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
-#include "DocumentPane.h"
-#include "QrynExplorer.h"
+#include "document/DocumentPane.h"
+#include "explorer/ConnectionDialog.h"
+#include "explorer/ConnectionStore.h"
+#include "explorer/QrynExplorer.h"
 #include "qryn/QrynFixtureEnv.h"
 #include "qryn/ThreadedFaultServer.h"
 

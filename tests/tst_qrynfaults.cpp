@@ -3,8 +3,8 @@
 // oversized body (announced or streamed), a gzip answer, TLS with an untrusted and a trusted CA, and the headers
 // the client sends (auth, tenant, Connect), which qryn ignores. Each fault ends in one clear message within the
 // configured timeout, and the client's thread keeps running its event loop meanwhile.
-#include "ProfileWriter.h"
-#include "QrynClient.h"
+#include "export/ProfileWriter.h"
+#include "qryn/QrynClient.h"
 
 #include "querier.pb.h"
 

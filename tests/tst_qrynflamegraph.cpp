@@ -1,16 +1,16 @@
 // From the server's encodings to our model, on hand-made answers whose numbers are worked out by hand: flamegraph
 // levels to nodes, stacks, profiles and call trees; the diff layout; the protobuf codec; the flamebearer JSON;
 // SelectSeries' client-side range; the export check; writing the merged pprof. No network.
-#include "CallTreeBuilder.h"
-#include "ExportCheck.h"
-#include "FlamegraphLevels.h"
-#include "FlatTable.h"
-#include "LegacyRender.h"
-#include "PprofExport.h"
-#include "ProfileReader.h"
-#include "ProfileWriter.h"
-#include "QuerierCodec.h"
-#include "StacksToTree.h"
+#include "export/ProfileWriter.h"
+#include "formats/ProfileInput.h"
+#include "qryn/ExportCheck.h"
+#include "qryn/FlamegraphLevels.h"
+#include "qryn/LegacyRender.h"
+#include "qryn/PprofExport.h"
+#include "qryn/QuerierCodec.h"
+#include "qryn/StacksToTree.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include "querier.pb.h"
 
@@ -476,14 +476,14 @@ void tst_QrynFlamegraph::writeGzipPprof()
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.read(2), QByteArray("\x1f\x8b"));
     f.close();
-    QCOMPARE(readProfileFile(path)->total(0), 100LL);
+    QCOMPARE(readPprofFile(path)->total(0), 100LL);
     // Exclusive without overwrite: the file stays as it was.
     QCOMPARE(qryn::writeGzipPprof(path, "other", false), path + " already exists");
-    QCOMPARE(readProfileFile(path)->total(0), 100LL);
+    QCOMPARE(readPprofFile(path)->total(0), 100LL);
     const StackSet other{{"main"}, {{0}}, {{7}}};
     const auto otherProfile = stacksToProfile(other, specFor(kCpuType), "other");
     QCOMPARE(qryn::writeGzipPprof(path, QByteArray::fromStdString(encodePprof(*otherProfile)), true), QString());
-    QCOMPARE(readProfileFile(path)->total(0), 7LL);   // replaced
+    QCOMPARE(readPprofFile(path)->total(0), 7LL);   // replaced
     QCOMPARE(qryn::writeGzipPprof(dir.filePath("no/such/dir/x.pb.gz"), pprof, false),
              "cannot create " + dir.filePath("no/such/dir/x.pb.gz") + ": No such file or directory");
 }

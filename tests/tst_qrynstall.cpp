@@ -5,9 +5,9 @@
 // 100 ms or more fails the case. The faulty server runs on a thread of its own, so only the client's work counts.
 //
 // Each case prints "stall: <case> max gap <ms> ms, ..." with qInfo; docs/robustness.md quotes those figures.
-#include "ConnectionStore.h"
-#include "DocumentPane.h"
-#include "QrynExplorer.h"
+#include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
+#include "explorer/QrynExplorer.h"
 #include "qryn/ThreadedFaultServer.h"
 
 #include <QElapsedTimer>

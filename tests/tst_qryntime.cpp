@@ -1,10 +1,10 @@
 // The small pure pieces of the qryn client: time specs, label selectors, profile type IDs, and how error answers
 // become one-line messages. No network.
-#include "ConnectionSettings.h"
-#include "LabelSelector.h"
-#include "QrynError.h"
-#include "QrynTypes.h"
-#include "TimeSpec.h"
+#include "qryn/ConnectionSettings.h"
+#include "qryn/LabelSelector.h"
+#include "qryn/QrynError.h"
+#include "qryn/QrynTypes.h"
+#include "qryn/TimeSpec.h"
 
 #include <QTest>
 

@@ -1,12 +1,12 @@
 // The sandwich view of a frame: hand-computed callers and callees trees (with recursion), and on real profiles
 // root totals equal to the flat table's cum and first levels equal to what go tool pprof -peek prints.
-#include "CallTreeBuilder.h"
-#include "FlameLayout.h"
-#include "FlatTable.h"
+#include "formats/ProfileInput.h"
+#include "layout/FlameLayout.h"
 #include "ProfileFactory.h"
-#include "ProfileReader.h"
-#include "Sandwich.h"
-#include "Search.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
+#include "tree/Sandwich.h"
+#include "tree/Search.h"
 
 #include <QFile>
 #include <QTest>
@@ -185,7 +185,7 @@ void tst_Sandwich::recursionCountsOnce()
 void tst_Sandwich::inlinedFramesKeepTheirKind()
 {
     // pprof__sample.cpu: math.Abs is always inlined into main.busyLoop.
-    const auto t = CallTreeBuilder::build({readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/pprof__sample.cpu"))}, 1);
+    const auto t = CallTreeBuilder::build({readPprofFile(QStringLiteral(QFLAME_TEST_DATA "/pprof__sample.cpu"))}, 1);
     const Sandwich s = SandwichBuilder::build(*t, frameNamed(*t, "math.Abs"));
     QCOMPARE(s.total(), int64_t(110000000));
     QVERIFY(s.callers->isInlined(1));
@@ -271,7 +271,7 @@ void tst_Sandwich::matchesGoToolPprofPeek()
     QFile file(oracle);
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(oracle));
     const std::map<std::string, PeekBlock> peek = parsePeek(file.readAll());
-    const auto t = CallTreeBuilder::build({readProfileFile(profile)}, size_t(sampleType));
+    const auto t = CallTreeBuilder::build({readPprofFile(profile)}, size_t(sampleType));
     const auto flat = FlatTable::compute(t);
     std::map<std::string, int> labelCount;
     for (const FlatRow &row : flat->rows())

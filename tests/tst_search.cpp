@@ -1,8 +1,8 @@
 // Search over a call tree: matching frames and nodes, and the matched total with each sample counted once,
 // on small trees whose numbers are worked out by hand.
-#include "CallTreeBuilder.h"
 #include "ProfileFactory.h"
-#include "Search.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/Search.h"
 
 #include <QTest>
 

@@ -8,10 +8,10 @@
 // QFLAME_SECRET_SERVICE says what keychain there is: "real" (run by tests/qryn/with-secret-service.sh, a private
 // gnome-keyring): secrets round-trip through it and survive the store; "none" (no D-Bus session bus): the keychain
 // refuses, the tab says so, the secret is kept for the session only, and nothing is written in plain text.
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
-#include "DocumentPane.h"
-#include "QrynExplorer.h"
+#include "document/DocumentPane.h"
+#include "explorer/ConnectionDialog.h"
+#include "explorer/ConnectionStore.h"
+#include "explorer/QrynExplorer.h"
 #include "qryn/QrynFixtureEnv.h"
 #include "qryn/ThreadedFaultServer.h"
 

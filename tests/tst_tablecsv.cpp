@@ -1,10 +1,10 @@
 // CSV of the top and diff tables: RFC 4180 quoting and the exact rows of hand-computed profiles and a real one.
-#include "CallTreeBuilder.h"
-#include "DiffSide.h"
-#include "DiffTable.h"
-#include "FlatTable.h"
-#include "ProfileFormats.h"
-#include "TableCsv.h"
+#include "diff/DiffSide.h"
+#include "diff/DiffTable.h"
+#include "export/TableCsv.h"
+#include "formats/ProfileInput.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <QTest>
 
@@ -27,8 +27,8 @@ namespace {
 // before: main 10 = a 2 + map 3 + say 5; after: main 10 = a 2 + map 7 + new 1. Names with a comma and quotes.
 std::shared_ptr<const DiffTable> handDiff(const DiffOptions &options)
 {
-    const auto before = readAnyProfile("main;a 2\nmain;std::map<int, int>::find 3\nmain;say \"hi\" 5\n", "b.folded");
-    const auto after = readAnyProfile("main;a 2\nmain;std::map<int, int>::find 7\nmain;new 1\n", "a.folded");
+    const auto before = readProfile("main;a 2\nmain;std::map<int, int>::find 3\nmain;say \"hi\" 5\n", "b.folded");
+    const auto after = readProfile("main;a 2\nmain;std::map<int, int>::find 7\nmain;new 1\n", "a.folded");
     const DiffSide b = DiffSide::fromProfiles({before}, 0), a = DiffSide::fromProfiles({after}, 0);
     return DiffTable::compute(DiffTree::build(b, a, options));
 }
@@ -59,7 +59,7 @@ void tst_TableCsv::quotesFields()
 void tst_TableCsv::handComputedTable()
 {
     // main 10 = a (self 2) + a;b (3) + c,x (5): flat a 2, b 3, x 5; cum main 10, a 5, c 5.
-    const auto p = readAnyProfile("main;a 2\nmain;a;b 3\nmain;c;x 5\n", "t.folded");
+    const auto p = readProfile("main;a 2\nmain;a;b 3\nmain;c;x 5\n", "t.folded");
     const auto table = FlatTable::compute(CallTreeBuilder::build({p}, 0));
     QCOMPARE(QString::fromStdString(flatTableCsv(*table)),
              QStringLiteral("flat,flat_percent,sum_percent,cum,cum_percent,name\r\n"
@@ -75,7 +75,7 @@ void tst_TableCsv::handComputedTable()
 void tst_TableCsv::realProfileFirstRows()
 {
     // go tool pprof -top on gen__heap.pb.gz, inuse_space (tests/data/oracle): 13107201B 61.58% ... main.allocLarge.
-    const auto p = readAnyProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__heap.pb.gz"));
+    const auto p = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__heap.pb.gz"));
     const auto table = FlatTable::compute(CallTreeBuilder::build({p}, size_t(p->effectiveDefaultType())));
     QCOMPARE(QString::fromStdString(flatTableCsv(*table, 3)),
              QStringLiteral("flat,flat_percent,sum_percent,cum,cum_percent,name\r\n"

@@ -1,8 +1,8 @@
 // -tagfocus / -tagignore values and pprof's unit arithmetic, value by value, worked out from go tool pprof
 // 1.19's driver.parseTagFilterRange and measurement.Scale (the oracle cases of tst_filters run them end to end).
-#include "PprofRegex.h"
-#include "ProfileReader.h"
-#include "TagFilter.h"
+#include "formats/ProfileInput.h"
+#include "tree/PprofRegex.h"
+#include "tree/TagFilter.h"
 
 #include "profile.pb.h"
 
@@ -147,7 +147,7 @@ void tst_TagFilter::identifiesLabelUnits()
     t->add_value(2);
     label(t, 6, 5, 7);    // ... and "ms" here
     label(t, 6, 5, 5);    // a second unit for the key: pprof keeps the first
-    const auto profile = readProfile(p.SerializeAsString(), "units");
+    const auto profile = readPprof(p.SerializeAsString(), "units");
     const NumLabelUnits units = identifyNumLabelUnits({profile});
     QCOMPARE(units, (NumLabelUnits{{"lat", "ms"}, {"request", "bytes"}, {"size", "size"}}));
 }

@@ -1,6 +1,6 @@
 // The explorer's timeline: where points and brushes land, what a drag chooses, and the step for each preset.
-#include "QrynExplorer.h"
-#include "TimelineWidget.h"
+#include "explorer/QrynExplorer.h"
+#include "explorer/TimelineWidget.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,9 +1,9 @@
 // The top table model under QAbstractItemModelTester: exact cells, sorting and the search filter (both
 // computed by a worker), the selection following its row through a re-sort.
-#include "CallTreeBuilder.h"
+#include "controls/TableSizing.h"
 #include "ProfileFactory.h"
-#include "TableSizing.h"
-#include "TopTableModel.h"
+#include "tables/TopTableModel.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>

@@ -1,12 +1,12 @@
 #include "MainWindow.h"
 
-#include "DiffView.h"
-#include "DocumentPane.h"
-#include "FlameGraphWidget.h"
-#include "FlameView.h"
-#include "QrynExplorer.h"
-#include "SearchBar.h"
-#include "TableCsv.h"
+#include "compare/DiffView.h"
+#include "controls/SearchBar.h"
+#include "document/DocumentPane.h"
+#include "explorer/QrynExplorer.h"
+#include "export/TableCsv.h"
+#include "flame/FlameGraphWidget.h"
+#include "flame/FlameView.h"
 
 #include <QAction>
 #include <QActionGroup>

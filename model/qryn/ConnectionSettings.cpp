@@ -1,4 +1,4 @@
-#include "ConnectionSettings.h"
+#include "qryn/ConnectionSettings.h"
 
 #include <QFileInfo>
 #include <QSslCertificate>

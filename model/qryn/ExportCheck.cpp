@@ -1,6 +1,6 @@
-#include "ExportCheck.h"
+#include "qryn/ExportCheck.h"
 
-#include "Units.h"
+#include "pprof/Units.h"
 
 #include <cmath>
 

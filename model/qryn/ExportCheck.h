@@ -5,8 +5,8 @@
 // cannot be undone: the flamegraph's numbers are the ones to show, and a disagreement is said out loud.
 #pragma once
 
-#include "Profile.h"
-#include "QrynTypes.h"
+#include "pprof/Profile.h"
+#include "qryn/QrynTypes.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "FlamegraphLevels.h"
+#include "qryn/FlamegraphLevels.h"
 
 namespace qflame::qryn {
 

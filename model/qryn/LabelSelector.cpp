@@ -1,4 +1,4 @@
-#include "LabelSelector.h"
+#include "qryn/LabelSelector.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "LegacyRender.h"
+#include "qryn/LegacyRender.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

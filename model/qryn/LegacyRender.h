@@ -2,7 +2,7 @@
 // query strings, and their "flamebearer" JSON answers (qryn.md §4.12, §4.13).
 #pragma once
 
-#include "QrynTypes.h"
+#include "qryn/QrynTypes.h"
 
 #include <QByteArray>
 #include <QString>

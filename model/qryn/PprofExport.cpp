@@ -1,6 +1,6 @@
-#include "PprofExport.h"
+#include "qryn/PprofExport.h"
 
-#include "ProfileWriter.h"
+#include "export/ProfileWriter.h"
 
 #include <QFile>
 #include <QSaveFile>

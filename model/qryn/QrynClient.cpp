@@ -1,12 +1,12 @@
-#include "QrynClient.h"
+#include "qryn/QrynClient.h"
 
-#include "FlamebearerFormat.h"
-#include "LabelSelector.h"
-#include "LegacyRender.h"
-#include "ProfileReader.h"
-#include "QuerierCodec.h"
-#include "StacksToTree.h"
-#include "Units.h"
+#include "formats/FlamebearerFormat.h"
+#include "formats/ProfileInput.h"
+#include "pprof/Units.h"
+#include "qryn/LabelSelector.h"
+#include "qryn/LegacyRender.h"
+#include "qryn/QuerierCodec.h"
+#include "qryn/StacksToTree.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -434,7 +434,7 @@ QFuture<Result<MergedProfile>> QrynClient::selectMergeProfile(const ProfileQuery
             if (body.isEmpty())
                 return true;   // nothing matched: qryn sends the empty Profile as 0 bytes
             try {
-                out->profile = readProfile(std::string_view(body.constData(), size_t(body.size())),
+                out->profile = readPprof(std::string_view(body.constData(), size_t(body.size())),
                                            "SelectMergeProfile answer", options);
             } catch (const ProfileError &e) {
                 *why = QStringLiteral("the body (%1) does not decode as pprof: %2")

@@ -14,9 +14,9 @@
 // Use a client from the thread that created it; its futures may be consumed anywhere.
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "QrynError.h"
-#include "QrynTypes.h"
+#include "qryn/ConnectionSettings.h"
+#include "qryn/QrynError.h"
+#include "qryn/QrynTypes.h"
 
 #include <QEventLoop>
 #include <QFuture>

@@ -1,4 +1,4 @@
-#include "QrynError.h"
+#include "qryn/QrynError.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

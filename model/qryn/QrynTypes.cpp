@@ -1,6 +1,6 @@
-#include "QrynTypes.h"
+#include "qryn/QrynTypes.h"
 
-#include "TimeSpec.h"
+#include "qryn/TimeSpec.h"
 
 namespace qflame::qryn {
 

@@ -5,10 +5,10 @@
 // 3.2.39 reads start/end as ms whatever the caller meant).
 #pragma once
 
-#include "CallTree.h"
-#include "FlameLayout.h"
-#include "FlatTable.h"
-#include "Profile.h"
+#include "layout/FlameLayout.h"
+#include "pprof/Profile.h"
+#include "tree/CallTree.h"
+#include "tree/FlatTable.h"
 
 #include <QList>
 #include <QString>

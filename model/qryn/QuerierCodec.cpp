@@ -1,4 +1,4 @@
-#include "QuerierCodec.h"
+#include "qryn/QuerierCodec.h"
 
 #include "querier.pb.h"
 #include "types/v1/types.pb.h"

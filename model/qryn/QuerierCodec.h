@@ -5,7 +5,7 @@
 // for a SelectMergeProfile that matched nothing.
 #pragma once
 
-#include "QrynTypes.h"
+#include "qryn/QrynTypes.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "StacksToTree.h"
+#include "qryn/StacksToTree.h"
 
-#include "CallTreeBuilder.h"
-#include "FlatTable.h"
-#include "StackProfile.h"
+#include "formats/StackProfile.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
 
 #include <unordered_map>
 #include <string_view>

@@ -3,10 +3,10 @@
 // table. Every view, table and diff that works on profiles then works on a server's answer unchanged.
 #pragma once
 
-#include "CallTree.h"
-#include "FlamegraphLevels.h"
-#include "Profile.h"
-#include "QrynTypes.h"
+#include "pprof/Profile.h"
+#include "qryn/FlamegraphLevels.h"
+#include "qryn/QrynTypes.h"
+#include "tree/CallTree.h"
 
 #include <memory>
 #include <string>

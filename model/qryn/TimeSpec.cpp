@@ -1,4 +1,4 @@
-#include "TimeSpec.h"
+#include "qryn/TimeSpec.h"
 
 #include <QDateTime>
 #include <QRegularExpression>

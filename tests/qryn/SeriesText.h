@@ -2,7 +2,7 @@
 // qryn does not define the order of series.
 #pragma once
 
-#include "QrynTypes.h"
+#include "qryn/QrynTypes.h"
 
 #include <QStringList>
 

@@ -1,0 +1,248 @@
+// gzip and zstd inflation with a hard cap on the output, so a decompression bomb is an error, not an OOM kill.
+#include "io/Inflater.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace qflame {
+
+namespace {
+
+std::string mib(uint64_t bytes)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / (1024.0 * 1024.0));
+    return buf;
+}
+
+[[noreturn]] void capExceeded(const char *format, uint64_t cap)
+{
+    throw ProfileError(std::string(format) + " data inflates to more than the size limit of " + mib(cap) +
+                       " (a decompression bomb, or raise the limit)");
+}
+
+}   // namespace
+
+struct Inflater::Impl {
+    std::string_view input;
+    Compression compression;
+    uint64_t cap;
+    uint64_t produced = 0;
+    bool ended = false;
+
+    z_stream zs{};
+    bool zlibReady = false;
+    ZSTD_DCtx *zstd = nullptr;
+    ZSTD_inBuffer zin{nullptr, 0, 0};
+    size_t zstdPending = 0;   // ZSTD_decompressStream's last answer: 0 when the last frame is complete
+
+    // Here rather than in ~Inflater: the constructor throws after creating the context when the frame
+    // announces more than the cap, and then only the members' destructors run (fuzz_pprof found the leak).
+    ~Impl()
+    {
+        if (zlibReady)
+            inflateEnd(&zs);
+        ZSTD_freeDCtx(zstd);
+    }
+
+    const char *name() const { return compressionName(compression); }
+
+    void count(size_t n)
+    {
+        produced += n;
+        if (produced > cap)
+            capExceeded(name(), cap);
+    }
+
+    size_t readNone(char *out, size_t size)
+    {
+        const size_t n = std::min(size, input.size() - size_t(produced));
+        count(n);
+        std::memcpy(out, input.data() + (produced - n), n);
+        ended = produced == input.size();
+        return n;
+    }
+
+    size_t readGzip(char *out, size_t size)
+    {
+        size_t written = 0;
+        while (written < size && !ended) {
+            zs.next_out = reinterpret_cast<Bytef *>(out + written);
+            zs.avail_out = uInt(std::min<size_t>(size - written, 1u << 30));
+            const uInt before = zs.avail_out;
+            const int rc = inflate(&zs, Z_NO_FLUSH);
+            const size_t got = before - zs.avail_out;
+            written += got;
+            count(got);
+            if (rc == Z_STREAM_END) {
+                // pprof writers sometimes concatenate gzip members; read them all, as gzip(1) and Go do.
+                if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
+                    inflateReset(&zs);
+                    continue;
+                }
+                // Trailing zero padding is harmless; anything else means a damaged file.
+                if (std::any_of(zs.next_in, zs.next_in + zs.avail_in, [](Bytef b) { return b != 0; }))
+                    throw ProfileError("gzip: unexpected data after the end of the compressed stream");
+                ended = true;
+                break;
+            }
+            if (rc == Z_BUF_ERROR && zs.avail_in == 0)
+                throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(input.size()) +
+                                   " bytes without its end marker)");
+            if (rc != Z_OK && rc != Z_BUF_ERROR)
+                throw ProfileError(std::string("gzip: corrupt data (") + (zs.msg ? zs.msg : "inflate failed") +
+                                   ") at compressed byte " + std::to_string(input.size() - zs.avail_in));
+        }
+        return written;
+    }
+
+    size_t readZstd(char *out, size_t size)
+    {
+        size_t written = 0;
+        while (written < size && !ended) {
+            if (zin.pos == zin.size && zstdPending == 0) {
+                ended = true;   // every frame complete and flushed
+                break;
+            }
+            ZSTD_outBuffer output{out + written, size - written, 0};
+            const size_t inBefore = zin.pos;
+            zstdPending = ZSTD_decompressStream(zstd, &output, &zin);
+            // No position: zstd decodes a frame that fits the output in one go and reports no progress on error.
+            if (ZSTD_isError(zstdPending))
+                throw ProfileError(std::string("zstd: corrupt data (") + ZSTD_getErrorName(zstdPending) + ")");
+            written += output.pos;
+            count(output.pos);
+            if (output.pos == 0 && zin.pos == inBefore && zin.pos == zin.size)
+                throw ProfileError("zstd: truncated data (the last frame is incomplete after " +
+                                   std::to_string(input.size()) + " bytes)");
+        }
+        return written;
+    }
+};
+
+Inflater::Inflater(std::string_view input, Compression c, uint64_t cap) : d(std::make_unique<Impl>())
+{
+    d->input = input;
+    d->compression = c;
+    d->cap = cap;
+    switch (c) {
+    case Compression::Gzip:
+        if (inflateInit2(&d->zs, 15 + 16) != Z_OK)
+            throw ProfileError("gzip: cannot initialise zlib");
+        d->zlibReady = true;
+        d->zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(input.data()));
+        d->zs.avail_in = uInt(input.size());   // callers keep inputs below 4 GiB (the read cap)
+        break;
+    case Compression::Zstd: {
+        d->zstd = ZSTD_createDCtx();
+        if (!d->zstd)
+            throw ProfileError("zstd: cannot create a decompression context");
+        d->zin = ZSTD_inBuffer{input.data(), input.size(), 0};
+        const uint64_t declared = announcedSize();
+        if (declared > cap)
+            capExceeded("zstd", cap);
+        break;
+    }
+    case Compression::None:
+        break;
+    }
+}
+
+Inflater::~Inflater() = default;
+
+size_t Inflater::read(char *out, size_t size)
+{
+    if (d->ended || size == 0)
+        return 0;
+    switch (d->compression) {
+    case Compression::Gzip: return d->readGzip(out, size);
+    case Compression::Zstd: return d->readZstd(out, size);
+    case Compression::None: break;
+    }
+    return d->readNone(out, size);
+}
+
+double Inflater::consumedFraction() const
+{
+    const size_t total = d->input.size();
+    if (total == 0)
+        return 1.0;
+    switch (d->compression) {
+    case Compression::Gzip: return double(total - d->zs.avail_in) / double(total);
+    case Compression::Zstd: return double(d->zin.pos) / double(total);
+    case Compression::None: break;
+    }
+    return double(d->produced) / double(total);
+}
+
+uint64_t Inflater::sizeHint() const
+{
+    return std::min<uint64_t>(announcedSize(), uint64_t(d->input.size()) * 64);
+}
+
+uint64_t Inflater::announcedSize() const
+{
+    const std::string_view in = d->input;
+    switch (d->compression) {
+    case Compression::Gzip: {
+        if (in.size() < 18)
+            return 0;
+        const auto *t = reinterpret_cast<const uint8_t *>(in.data() + in.size() - 4);
+        return uint64_t(t[0]) | uint64_t(t[1]) << 8 | uint64_t(t[2]) << 16 | uint64_t(t[3]) << 24;
+    }
+    case Compression::Zstd: {
+        const unsigned long long declared = ZSTD_getFrameContentSize(in.data(), in.size());
+        return declared == ZSTD_CONTENTSIZE_UNKNOWN || declared == ZSTD_CONTENTSIZE_ERROR ? 0 : declared;
+    }
+    case Compression::None: break;
+    }
+    return in.size();
+}
+
+Compression sniffCompression(std::string_view b)
+{
+    if (b.size() >= 2 && uint8_t(b[0]) == 0x1f && uint8_t(b[1]) == 0x8b)
+        return Compression::Gzip;
+    if (b.size() >= 4 && uint8_t(b[0]) == 0x28 && uint8_t(b[1]) == 0xb5 && uint8_t(b[2]) == 0x2f &&
+        uint8_t(b[3]) == 0xfd)
+        return Compression::Zstd;
+    return Compression::None;
+}
+
+const char *compressionName(Compression c)
+{
+    switch (c) {
+    case Compression::Gzip: return "gzip";
+    case Compression::Zstd: return "zstd";
+    case Compression::None: break;
+    }
+    return "raw";
+}
+
+std::string decompress(std::string_view bytes, Compression c, uint64_t cap, const ProgressFn &progress)
+{
+    Inflater inflater(bytes, c, cap);
+    // Start from the announced size (one byte more, so that the end is seen without growing), but never
+    // trust it beyond the cap; grow geometrically, never past cap + 1, when it is wrong.
+    uint64_t hint = inflater.sizeHint();
+    std::string out;
+    out.resize(std::min<uint64_t>(std::max<uint64_t>(hint ? hint + 1 : bytes.size() * 4, 64 * 1024), cap + 1));
+    size_t produced = 0;
+    for (;;) {
+        if (produced == out.size())
+            out.resize(std::min<uint64_t>(out.size() * 2, cap + 1));
+        const size_t got = inflater.read(out.data() + produced, std::min<size_t>(out.size() - produced, 4 << 20));
+        if (got == 0)
+            break;
+        produced += got;
+        if (progress && !progress(inflater.consumedFraction()))
+            throw Cancelled();
+    }
+    out.resize(produced);
+    return out;
+}
+
+}   // namespace qflame

@@ -1,0 +1,42 @@
+// Pull-style gzip/zstd inflation with a hard cap on the output, so a decompression bomb is an error, not an OOM
+// kill. decompress() (io/Compression.h) inflates into one string with it; the streaming pprof reader inflates
+// block by block on a background thread while the caller parses what already came out.
+#pragma once
+
+#include "io/Compression.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace qflame {
+
+class Inflater {
+public:
+    // `input` must outlive the inflater. Compression::None passes the bytes through (the cap still applies).
+    Inflater(std::string_view input, Compression c, uint64_t cap);
+    ~Inflater();
+    Inflater(const Inflater &) = delete;
+    Inflater &operator=(const Inflater &) = delete;
+
+    // Fills out[0, size) unless the data ends first; returns the number of bytes written, 0 once at the end.
+    // Throws ProfileError for damaged data, trailing garbage or output over the cap.
+    size_t read(char *out, size_t size);
+
+    // How much of the input has been consumed, in [0, 1].
+    double consumedFraction() const;
+
+    // The inflated size the input announces (gzip's trailer, zstd's frame header), 0 when unknown, at most 64
+    // times the input: only a hint for sizing buffers. A gzip trailer holds the size modulo 4 GiB of the last
+    // member only, and any header can lie; real profiles inflate 3-10 times.
+    uint64_t sizeHint() const;
+
+private:
+    uint64_t announcedSize() const;
+
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+}   // namespace qflame

@@ -1,0 +1,177 @@
+#include "io/InflatingStream.h"
+
+namespace qflame {
+
+InflatingStream::InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize,
+                                 Threading threading)
+    : m_inflater(input, c, cap),
+      m_blockSize(threading == Threading::Reader || (threading == Threading::Auto && input.size() < kBackgroundFromBytes)
+                      ? std::min(blockSize, std::max<size_t>(input.size() * 4, 64 * 1024))
+                      : blockSize)
+{
+    if (threading == Threading::Background || (threading == Threading::Auto && input.size() >= kBackgroundFromBytes))
+        m_thread = std::thread([this] { produce(); });
+}
+
+InflatingStream::~InflatingStream()
+{
+    if (!m_thread.joinable())
+        return;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_changed.notify_all();
+    m_thread.join();
+}
+
+bool InflatingStream::inflateCurrent()
+{
+    if (m_done)
+        return false;
+    if (!m_current.bytes)
+        m_current.bytes.reset(new char[m_blockSize]);
+    m_position = 0;
+    try {
+        m_current.size = m_inflater.read(m_current.bytes.get(), m_blockSize);
+    } catch (...) {
+        m_current.size = 0;
+        m_error = std::current_exception();
+    }
+    m_progress.store(m_inflater.consumedFraction(), std::memory_order_relaxed);
+    m_done = m_current.size == 0;
+    return !m_done;
+}
+
+void InflatingStream::produce()
+{
+    try {
+        for (;;) {
+            Block block;
+            {
+                std::lock_guard lock(m_mutex);
+                if (!m_free.empty()) {
+                    block = std::move(m_free.back());
+                    m_free.pop_back();
+                }
+            }
+            if (!block.bytes)
+                block.bytes.reset(new char[m_blockSize]);
+            block.size = m_inflater.read(block.bytes.get(), m_blockSize);
+            m_progress.store(m_inflater.consumedFraction(), std::memory_order_relaxed);
+            if (block.size == 0)
+                break;
+            std::unique_lock lock(m_mutex);
+            m_changed.wait(lock, [&] { return m_stop || m_discard || m_ready.size() < kBlocksAhead; });
+            if (m_stop)
+                break;
+            if (m_discard) {
+                m_free.push_back(std::move(block));
+                continue;
+            }
+            m_ready.push_back(std::move(block));
+            lock.unlock();
+            m_changed.notify_all();
+        }
+    } catch (...) {
+        std::lock_guard lock(m_mutex);
+        m_error = std::current_exception();
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_done = true;
+    }
+    m_changed.notify_all();
+}
+
+bool InflatingStream::fetchCurrent()
+{
+    if (m_position < m_current.size)
+        return true;
+    if (!m_thread.joinable())
+        return inflateCurrent();
+    std::unique_lock lock(m_mutex);
+    if (m_current.bytes)
+        m_free.push_back(std::move(m_current));
+    m_current = Block();
+    m_position = 0;
+    m_changed.wait(lock, [&] { return !m_ready.empty() || m_done; });
+    if (m_ready.empty())
+        return false;
+    m_current = std::move(m_ready.front());
+    m_ready.pop_front();
+    lock.unlock();
+    m_changed.notify_all();   // room for one more block ahead
+    return true;
+}
+
+bool InflatingStream::Next(const void **data, int *size)
+{
+    if (!fetchCurrent())
+        return false;
+    *data = m_current.bytes.get() + m_position;
+    *size = int(m_current.size - m_position);
+    m_position = m_current.size;
+    m_byteCount += *size;
+    return true;
+}
+
+void InflatingStream::BackUp(int count)
+{
+    m_position -= size_t(count);
+    m_byteCount -= count;
+}
+
+bool InflatingStream::Skip(int count)
+{
+    while (count > 0) {
+        if (!fetchCurrent())
+            return false;
+        const size_t step = std::min(size_t(count), m_current.size - m_position);
+        m_position += step;
+        m_byteCount += int64_t(step);
+        count -= int(step);
+    }
+    return true;
+}
+
+std::string_view InflatingStream::peek()
+{
+    if (!fetchCurrent())
+        return {};
+    return std::string_view(m_current.bytes.get(), m_current.size);
+}
+
+std::string InflatingStream::readAll()
+{
+    std::string all;
+    const void *data;
+    int size;
+    while (Next(&data, &size))
+        all.append(static_cast<const char *>(data), size_t(size));
+    finish();
+    return all;
+}
+
+void InflatingStream::finish()
+{
+    if (!m_thread.joinable()) {
+        while (inflateCurrent()) {
+        }
+        if (m_error)
+            std::rethrow_exception(m_error);
+        return;
+    }
+    std::unique_lock lock(m_mutex);
+    m_discard = true;
+    while (!m_ready.empty()) {
+        m_free.push_back(std::move(m_ready.front()));
+        m_ready.pop_front();
+    }
+    m_changed.notify_all();
+    m_changed.wait(lock, [&] { return m_done; });
+    if (m_error)
+        std::rethrow_exception(m_error);
+}
+
+}   // namespace qflame

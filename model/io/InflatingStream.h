@@ -1,0 +1,90 @@
+// The inflated bytes of a compressed profile as a protobuf input stream. A background thread inflates a few
+// blocks ahead of the reader, so that on two cores inflating and parsing overlap instead of adding up, and the
+// whole inflated profile is never in memory at once.
+#pragma once
+
+#include "io/Inflater.h"
+
+#include <google/protobuf/io/zero_copy_stream.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace qflame {
+
+class InflatingStream final : public google::protobuf::io::ZeroCopyInputStream {
+public:
+    static constexpr size_t kDefaultBlockSize = 256 * 1024;
+
+    // Where the inflating happens. Small inputs are inflated on the reader's thread as it reads: a thread and
+    // a quarter of a megabyte of blocks cost more than they save there.
+    enum class Threading { Auto, Background, Reader };
+    static constexpr size_t kBackgroundFromBytes = 64 * 1024;   // of compressed input, for Auto
+
+    // Starts inflating `input` (which must outlive the stream). `blockSize` and `threading` are for tests:
+    // small blocks make fields straddle them.
+    InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize = kDefaultBlockSize,
+                    Threading threading = Threading::Auto);
+    ~InflatingStream() override;
+
+    // ZeroCopyInputStream. Next() waits for the next block; it returns false at the end of the data and when
+    // inflating failed (finish() then throws the reason).
+    bool Next(const void **data, int *size) override;
+    void BackUp(int count) override;
+    bool Skip(int count) override;
+    int64_t ByteCount() const override { return m_byteCount; }
+
+    // The first block, without consuming it: all the data when it is shorter than a block. Waits for it.
+    std::string_view peek();
+
+    // Everything not read yet, as one string (then finish()).
+    std::string readAll();
+
+    // Waits until the whole input has been inflated (discarding what nobody reads any more) and throws the
+    // inflater's error, if any. The reader calls it before reporting an error of its own: damaged compressed
+    // data must be reported as such, wherever the parse happened to stop.
+    void finish();
+
+    uint64_t sizeHint() const { return m_inflater.sizeHint(); }
+
+    // How much of the compressed input has been consumed, in [0, 1]; safe from any thread.
+    double progress() const { return m_progress.load(std::memory_order_relaxed); }
+
+private:
+    struct Block {
+        std::unique_ptr<char[]> bytes;   // m_blockSize bytes, not zero-filled
+        size_t size = 0;
+    };
+    static constexpr size_t kBlocksAhead = 16;
+
+    void produce();
+    bool fetchCurrent();
+    bool inflateCurrent();   // the reader's own inflating (no background thread)   // makes m_current the next block with bytes left; false at the end
+
+    Inflater m_inflater;
+    const size_t m_blockSize;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<Block> m_ready;          // inflated, not yet handed out
+    std::vector<Block> m_free;          // handed back, reused to avoid fresh pages
+    bool m_done = false;                // the producer has stopped (end of data, error or m_stop)
+    bool m_stop = false;                // the reader is gone
+    bool m_discard = false;             // finish(): keep inflating, drop the blocks
+    std::exception_ptr m_error;
+    std::atomic<double> m_progress{0.0};
+
+    Block m_current;                    // the block handed out last (reader side only)
+    size_t m_position = 0;              // how much of it has been handed out (BackUp moves it back)
+    int64_t m_byteCount = 0;
+
+    std::thread m_thread;               // last: started once everything above exists; none for small inputs
+};
+
+}   // namespace qflame

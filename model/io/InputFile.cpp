@@ -1,0 +1,45 @@
+#include "io/InputFile.h"
+
+#include <QFile>
+
+namespace qflame {
+
+QByteArray readInputBytes(const QString &path, const ReadOptions &options, std::string *sourceName)
+{
+    QFile file;
+    std::string name = path.toStdString();
+    bool ok;
+    if (path == QLatin1String("-")) {
+        name = "<stdin>";
+        ok = file.open(stdin, QIODevice::ReadOnly);
+    } else {
+        file.setFileName(path);
+        ok = file.open(QIODevice::ReadOnly);
+    }
+    *sourceName = name;
+    if (!ok)
+        throw ProfileError(name + ": cannot open: " + file.errorString().toStdString());
+    // Compressed input is at most ~1/1000 of its inflated size for real data; refusing files far over the cap
+    // before reading them keeps a huge wrong file from being slurped into memory.
+    if (file.size() > 0 && uint64_t(file.size()) > options.maxDecompressedBytes)
+        throw ProfileError(name + ": the file is larger than the size limit of " +
+                           std::to_string(options.maxDecompressedBytes) + " bytes");
+    QByteArray bytes;
+    if (file.isSequential()) {
+        while (!file.atEnd()) {
+            bytes += file.read(1 << 20);
+            if (uint64_t(bytes.size()) > options.maxDecompressedBytes)
+                throw ProfileError(name + ": the input is larger than the size limit of " +
+                                   std::to_string(options.maxDecompressedBytes) + " bytes");
+            if (file.error() != QFileDevice::NoError)
+                break;
+        }
+    } else {
+        bytes = file.readAll();
+    }
+    if (file.error() != QFileDevice::NoError)
+        throw ProfileError(name + ": cannot read: " + file.errorString().toStdString());
+    return bytes;
+}
+
+}   // namespace qflame

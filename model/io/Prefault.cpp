@@ -1,0 +1,102 @@
+#include "io/Prefault.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <system_error>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+namespace qflame {
+
+namespace {
+
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+constexpr bool kCanPrefault = true;
+
+// The whole pages inside [begin, end) (madvise takes whole pages); a page the range only partly covers is left
+// to the filling thread.
+bool populate(uintptr_t begin, uintptr_t end)
+{
+    static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    begin = (begin + page - 1) & ~(page - 1);
+    end &= ~(page - 1);
+    if (end <= begin)
+        return true;
+    // EINVAL: a kernel without MADV_POPULATE_WRITE; nothing else to try. ENOMEM or EFAULT: part of the range
+    // is no longer mapped (its array moved); the other ranges go on.
+    return madvise(reinterpret_cast<void *>(begin), end - begin, MADV_POPULATE_WRITE) == 0 || errno != EINVAL;
+}
+#else
+constexpr bool kCanPrefault = false;
+bool populate(uintptr_t, uintptr_t) { return false; }
+#endif
+
+}   // namespace
+
+void Prefaulter::start(std::vector<Range> ranges, const Pace *pace)
+{
+    stop();
+    size_t total = 0;
+    for (const Range &r : ranges)
+        total += r.bytes;
+    if (!kCanPrefault || total < kMinBytes)
+        return;
+    m_stop.store(false, std::memory_order_relaxed);
+    try {
+        if (pace)
+            m_pace = *pace;
+        m_thread = std::thread([this, ranges = std::move(ranges), paced = pace != nullptr] {
+            run(ranges, paced ? &m_pace : nullptr);
+        });
+    } catch (const std::system_error &) {   // no thread: the filling thread faults its pages itself
+    }
+}
+
+void Prefaulter::stop()
+{
+    if (!m_thread.joinable())
+        return;
+    m_stop.store(true, std::memory_order_relaxed);
+    m_thread.join();
+}
+
+void Prefaulter::wait()
+{
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void Prefaulter::run(const std::vector<Range> &ranges, const Pace *pace)
+{
+    // Steps of 2 MB of the largest range, the others cut in as many steps: each step covers a little more of
+    // every array than the filling thread has written by then, as long as this thread keeps ahead.
+    constexpr size_t kStep = 2u << 20;
+    size_t largest = 0;
+    for (const Range &r : ranges)
+        largest = std::max(largest, r.bytes);
+    const size_t steps = (largest + kStep - 1) / kStep;
+    for (size_t k = 0; k < steps; ++k) {
+        if (pace) {   // step k covers the fraction k/steps on: wait until the filling is `lead` from there
+            const double from = double(pace->total) * double(k) / double(steps);
+            while (double(pace->done->load(std::memory_order_relaxed)) + double(pace->lead) < from) {
+                if (m_stop.load(std::memory_order_relaxed))
+                    return;
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        }
+        for (const Range &r : ranges) {
+            if (m_stop.load(std::memory_order_relaxed))
+                return;
+            const uintptr_t base = reinterpret_cast<uintptr_t>(r.begin);
+            if (!populate(base + r.bytes * k / steps, base + r.bytes * (k + 1) / steps))
+                return;
+        }
+    }
+}
+
+}   // namespace qflame

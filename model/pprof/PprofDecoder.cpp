@@ -1,0 +1,436 @@
+#include "pprof/PprofDecoder.h"
+
+#include "io/BesideThread.h"
+#include "io/Prefault.h"
+#include "io/ReadOptions.h"
+#include "pprof/PprofConvert.h"
+#include "profile.pb.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <optional>
+
+namespace qflame {
+
+namespace pb = perftools::profiles;
+using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
+using google::protobuf::io::CodedOutputStream;
+
+namespace {
+
+constexpr int kLengthDelimited = 2;   // protobuf wire type of messages, strings and packed arrays
+
+// Location ids are kept as read until the locations, usually written after the samples, are known. Ids that
+// do not fit 31 bits (rare: ids are 1..N in practice) are kept aside and referred to with the high bit set.
+constexpr uint32_t kBigId = 0x80000000u;
+
+// String indexes of labels are checked once the string table is complete; ones that cannot fit any table are
+// kept as this value, which is out of range of every table.
+constexpr uint32_t kBadIndex = UINT32_MAX;
+
+// CodedInputStream reads tags and lengths of up to 10 bytes; libprotobuf's message parser, which judges the
+// samples and the collected fields, allows tags of at most 5 bytes and lengths below 2 GiB in at most 5. The
+// decoder holds the stream to the parser's rules so that both judge every input alike (fuzz_pprof checks it).
+bool readTag(CodedInputStream &in, uint32_t *tag)
+{
+    const int before = in.CurrentPosition();
+    *tag = in.ReadTag();
+    return in.CurrentPosition() - before <= 5;
+}
+
+constexpr int kSlopBytes = 16;   // the parser refuses lengths this close to INT_MAX
+
+bool readSize(CodedInputStream &in, uint32_t *size)
+{
+    const int before = in.CurrentPosition();
+    uint64_t value;
+    if (!in.ReadVarint64(&value) || in.CurrentPosition() - before > 5 || value > uint64_t(INT_MAX - kSlopBytes))
+        return false;
+    *size = uint32_t(value);
+    return true;
+}
+
+// Copies one field whose tag has been read to `out`, re-encoded. Groups nest; the parser of the collected
+// fields applies its own depth limit to them, the same as in the whole message.
+bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, std::string &buffer, int depth = 0)
+{
+    switch (WireFormatLite::GetTagWireType(tag)) {
+    case WireFormatLite::WIRETYPE_VARINT: {
+        uint64_t v;
+        if (!in.ReadVarint64(&v))
+            return false;
+        out.WriteTag(tag), out.WriteVarint64(v);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_FIXED64: {
+        uint64_t v;
+        if (!in.ReadLittleEndian64(&v))
+            return false;
+        out.WriteTag(tag), out.WriteLittleEndian64(v);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_FIXED32: {
+        uint32_t v;
+        if (!in.ReadLittleEndian32(&v))
+            return false;
+        out.WriteTag(tag), out.WriteLittleEndian32(v);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
+        uint32_t size;
+        if (!readSize(in, &size) || !in.ReadString(&buffer, int(size)))
+            return false;
+        out.WriteTag(tag), out.WriteVarint32(size), out.WriteString(buffer);
+        return true;
+    }
+    case WireFormatLite::WIRETYPE_START_GROUP: {
+        if (depth > 200)   // deeper than the parser allows anyway; bounds this recursion
+            return false;
+        out.WriteTag(tag);
+        for (;;) {
+            uint32_t inner;
+            if (!readTag(in, &inner) || inner == 0)
+                return false;
+            if (WireFormatLite::GetTagWireType(inner) == WireFormatLite::WIRETYPE_END_GROUP) {
+                if (WireFormatLite::GetTagFieldNumber(inner) != WireFormatLite::GetTagFieldNumber(tag))
+                    return false;
+                out.WriteTag(inner);
+                return true;
+            }
+            if (!copyField(in, inner, out, buffer, depth + 1))
+                return false;
+        }
+    }
+    default:   // an end of group without its start, or no wire type at all
+        return false;
+    }
+}
+
+class Decoder {
+public:
+    explicit Decoder(Profile &out) : m_out(out) {}
+
+    // False when the bytes are not a valid Profile message.
+    bool stream(google::protobuf::io::ZeroCopyInputStream &input, uint64_t sizeHint,
+                const std::function<bool()> &keepGoing)
+    {
+        CodedInputStream in(&input);
+        in.SetTotalBytesLimit(INT_MAX);
+        m_sizeHint = sizeHint;
+        google::protobuf::io::StringOutputStream restStream(&m_rest);
+        CodedOutputStream rest(&restStream);   // the other fields
+        std::string scratch;
+        for (uint64_t fields = 1;; ++fields) {
+            uint32_t tag;
+            if (!readTag(in, &tag))
+                return false;
+            if (tag == 0)
+                return in.ConsumedEntireMessage();
+            const uint32_t field = tag >> 3;
+            const bool delimited = (tag & 7) == kLengthDelimited;
+            bool ok = true;
+            if (!delimited) {
+                ok = copyField(in, tag, rest, scratch);
+            } else if (field == pb::Profile::kSampleFieldNumber) {
+                ok = readSample(in, scratch);
+            } else if (field == pb::Profile::kStringTableFieldNumber) {
+                uint32_t size;
+                ok = readSize(in, &size) && in.ReadString(&m_out.strings.emplace_back(), int(size));
+            } else if (field == pb::Profile::kLocationFieldNumber) {
+                ok = readItem(in, scratch, m_location, [this] { m_metadata.addLocation(m_location); });
+            } else if (field == pb::Profile::kFunctionFieldNumber) {
+                ok = readItem(in, scratch, m_function, [this] { m_metadata.addFunction(m_function); });
+            } else if (field == pb::Profile::kMappingFieldNumber) {
+                ok = readItem(in, scratch, m_mapping, [this] { m_metadata.addMapping(m_mapping); });
+            } else {
+                ok = copyField(in, tag, rest, scratch);
+            }
+            if (!ok)
+                return false;
+            if ((fields & 0xffff) == 0 && keepGoing && !keepGoing())
+                throw Cancelled();
+        }
+    }
+
+    // The fields not streamed (sample types, header fields), as one message; false when it does not parse.
+    bool parseRest(pb::Profile &rest) const
+    {
+        return rest.ParseFromString(m_rest);
+    }
+
+    // Fills the header from the parsed rest, then checks and resolves the metadata (PprofConvert.h).
+    void finishMetadata(const pb::Profile &rest) { m_metadata.finish(rest, m_out.sampleCount()); }
+
+    // Closes the sample arrays (each has one more entry than there are samples).
+    void endSamples()
+    {
+        m_prefaulter.stop();
+        m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
+        m_out.sampleLabelBegin.push_back(m_out.labels.size());
+    }
+
+    // Checks every sample against the metadata and turns location ids into indexes, so that the first problem
+    // in the file is the one reported. Large profiles are done in two halves side by side (the second core has
+    // nothing else to do by now); an error in the first half is the one thrown, as it comes first in the file.
+    void resolveSamples()
+    {
+        std::optional<IdIndex> locations;   // none: the ids were ordinal and are indexes now
+        if (!resolveOrdinalIds()) {
+            std::vector<uint64_t> ids;
+            ids.reserve(m_out.locations.size());
+            for (const Location &l : m_out.locations)
+                ids.push_back(l.id);
+            locations.emplace(ids, "location");
+        }
+        const IdIndex *index = locations ? &*locations : nullptr;
+        const size_t n = m_out.sampleCount();
+        if (n < kResolveInTwoFrom) {
+            checkSamples(index, 0, n);
+            return;
+        }
+        runBeside([&] { checkSamples(index, n / 2, n); }, [&] { checkSamples(index, 0, n / 2); });
+    }
+
+private:
+    static constexpr size_t kResolveInTwoFrom = 50000;
+
+    // Location ids 1..N in file order, as Go and most writers number them, are resolved by subtracting one, in
+    // one flat pass that also finds the largest result, instead of a lookup per entry (1.7 ms of `qflame top
+    // pprof__large.cpu` on the critical path). The entries go back as they were, for the lookups to find and
+    // report the first bad one, when some is out of range; false then, or when the ids are numbered otherwise.
+    bool resolveOrdinalIds()
+    {
+        if (!m_bigIds.empty())
+            return false;
+        const size_t count = m_out.locations.size();
+        for (size_t i = 0; i < count; ++i)
+            if (m_out.locations[i].id != i + 1)
+                return false;
+        std::vector<uint32_t> &ids = m_out.sampleLocations;
+        auto convert = [&ids](size_t from, size_t to) {
+            uint32_t largest = 0;
+            for (size_t k = from; k < to; ++k)
+                largest = std::max(largest, --ids[k]);   // id 0 wraps around to the largest value
+            return largest;
+        };
+        const size_t n = ids.size();
+        uint32_t first = 0, second = 0;
+        if (m_out.sampleCount() < kResolveInTwoFrom)
+            first = convert(0, n);
+        else
+            runBeside([&] { second = convert(n / 2, n); }, [&] { first = convert(0, n / 2); });
+        if (std::max(first, second) < count)
+            return true;
+        for (uint32_t &id : ids)
+            ++id;
+        return false;
+    }
+
+    // Checks samples [from, to) in file order and, given the locations' ids, turns their ids into indexes.
+    void checkSamples(const IdIndex *locations, size_t from, size_t to)
+    {
+        const size_t nTypes = m_out.sampleTypes.size();
+        const size_t strings = m_out.strings.size();
+        for (size_t i = from; i < to; ++i) {
+            if (i == 0 && m_firstValueCount != nTypes)
+                badValueCount(0, m_firstValueCount, nTypes);
+            if (i == m_oddSample)
+                badValueCount(i, m_oddValueCount, nTypes);
+            for (uint64_t k = m_out.sampleLocBegin[i]; locations && k < m_out.sampleLocBegin[i + 1]; ++k) {
+                const uint32_t raw = m_out.sampleLocations[k];
+                const uint64_t id = raw & kBigId ? m_bigIds[raw & ~kBigId] : raw;
+                const uint32_t index = locations->find(id);
+                if (index == kNone)
+                    throw ProfileError("malformed profile: sample " + std::to_string(i + 1) +
+                                       " refers to location id " + std::to_string(id) + ", which does not exist");
+                m_out.sampleLocations[k] = index;
+            }
+            for (uint64_t k = m_out.sampleLabelBegin[i]; k < m_out.sampleLabelBegin[i + 1]; ++k) {
+                const Label &l = m_out.labels[k];
+                for (uint32_t index : {l.key, l.str, l.numUnit})
+                    if (index >= strings)
+                        badStringIndex(index == kBadIndex && k == m_clampedLabel ? m_clampedValue : index,
+                                       "a label of sample " + std::to_string(i + 1), strings);
+            }
+        }
+    }
+
+    // Parses one length-delimited field into `message` (reused: its arrays and sub-messages keep their
+    // memory), then calls `use`.
+    template <typename Message, typename Use>
+    bool readItem(CodedInputStream &in, std::string &scratch, Message &message, Use use)
+    {
+        uint32_t size;
+        if (!readSize(in, &size))
+            return false;
+        const void *data;
+        int available;
+        if (size == 0) {
+            message.Clear();
+        } else if (in.GetDirectBufferPointer(&data, &available) && available >= int(size)) {
+            if (!parseAlone(message, data, size))
+                return false;
+            in.Skip(int(size));
+        } else {   // the field straddles two blocks of the stream
+            if (!in.ReadString(&scratch, int(size)) || !parseAlone(message, scratch.data(), size))
+                return false;
+        }
+        use();
+        return true;
+    }
+
+    bool readSample(CodedInputStream &in, std::string &scratch)
+    {
+        return readItem(in, scratch, m_sample, [&] {
+            const size_t n = m_out.sampleLocBegin.size();
+            if (n == kReserveAfter)
+                reserveForRest(in);
+            if ((n & 1023) == 0)
+                m_read.store(uint64_t(in.CurrentPosition()), std::memory_order_relaxed);
+            append(m_sample);
+        });
+    }
+
+    // A message on its own may nest one level deeper than inside the profile. Only unknown fields (groups) can
+    // nest at all, so only a message that has some, in itself or in its parts, is parsed again with the depth
+    // it has in the profile.
+    template <typename Message>
+    static bool parseAlone(Message &message, const void *data, uint32_t size)
+    {
+        if (!message.ParseFromArray(data, int(size)))
+            return false;
+        if (!hasUnknownFields(message))
+            return true;
+        CodedInputStream in(static_cast<const uint8_t *>(data), int(size));
+        in.SetRecursionLimit(CodedInputStream::GetDefaultRecursionLimit() - 1);
+        return message.ParseFromCodedStream(&in);
+    }
+    // The reflection object is looked up once: asking each message for it costs a descriptor lookup per
+    // sample (2-3% of a decode).
+    template <typename Message>
+    static bool unknown(const Message &m)
+    {
+        static const google::protobuf::Reflection *const reflection = Message::GetReflection();
+        return !reflection->GetUnknownFields(m).empty();
+    }
+    static bool hasUnknownFields(const pb::Sample &s)
+    {
+        return unknown(s) || std::any_of(s.label().begin(), s.label().end(), unknown<pb::Label>);
+    }
+    static bool hasUnknownFields(const pb::Location &l)
+    {
+        return unknown(l) || std::any_of(l.line().begin(), l.line().end(), unknown<pb::Line>);
+    }
+    template <typename Message>
+    static bool hasUnknownFields(const Message &m)   // no parts
+    {
+        return unknown(m);
+    }
+
+    void append(const pb::Sample &s)
+    {
+        const size_t i = m_out.sampleLocBegin.size();
+        m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
+        const auto &ids = s.location_id();
+        uint64_t highBits = 0;
+        for (uint64_t id : ids)
+            highBits |= id;
+        if (highBits < kBigId) {   // the usual case, copied at once
+            m_out.sampleLocations.insert(m_out.sampleLocations.end(), ids.begin(), ids.end());
+        } else {
+            for (uint64_t id : ids) {
+                if (id < kBigId) {
+                    m_out.sampleLocations.push_back(uint32_t(id));
+                } else {
+                    m_out.sampleLocations.push_back(kBigId | uint32_t(m_bigIds.size()));
+                    m_bigIds.push_back(id);
+                }
+            }
+        }
+        const size_t values = size_t(s.value_size());
+        m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
+        if (i == 0)
+            m_firstValueCount = values;
+        else if (values != m_firstValueCount && m_oddSample == SIZE_MAX)
+            m_oddSample = i, m_oddValueCount = values;
+        m_out.sampleLabelBegin.push_back(m_out.labels.size());
+        for (const auto &l : s.label())
+            m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
+    }
+
+    uint32_t index(int64_t value)
+    {
+        if (value >= 0 && value < int64_t(kBadIndex))
+            return uint32_t(value);
+        if (m_clampedLabel == SIZE_MAX)
+            m_clampedLabel = m_out.labels.size(), m_clampedValue = value;
+        return kBadIndex;
+    }
+
+    // Growing the sample arrays by doubling would copy them and touch twice their pages. Once a few thousand
+    // samples show how many bytes a sample takes, the arrays are sized for the rest of the announced input, and
+    // their pages are faulted in ahead of the parse (Prefault.h).
+    static constexpr size_t kReserveAfter = 4096;
+    static constexpr uint64_t kPrefaultLead = 8u << 20;   // bytes of input the prefaulting may run ahead
+    void reserveForRest(const CodedInputStream &in)
+    {
+        const uint64_t read = uint64_t(in.CurrentPosition());
+        if (m_sizeHint <= read || read == 0)
+            return;
+        const double scale = 1.05 * double(m_sizeHint) / double(read);
+        auto reserve = [scale](auto &v) {
+            v.reserve(size_t(double(v.size()) * scale) + 1024);
+            return Prefaulter::unwritten(v);
+        };
+        // Paced by the input read: the reservation rests on the size the input announces.
+        const Prefaulter::Pace pace{&m_read, m_sizeHint, kPrefaultLead};
+        m_prefaulter.start({reserve(m_out.sampleLocations), reserve(m_out.values), reserve(m_out.labels),
+                            reserve(m_out.sampleLocBegin), reserve(m_out.sampleLabelBegin)},
+                           &pace);
+    }
+
+    [[noreturn]] static void badValueCount(size_t sample, size_t values, size_t types)
+    {
+        throw ProfileError("malformed profile: sample " + std::to_string(sample + 1) + " has " +
+                           std::to_string(values) + " values but the profile has " + std::to_string(types) +
+                           " sample types");
+    }
+
+    Profile &m_out;
+    uint64_t m_sizeHint = 0;
+    pb::Sample m_sample;                       // reused: its arrays keep their capacity
+    pb::Location m_location;
+    pb::Function m_function;
+    pb::Mapping m_mapping;
+    MetadataReader m_metadata{m_out};
+    std::string m_rest;                        // the fields not streamed, in wire format
+    std::vector<uint64_t> m_bigIds;
+    size_t m_firstValueCount = 0;              // samples must all have as many values as there are types
+    size_t m_oddSample = SIZE_MAX, m_oddValueCount = 0;
+    size_t m_clampedLabel = SIZE_MAX;          // the first label with an index kept as kBadIndex
+    int64_t m_clampedValue = 0;
+    std::atomic<uint64_t> m_read{0};           // bytes of input read, now and then: the prefaulter's pace
+    Prefaulter m_prefaulter;                   // last: stopped before the rest goes
+};
+
+}   // namespace
+
+void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHint, const char *what,
+                 Profile &out, const std::function<bool()> &keepGoing)
+{
+    Decoder decoder(out);
+    pb::Profile rest;
+    if (!decoder.stream(in, sizeHint, keepGoing) || !decoder.parseRest(rest))
+        throw ProfileError(std::string("not a pprof profile: the ") + what + " is not a valid profile.proto message");
+    decoder.endSamples();
+    decoder.finishMetadata(rest);
+    decoder.resolveSamples();
+}
+
+}   // namespace qflame

@@ -1,0 +1,26 @@
+// Decodes a pprof message from a protobuf input stream one top-level field at a time. Samples, strings,
+// locations, functions and mappings go straight into our arrays, each through one reused message: no arena
+// holds the whole message, so memory stays near the size of the result, and parsing goes on while the rest is
+// still being inflated. The few other fields (sample types, header) are collected and parsed as one small
+// Profile message at the end. Every byte is decoded by libprotobuf.
+#pragma once
+
+#include "pprof/Profile.h"
+
+#include <cstdint>
+#include <functional>
+
+namespace google::protobuf::io {
+class ZeroCopyInputStream;
+}
+
+namespace qflame {
+
+// Reads the stream to its end into `out`. `sizeHint` (the expected size in bytes, 0 when unknown) sizes the
+// arrays up front. `keepGoing` is called now and then on this thread; returning false throws Cancelled.
+// Throws ProfileError "not a pprof profile: the <what> is not a valid profile.proto message" when the bytes
+// are not a Profile message, and the first validation error otherwise (dangling ids, bad string indexes, ...).
+void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHint, const char *what,
+                 Profile &out, const std::function<bool()> &keepGoing);
+
+}   // namespace qflame

@@ -1,0 +1,81 @@
+// An immutable call tree for one sample type: structure of arrays indexed by NodeId.
+//
+// Node 0 is the root. Nodes are numbered breadth-first, so the children of a node are the contiguous ids
+// [firstChild, firstChild + childCount), sorted by frame label; a parent's id is always below its children's.
+#pragma once
+
+#include "pprof/Profile.h"
+#include "tree/FrameTable.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+using NodeId = uint32_t;
+
+struct SampleTypeInfo {
+    std::string type;   // "cpu"
+    std::string unit;   // "nanoseconds"
+};
+
+class CallTree {
+public:
+    static constexpr NodeId kRoot = 0;
+
+    size_t size() const { return m_parent.size(); }
+    NodeId parent(NodeId n) const { return m_parent[n]; }
+    FrameId frame(NodeId n) const { return m_frame[n]; }
+    NodeId firstChild(NodeId n) const { return m_firstChild[n]; }
+    uint32_t childCount(NodeId n) const { return m_childCount[n]; }
+    int64_t self(NodeId n) const { return m_self[n]; }
+    int64_t total(NodeId n) const { return m_total[n]; }
+    uint32_t depth(NodeId n) const { return m_depth[n]; }
+    // How many samples (with a non-zero value) pass through n, and how many end in n: pprof's "samples" of a
+    // frame, the evidence behind its total.
+    uint64_t samples(NodeId n) const { return m_samples[n]; }
+    uint64_t selfSamples(NodeId n) const
+    {
+        uint64_t below = 0;
+        for (NodeId c = m_firstChild[n]; c < m_firstChild[n] + m_childCount[n]; ++c)
+            below += m_samples[c];
+        return m_samples[n] - below;
+    }
+    uint32_t maxDepth() const { return m_maxDepth; }
+    // Whether the frame of n was reached as an inlined call (bit kInlined) and/or as a real call (kCalled).
+    enum : uint8_t { kInlined = 1, kCalled = 2 };
+    uint8_t callKinds(NodeId n) const { return m_callKinds[n]; }
+    bool isInlined(NodeId n) const { return m_callKinds[n] == kInlined; }
+
+    const FrameTable &frames() const { return *m_frames; }
+    const std::string &label(NodeId n) const { return m_frames->label(m_frame[n]); }
+
+    const SampleTypeInfo &sampleType() const { return m_sampleType; }
+    Granularity granularity() const { return m_granularity; }
+    int64_t durationNanos() const { return m_durationNanos; }   // summed over merged profiles
+    size_t profileCount() const { return m_profileCount; }
+    size_t sampleCount() const { return m_sampleCount; }        // samples with a non-zero value
+
+    // The path from the root's child down to n, as frame labels.
+    std::vector<NodeId> pathTo(NodeId n) const;
+
+private:
+    friend class CallTreeBuilder;
+    std::vector<NodeId> m_parent, m_firstChild;
+    std::vector<uint32_t> m_childCount, m_depth;
+    std::vector<FrameId> m_frame;
+    std::vector<int64_t> m_self, m_total;
+    std::vector<uint64_t> m_samples;
+    std::vector<uint8_t> m_callKinds;
+    uint32_t m_maxDepth = 0;
+    std::shared_ptr<const FrameTable> m_frames;
+    SampleTypeInfo m_sampleType;
+    Granularity m_granularity = Granularity::Functions;
+    int64_t m_durationNanos = 0;
+    size_t m_profileCount = 0;
+    size_t m_sampleCount = 0;
+};
+
+}   // namespace qflame

@@ -1,0 +1,205 @@
+#include "tree/CallTreeBuilder.h"
+
+#include "tree/ProfileFrames.h"
+
+#include <algorithm>
+
+namespace qflame {
+
+using namespace detail;
+
+std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                       size_t typeIndex, const BuildOptions &options)
+{
+    checkInputs(profiles, typeIndex);
+    const Profile &first = *profiles.front();
+    const CompiledFilters filters(options.filters, profiles);   // a bad option fails before any work
+    const bool collapse = options.filters.collapseRecursion;
+
+    auto frames = std::make_shared<FrameTable>();
+    auto tree = emptyTree(profiles, typeIndex, options);
+
+    CallTreeAccumulator b;
+    size_t totalSamples = 0, doneSamples = 0;
+    for (const auto &p : profiles)
+        totalSamples += p->sampleCount();
+
+    for (const auto &pp : profiles) {
+        const Profile &p = *pp;
+        const int type = mergedType(first, typeIndex, p);
+        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
+        ProfileFrames pf(p, filters, options, *frames);
+        const std::vector<uint32_t> &locBegin = pf.locBegin;
+        const std::vector<FrameId> &locFrames = pf.locFrames;
+        const std::vector<uint8_t> &locKinds = pf.locKinds;
+
+        const size_t nSamples = p.sampleCount();
+        std::vector<uint32_t> pathLocs;   // the previous sample's locations from the root, and the node after each
+        std::vector<NodeId> pathNodes;
+        struct Step {
+            uint32_t hash;
+            FrameId frame;
+            uint8_t kind;
+        };
+        std::vector<Step> steps;
+        std::vector<uint32_t> locEnds;
+        for (size_t s = 0; s < nSamples; ++s) {
+            if (options.progress && (++doneSamples & 0x7fff) == 0 &&
+                !options.progress(0.8 * double(doneSamples) / double(totalSamples)))
+                throw Cancelled();
+            const int64_t v = p.value(s, size_t(type));
+            if (v == 0)   // pprof skips zero samples entirely: they add neither nodes nor edges
+                continue;
+            if (options.sampleFilter && !options.sampleFilter(p, s))
+                continue;
+            size_t begin, end;
+            if (!pf.sampleRange(s, begin, end))
+                continue;
+            // Walk from the root. The node reached after each location depends only on the locations above
+            // it, so the part of the stack shared with the previous sample is taken from its path without a
+            // single lookup (samples of one program share their outer frames, often most of them).
+            const size_t depth = end - begin;
+            size_t i = 0;
+            NodeId node = CallTree::kRoot;
+            for (const size_t shared = std::min(depth, pathLocs.size());
+                 i < shared && p.sampleLocations[end - 1 - i] == pathLocs[i]; ++i)
+                node = pathNodes[i];
+            pathLocs.resize(i);
+            pathNodes.resize(i);
+            // The rest: first every frame and its node's hash, which need no lookup, then the lookups, each
+            // slot prefetched a few steps ahead: the misses overlap instead of queueing one after another.
+            steps.clear();
+            locEnds.clear();
+            uint32_t h = b.hash(node);
+            FrameId last = b.frame(node);
+            for (size_t k = i; k < depth; ++k) {
+                const uint32_t loc = p.sampleLocations[end - 1 - k];
+                for (uint32_t f = locBegin[loc]; f < locBegin[loc + 1]; ++f) {
+                    if (collapse && locFrames[f] == last)   // collapsed: a direct self-call stays in its caller
+                        continue;
+                    h = CallTreeAccumulator::pathHash(h, locFrames[f]);
+                    steps.push_back({h, locFrames[f], locKinds[f]});
+                    last = locFrames[f];
+                }
+                locEnds.push_back(uint32_t(steps.size()));
+                pathLocs.push_back(loc);
+            }
+            constexpr size_t kAhead = 8;
+            for (size_t j = 0; j < std::min(kAhead, steps.size()); ++j)
+                b.prefetch(steps[j].hash);
+            size_t step = 0;
+            for (const uint32_t stepsEnd : locEnds) {
+                for (; step < stepsEnd; ++step) {
+                    if (step + kAhead < steps.size())
+                        b.prefetch(steps[step + kAhead].hash);
+                    node = b.child(node, steps[step].frame, steps[step].kind, steps[step].hash);
+                }
+                pathNodes.push_back(node);
+            }
+            b.addSelf(node, v, 1);
+            ++tree->m_sampleCount;
+        }
+    }
+
+    freeze(b, *frames, *tree, options.progress);
+    tree->m_frames = std::move(frames);
+    if (options.progress)
+        options.progress(1.0);
+    return tree;
+}
+
+std::shared_ptr<CallTree> CallTreeBuilder::emptyTree(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                     size_t typeIndex, const BuildOptions &options)
+{
+    const Profile &first = *profiles.front();
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
+    tree->m_granularity = options.granularity;
+    tree->m_profileCount = profiles.size();
+    return tree;
+}
+
+std::shared_ptr<const CallTree> CallTreeBuilder::derive(CallTreeAccumulator &&nodes, const CallTree &like)
+{
+    auto tree = std::make_shared<CallTree>();
+    tree->m_sampleType = like.m_sampleType;
+    tree->m_granularity = like.m_granularity;
+    tree->m_durationNanos = like.m_durationNanos;
+    tree->m_profileCount = like.m_profileCount;
+    tree->m_sampleCount = like.m_sampleCount;
+    freeze(nodes, *like.m_frames, *tree, {});
+    tree->m_frames = like.m_frames;
+    return tree;
+}
+
+// Renumbers breadth-first with each node's children contiguous and sorted by label, and sums totals.
+void CallTreeBuilder::freeze(CallTreeAccumulator &b, const FrameTable &frames, CallTree &tree,
+                             const ProgressFn &progress)
+{
+    const size_t n = b.size();
+    // The lookup structures are done with: freed before the tree's arrays are allocated, which lowers the peak.
+    b.m_children = FlatHashMap(16);
+    std::vector<uint32_t>().swap(b.m_hash);
+    const std::vector<uint32_t> rank = frames.labelRanks();
+    std::vector<uint32_t> childBegin(n + 1, 0);
+    for (size_t i = 1; i < n; ++i)
+        ++childBegin[b.m_parent[i] + 1];
+    std::partial_sum(childBegin.begin(), childBegin.end(), childBegin.begin());
+    std::vector<NodeId> childList(n > 0 ? n - 1 : 0);
+    {
+        std::vector<uint32_t> fill(childBegin.begin(), childBegin.end() - 1);
+        for (size_t i = 1; i < n; ++i)
+            childList[fill[b.m_parent[i]]++] = NodeId(i);
+    }
+    if (progress && !progress(0.85))
+        throw Cancelled();
+
+    tree.m_parent.resize(n);
+    tree.m_frame.resize(n);
+    tree.m_firstChild.resize(n);
+    tree.m_childCount.resize(n);
+    tree.m_depth.resize(n);
+    tree.m_self.resize(n);
+    tree.m_total.resize(n);
+    tree.m_callKinds.resize(n);
+    tree.m_samples.resize(n);
+    std::vector<NodeId> order;   // order[newId] = oldId
+    order.reserve(n);
+    order.push_back(CallTree::kRoot);
+    tree.m_parent[0] = CallTree::kRoot;
+    tree.m_depth[0] = 0;
+    for (size_t newId = 0; newId < n; ++newId) {
+        const NodeId old = order[newId];
+        auto first = childList.begin() + childBegin[old];
+        auto last = childList.begin() + childBegin[old + 1];
+        std::sort(first, last, [&](NodeId a, NodeId c) { return rank[b.m_frame[a]] < rank[b.m_frame[c]]; });
+        tree.m_firstChild[newId] = NodeId(order.size());
+        tree.m_childCount[newId] = uint32_t(last - first);
+        for (auto it = first; it != last; ++it) {
+            tree.m_parent[order.size()] = NodeId(newId);
+            tree.m_depth[order.size()] = tree.m_depth[newId] + 1;
+            order.push_back(*it);
+        }
+        tree.m_frame[newId] = b.m_frame[old];
+        tree.m_self[newId] = b.m_self[old];
+        tree.m_total[newId] = b.m_self[old];
+        tree.m_callKinds[newId] = b.m_kinds[old];
+        tree.m_samples[newId] = b.m_samples[old];
+        tree.m_maxDepth = std::max(tree.m_maxDepth, tree.m_depth[newId]);
+    }
+    for (size_t i = n; i-- > 1;) {
+        tree.m_total[tree.m_parent[i]] = wrappingAdd(tree.m_total[tree.m_parent[i]], tree.m_total[i]);
+        tree.m_samples[tree.m_parent[i]] += tree.m_samples[i];
+    }
+}
+
+std::vector<NodeId> CallTree::pathTo(NodeId n) const
+{
+    std::vector<NodeId> path;
+    for (; n != kRoot; n = m_parent[n])
+        path.push_back(n);
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+}   // namespace qflame

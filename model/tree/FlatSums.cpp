@@ -1,0 +1,215 @@
+#include "tree/ProfileFrames.h"
+
+#include <atomic>
+#include <exception>
+#include <thread>
+
+namespace qflame {
+
+using namespace detail;
+
+namespace {
+
+// Where the frames of each location are, for the flat pass: most locations have one frame, held here itself, so
+// that walking a sample reads one entry per location instead of a range and then the frames.
+struct LocationFrames {
+    uint32_t first;   // count 1: the frame; otherwise where its frames begin in ProfileFrames::locFrames
+    uint32_t count;
+};
+
+std::vector<LocationFrames> locationFrames(const ProfileFrames &pf)
+{
+    std::vector<LocationFrames> out(pf.locBegin.size() - 1);
+    for (size_t l = 0; l + 1 < pf.locBegin.size(); ++l) {
+        const uint32_t begin = pf.locBegin[l], count = pf.locBegin[l + 1] - begin;
+        out[l] = {count == 1 ? pf.locFrames[begin] : begin, count};
+    }
+    return out;
+}
+
+// The flat and cumulative sums over a range of samples. On large profiles without filters two passes run side
+// by side on the two halves of the samples, then one is added to the other (the sums wrap, so order does not
+// matter). Filters stay on one thread: their tag matchers are not made for concurrent use.
+struct FlatPass {
+    // What a sample's walk reads and writes of each frame, side by side: one cache line to load where three
+    // separate arrays needed three (the walk was the largest part of `qflame top` on 23,000 functions).
+    struct FrameSums {
+        int64_t cum = 0;
+        uint32_t seenIn = 0;       // the last sample (numbered from 1) that counted the frame in cum
+        uint32_t everInlined = 0;  // reached inlined somewhere in the profile walked
+    };
+    std::vector<int64_t> flat;
+    std::vector<FrameSums> sums;
+    uint32_t sampleNo = 0;
+    // pprof's inline marker needs the call edges (caller frame -> frame) into frames reached inlined somewhere:
+    // an edge is inlined when none of its occurrences was a call. No other frame can be marked.
+    FlatHashMap edges{64};   // grows by doubling: a small profile should not clear a 128 KB table per tree
+    std::vector<uint64_t> edgeKey;   // caller << 32 | frame
+    std::vector<uint8_t> edgeCalled;
+    int64_t total = 0, self = 0;
+    uint64_t samples = 0;
+
+    // Sized for the frames known so far, with the inlined marks of the profile about to be walked.
+    void prepare(const std::vector<uint8_t> &everInlined)
+    {
+        flat.resize(everInlined.size(), 0);
+        sums.resize(everInlined.size());
+        for (size_t f = 0; f < sums.size(); ++f)
+            sums[f].everInlined = everInlined[f];
+    }
+
+    void run(const Profile &p, ProfileFrames &pf, const std::vector<LocationFrames> &locations, size_t type,
+             size_t from, size_t to, const BuildOptions &options, const std::atomic<bool> *stop)
+    {
+        for (size_t s = from; s < to; ++s) {
+            if ((s & 0x7fff) == 0 && s > from) {
+                if (options.progress && !stop && !options.progress(0.9 * double(s - from) / double(to - from)))
+                    throw Cancelled();
+                if (stop && stop->load(std::memory_order_relaxed))
+                    return;
+            }
+            const int64_t v = p.value(s, type);
+            if (v == 0 || (options.sampleFilter && !options.sampleFilter(p, s)))
+                continue;
+            size_t begin, end;
+            if (!pf.sampleRange(s, begin, end))
+                continue;
+            ++sampleNo;
+            ++samples;
+            total = wrappingAdd(total, v);
+            FrameId caller = FrameTable::kRoot;
+            auto visit = [&](FrameId f, bool called) {
+                FrameSums &sum = sums[f];
+                if (sum.seenIn != sampleNo) {
+                    sum.seenIn = sampleNo;
+                    sum.cum = wrappingAdd(sum.cum, v);
+                }
+                if (sum.everInlined && caller != FrameTable::kRoot && caller != f)
+                    edge((uint64_t(caller) << 32) | f, called);
+                caller = f;
+            };
+            for (size_t k = end; k-- > begin;) {
+                const LocationFrames lf = locations[p.sampleLocations[k]];
+                if (lf.count == 1) {
+                    visit(lf.first, true);   // a location's outermost frame is a call
+                    continue;
+                }
+                for (uint32_t i = lf.first; i < lf.first + lf.count; ++i)
+                    visit(pf.locFrames[i], pf.locKinds[i] & CallTree::kCalled);
+            }
+            if (caller == FrameTable::kRoot)
+                self = wrappingAdd(self, v);   // an empty stack: in the total only, as at the tree's root
+            else
+                flat[caller] = wrappingAdd(flat[caller], v);
+        }
+    }
+
+    void edge(uint64_t key, bool called)
+    {
+        bool inserted = false;
+        const uint32_t e = edges.findOrInsert(key, uint32_t(edgeKey.size()), &inserted);
+        if (inserted) {
+            edgeKey.push_back(key);
+            edgeCalled.push_back(0);
+        }
+        if (called)
+            edgeCalled[e] = 1;
+    }
+
+    void add(const FlatPass &other)
+    {
+        for (size_t f = 0; f < other.flat.size(); ++f) {
+            flat[f] = wrappingAdd(flat[f], other.flat[f]);
+            sums[f].cum = wrappingAdd(sums[f].cum, other.sums[f].cum);
+        }
+        total = wrappingAdd(total, other.total);
+        self = wrappingAdd(self, other.self);
+        samples += other.samples;
+        for (size_t e = 0; e < other.edgeKey.size(); ++e)
+            edge(other.edgeKey[e], other.edgeCalled[e]);
+    }
+};
+
+// Below this many samples a second thread costs more than it saves.
+constexpr size_t kParallelFlatSamples = 50000;
+
+}   // namespace
+
+CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                    size_t typeIndex, const BuildOptions &options)
+{
+    checkInputs(profiles, typeIndex);
+    const Profile &first = *profiles.front();
+    const CompiledFilters filters(options.filters, profiles);
+    auto frames = std::make_shared<FrameTable>();
+    auto tree = emptyTree(profiles, typeIndex, options);
+    FlatPass pass;
+    for (const auto &pp : profiles) {
+        const Profile &p = *pp;
+        const size_t type = size_t(mergedType(first, typeIndex, p));
+        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
+        ProfileFrames pf(p, filters, options, *frames);
+        std::vector<uint8_t> everInlined(frames->size(), 0);
+        for (size_t f = 0; f < pf.locFrames.size(); ++f)
+            if (pf.locKinds[f] == CallTree::kInlined)
+                everInlined[pf.locFrames[f]] = 1;
+        pass.prepare(everInlined);
+        const std::vector<LocationFrames> locations = locationFrames(pf);
+        const size_t n = p.sampleCount();
+        if (n < kParallelFlatSamples || pf.filter || options.sampleFilter || std::thread::hardware_concurrency() < 2) {
+            pass.run(p, pf, locations, type, 0, n, options, nullptr);
+            continue;
+        }
+        FlatPass second;
+        second.prepare(everInlined);
+        std::atomic<bool> stop{false};
+        std::exception_ptr secondError;
+        std::thread helper([&] {
+            try {
+                second.run(p, pf, locations, type, n / 2, n, options, &stop);
+            } catch (...) {
+                secondError = std::current_exception();
+            }
+        });
+        try {
+            pass.run(p, pf, locations, type, 0, n / 2, options, nullptr);
+        } catch (...) {
+            stop = true;
+            helper.join();
+            throw;
+        }
+        helper.join();
+        if (secondError)
+            std::rethrow_exception(secondError);
+        pass.add(second);
+    }
+    FlatSums sums;
+    sums.flat = std::move(pass.flat);
+    sums.cum.reserve(frames->size());
+    for (const FlatPass::FrameSums &f : pass.sums)
+        sums.cum.push_back(f.cum);
+    sums.flat.resize(frames->size(), 0);
+    sums.cum.resize(frames->size(), 0);
+    sums.inlineIn.assign(frames->size(), 0);
+    sums.calledIn.assign(frames->size(), 0);
+    for (size_t e = 0; e < pass.edgeKey.size(); ++e)
+        (pass.edgeCalled[e] ? sums.calledIn : sums.inlineIn)[uint32_t(pass.edgeKey[e])] = 1;
+    // The tree of a flat-only build is its root: the totals, the frames and the sample type.
+    tree->m_sampleCount = pass.samples;
+    tree->m_parent = {CallTree::kRoot};
+    tree->m_frame = {FrameTable::kRoot};
+    tree->m_firstChild = {1};
+    tree->m_childCount = {0};
+    tree->m_depth = {0};
+    tree->m_self = {pass.self};
+    tree->m_total = {pass.total};
+    tree->m_samples = {pass.samples};
+    tree->m_callKinds = {0};
+    tree->m_frames = std::move(frames);
+    sums.rootOnly = std::move(tree);
+    if (options.progress)
+        options.progress(1.0);
+    return sums;
+}
+
+}   // namespace qflame

@@ -1,0 +1,111 @@
+#include "compare/DiffSource.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+namespace qflame {
+
+std::vector<double> diffWidths(const DiffTree &d, DiffWidth width)
+{
+    std::vector<double> w(d.size());
+    for (NodeId n = 0; n < d.size(); ++n) {
+        switch (width) {
+        case DiffWidth::Max: w[n] = std::max(d.beforeTotal(n), d.afterTotal(n)); break;
+        case DiffWidth::Comparison: w[n] = d.afterTotal(n); break;
+        case DiffWidth::Baseline: w[n] = d.beforeTotal(n); break;
+        }
+    }
+    if (width == DiffWidth::Max) {
+        // max(before, after) of the children can add up to more than the parent's max (one child grew while
+        // another shrank): widen parents bottom-up, children having higher ids, so every frame sits inside its
+        // parent. Where nothing overflows, the width is exactly max(before, after).
+        std::vector<double> childSum(d.size(), 0);
+        for (NodeId n = NodeId(d.size()); n-- > 1;) {
+            w[n] = std::max(w[n], childSum[n]);
+            childSum[d.parent(n)] += w[n];
+        }
+        w[0] = std::max(w[0], childSum[0]);
+    }
+    return w;
+}
+
+DiffSource::DiffSource(std::shared_ptr<const DiffTree> diff, DiffWidth width, DiffColoring coloring)
+    : m_diff(std::move(diff)), m_coloring(coloring), m_layout(*m_diff, diffWidths(*m_diff, width))
+{
+    for (NodeId n = 1; n < m_diff->size(); ++n)
+        m_largest = std::max(m_largest, std::fabs(delta(n)));
+    m_scale = coloring.scale > 0 ? coloring.scale : (m_largest > 0 ? m_largest : 1);
+}
+
+QColor DiffSource::deltaColor(double delta, double scale, bool colorBlindSafe)
+{
+    if (delta == 0 || scale <= 0)
+        return neutralColor();
+    // Intensity by |delta| / scale, with a floor so that any real change is visibly coloured.
+    const double t = std::clamp(std::fabs(delta) / scale, 0.0, 1.0);
+    const double s = 0.15 + 0.85 * std::sqrt(t);
+    const QColor warm = colorBlindSafe ? QColor(0xe6, 0x61, 0x01) : QColor(0xd7, 0x30, 0x27);   // more cost
+    const QColor cool = colorBlindSafe ? QColor(0x21, 0x66, 0xac) : QColor(0x1a, 0x98, 0x50);   // less cost
+    const QColor end = delta > 0 ? warm : cool;
+    const QColor base(0xf2, 0xf2, 0xf2);
+    auto mix = [&](int a, int b) { return int(std::lround(a + (b - a) * s)); };
+    return QColor(mix(base.red(), end.red()), mix(base.green(), end.green()), mix(base.blue(), end.blue()));
+}
+
+QColor DiffSource::color(NodeId n, const PaintOptions &options) const
+{
+    if (n == DiffTree::kRoot && delta(n) == 0)
+        return options.palette.color(QPalette::Mid);
+    switch (diffClass(n)) {
+    case DiffClass::Unchanged:
+    case DiffClass::WithinNoise: return neutralColor();
+    default: break;
+    }
+    return deltaColor(delta(n), m_scale, options.colorBlindSafe);
+}
+
+FrameMark DiffSource::mark(NodeId n) const
+{
+    if (!m_diff->inBefore(n) || !m_diff->inAfter(n))
+        return FrameMark::Dashed;
+    if (diffClass(n) == DiffClass::WithinNoise)
+        return FrameMark::Hatched;
+    return FrameMark::None;
+}
+
+QString DiffSource::describe(NodeId n, Viewport) const
+{
+    const DiffTree &d = *m_diff;
+    auto fmt = [&](double v, bool sign = false) { return QString::fromStdString(d.formatValue(v, sign)); };
+    auto pct = [](double part, double whole) {
+        return whole != 0 ? QStringLiteral("%1%2%").arg(part >= 0 ? QStringLiteral("+") : QString())
+                                .arg(100.0 * part / whole, 0, 'f', 1)
+                          : QStringLiteral("new");
+    };
+    auto share = [](double v, double total) {
+        return total != 0 ? QStringLiteral("%1%").arg(100.0 * v / total, 0, 'f', 2) : QStringLiteral("-");
+    };
+    auto tr = [](const char *s) { return QCoreApplication::translate("DiffSource", s); };
+    QString text = QString::fromStdString(d.label(n));
+    if (!d.inBefore(n))
+        text += tr(" (comparison only)");
+    else if (!d.inAfter(n))
+        text += tr(" (baseline only)");
+    text += QLatin1Char('\n') + tr("Total: %1 → %2 (%3, %4)")
+                                    .arg(fmt(d.beforeTotal(n)), fmt(d.afterTotal(n)), fmt(d.deltaTotal(n), true),
+                                         pct(d.deltaTotal(n), d.beforeTotal(n)));
+    text += QLatin1Char('\n') + tr("Self: %1 → %2 (%3, %4)")
+                                    .arg(fmt(d.beforeSelf(n)), fmt(d.afterSelf(n)), fmt(d.deltaSelf(n), true),
+                                         pct(d.deltaSelf(n), d.beforeSelf(n)));
+    text += QLatin1Char('\n') + tr("Class: %1").arg(QString::fromLatin1(diffClassName(diffClass(n))));
+    if (d.hasSampleCounts() && d.standardError(n) > 0)
+        text += tr(" (standard error %1)").arg(fmt(d.standardError(n)));
+    text += QLatin1Char('\n') + tr("Share of total: %1 → %2")
+                                    .arg(share(d.beforeTotal(n), d.beforeTotal(DiffTree::kRoot)),
+                                         share(d.afterTotal(n), d.afterTotal(DiffTree::kRoot)));
+    return text;
+}
+
+}   // namespace qflame

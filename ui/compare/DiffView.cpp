@@ -1,0 +1,472 @@
+#include "compare/DiffView.h"
+
+#include "compare/DiffTableModel.h"
+#include "controls/SearchBar.h"
+#include "controls/TableSizing.h"
+#include "flame/FlameView.h"
+
+#include <QRegularExpression>
+
+#include <QCheckBox>
+#include <algorithm>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace qflame {
+
+// The colour scale in real units: faster on the left, slower on the right, neutral in the middle; plus the
+// marks for noise and one-side frames.
+class DiffLegend : public QWidget {
+public:
+    explicit DiffLegend(QWidget *parent = nullptr) : QWidget(parent) { setMinimumHeight(fontMetrics().height() * 2 + 8); }
+    void set(const DiffSource *source, bool colorBlindSafe)
+    {
+        m_source = source;
+        m_colorBlind = colorBlindSafe;
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        if (!m_source)
+            return;
+        const double scale = m_source->scale();
+        const int h = fontMetrics().height();
+        const QRect bar(4, 2, std::min(360, width() - 8), h);
+        for (int x = 0; x < bar.width(); ++x) {
+            const double delta = scale * (2.0 * x / (bar.width() - 1) - 1.0);
+            p.fillRect(bar.x() + x, bar.y(), 1, bar.height(), DiffSource::deltaColor(delta, scale, m_colorBlind));
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        const QString lo = QString::fromStdString(m_source->diff().formatValue(-scale, true));
+        const QString hi = QString::fromStdString(m_source->diff().formatValue(scale, true));
+        const int y = bar.bottom() + h;
+        p.drawText(bar.x(), y, tr("%1 (less cost)").arg(lo));
+        const QString right = tr("%1 (more cost)").arg(hi);
+        p.drawText(bar.right() - fontMetrics().horizontalAdvance(right), y, right);
+        // Marks.
+        int x = bar.right() + 16;
+        auto swatch = [&](const QString &text, FrameMark mark) {
+            const QRect r(x, bar.y(), 28, h);
+            p.fillRect(r, DiffSource::neutralColor());
+            if (mark == FrameMark::Hatched)
+                p.fillRect(r, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
+            if (mark == FrameMark::Dashed) {
+                p.setPen(QPen(Qt::black, 1, Qt::DashLine));
+                p.drawRect(r.adjusted(0, 0, -1, -1));
+            }
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(r.right() + 4, bar.y() + fontMetrics().ascent(), text);
+            x = r.right() + 8 + fontMetrics().horizontalAdvance(text) + 12;
+        };
+        swatch(tr("unchanged"), FrameMark::None);
+        swatch(tr("within noise"), FrameMark::Hatched);
+        swatch(tr("one side only"), FrameMark::Dashed);
+    }
+
+private:
+    const DiffSource *m_source = nullptr;
+    bool m_colorBlind = false;
+};
+
+DiffView::DiffView(QWidget *parent) : QWidget(parent)
+{
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_perSecondButton = new QPushButton(tr("Use per-second"));
+    m_perSecondButton->hide();
+
+    m_normalization = new QComboBox;
+    m_normalization->addItem(tr("Absolute (none)"), int(Normalization::None));
+    m_normalization->addItem(tr("Per second"), int(Normalization::PerSecond));
+    m_normalization->addItem(tr("Share of total (reference only)"), int(Normalization::Total));
+    m_normalization->addItem(tr("Custom factor"), int(Normalization::Factor));
+    m_factor = new QDoubleSpinBox;
+    m_factor->setDecimals(4);
+    m_factor->setRange(0.0001, 1e6);
+    m_factor->setValue(1.0);
+    m_factor->setEnabled(false);
+    m_noise = new QDoubleSpinBox;
+    m_noise->setRange(0, 10);
+    m_noise->setSingleStep(0.5);
+    m_noise->setValue(2.0);
+    m_noise->setSpecialValueText(tr("off"));
+    m_noise->setSuffix(tr(" σ"));
+    m_noise->setToolTip(tr("A change smaller than this many Poisson standard errors is shown as noise (0 = off)"));
+    m_bySelf = new QCheckBox(tr("Colour by self"));
+    m_width = new QComboBox;
+    m_width->addItem(tr("Width: max(before, after)"), int(DiffWidth::Max));
+    m_width->addItem(tr("Width: comparison"), int(DiffWidth::Comparison));
+    m_width->addItem(tr("Width: baseline"), int(DiffWidth::Baseline));
+    m_scale = new QDoubleSpinBox;
+    m_scale->setRange(0, 1e18);
+    m_scale->setDecimals(0);
+    m_scale->setSpecialValueText(tr("auto"));
+    m_scale->setToolTip(tr("The |delta| that gets the full colour, in the sample unit (auto: the largest change)"));
+    m_common = new QCheckBox(tr("Common scale"));
+    m_common->setChecked(true);
+    m_common->setToolTip(tr("Side by side: draw both profiles on one absolute scale, so the lighter one is narrower"));
+    m_legend = new DiffLegend;
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Normalisation:")));
+    controls->addWidget(m_normalization);
+    controls->addWidget(m_factor);
+    controls->addWidget(new QLabel(tr("Noise:")));
+    controls->addWidget(m_noise);
+    controls->addWidget(m_bySelf);
+    controls->addWidget(m_width);
+    controls->addWidget(new QLabel(tr("Colour scale:")));
+    controls->addWidget(m_scale);
+    controls->addWidget(m_common);
+    controls->addStretch(1);
+
+    m_diffView = new FlameView;
+    m_beforeView = new FlameView;
+    m_afterView = new FlameView;
+    auto *sideBySide = new QSplitter(Qt::Horizontal);
+    sideBySide->addWidget(m_beforeView);
+    sideBySide->addWidget(m_afterView);
+    m_tabs = new QTabWidget;
+    m_tabs->addTab(m_diffView, tr("Diff flamegraph"));
+    m_tabs->addTab(sideBySide, tr("Side by side (baseline | comparison)"));
+
+    m_model = new DiffTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(DiffTableModel::SortRole);
+    m_proxy->setFilterKeyColumn(DiffTableModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table = new QTableView;
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(DiffTableModel::DeltaCum, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_filter = new QLineEdit;
+    m_filter->setPlaceholderText(tr("Filter functions (regular expression)"));
+    m_filter->setClearButtonEnabled(true);
+    auto *tablePane = new QWidget;
+    auto *tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_filter);
+    tableLayout->addWidget(m_table);
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_tabs);
+    split->addWidget(tablePane);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto *summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(m_perSecondButton);
+    m_search = new SearchBar;
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(summaryRow);
+    layout->addLayout(controls);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_search);
+    connect(m_search, &SearchBar::changed, this, &DiffView::runSearch);
+    connect(m_search, &SearchBar::stepRequested, this, [this](int direction) {
+        FlameView *v = m_tabs->currentIndex() == 0 ? m_diffView : m_beforeView;
+        v->graph()->selectNextMatch(direction);
+    });
+    layout->addWidget(split, 1);
+
+    auto reapply = [this] { apply(); };
+    connect(m_normalization, &QComboBox::currentIndexChanged, this, [this] {
+        m_factor->setEnabled(Normalization(m_normalization->currentData().toInt()) == Normalization::Factor);
+        apply();
+    });
+    connect(m_factor, &QDoubleSpinBox::valueChanged, this, reapply);
+    connect(m_noise, &QDoubleSpinBox::valueChanged, this, reapply);
+    connect(m_bySelf, &QCheckBox::toggled, this, reapply);
+    connect(m_width, &QComboBox::currentIndexChanged, this, reapply);
+    connect(m_scale, &QDoubleSpinBox::valueChanged, this, reapply);
+    connect(m_common, &QCheckBox::toggled, this, [this](bool on) {
+        m_commonScale = on;
+        applyCommonScale();
+    });
+    connect(m_perSecondButton, &QPushButton::clicked, this, [this] {
+        m_normalization->setCurrentIndex(m_normalization->findData(int(Normalization::PerSecond)));
+    });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_proxy->setFilterRegularExpression(QRegularExpression(text, QRegularExpression::CaseInsensitiveOption));
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &i) {
+        if (i.isValid() && m_shown)
+            highlightFunction(m_shown->frames().label(FrameId(i.data(DiffTableModel::FrameRole).toUInt())));
+    });
+    connect(m_diffView->graph(), &FlameGraphWidget::zoomChanged, this, [this](NodeId n) { syncFrom(0, n); });
+    connect(m_beforeView->graph(), &FlameGraphWidget::zoomChanged, this, [this](NodeId n) { syncFrom(1, n); });
+    connect(m_afterView->graph(), &FlameGraphWidget::zoomChanged, this, [this](NodeId n) { syncFrom(2, n); });
+    connect(m_diffView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(0, n); });
+    connect(m_beforeView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(1, n); });
+    connect(m_afterView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(2, n); });
+}
+
+DiffOptions DiffView::options() const
+{
+    DiffOptions o;
+    o.normalization = Normalization(m_normalization->currentData().toInt());
+    o.factor = m_factor->value();
+    o.noiseK = m_noise->value();
+    return o;
+}
+
+void DiffView::setOptions(const DiffOptions &o)
+{
+    const QSignalBlocker b1(m_normalization), b2(m_factor), b3(m_noise);
+    m_normalization->setCurrentIndex(m_normalization->findData(int(o.normalization)));
+    m_factor->setEnabled(o.normalization == Normalization::Factor);
+    m_factor->setValue(o.factor);
+    m_noise->setValue(o.noiseK);
+    apply();
+}
+
+void DiffView::setWidthMode(DiffWidth width)
+{
+    m_width->setCurrentIndex(m_width->findData(int(width)));
+}
+
+void DiffView::setColoring(DiffColoring coloring)
+{
+    const QSignalBlocker b1(m_bySelf), b2(m_scale);
+    m_bySelf->setChecked(coloring.bySelf);
+    m_scale->setValue(coloring.scale);
+    apply();
+}
+
+void DiffView::setCommonScale(bool on)
+{
+    m_common->setChecked(on);
+}
+
+void DiffView::setColorBlindSafe(bool on)
+{
+    for (FlameView *v : {m_diffView, m_beforeView, m_afterView})
+        v->graph()->setColorBlindSafe(on);
+    m_legend->set(m_source.get(), on);
+}
+
+void DiffView::setDiff(std::shared_ptr<const DiffTree> diff)
+{
+    m_diff = std::move(diff);
+    {
+        const QSignalBlocker b1(m_normalization), b2(m_factor), b3(m_noise);
+        const DiffOptions &o = m_diff->options();
+        m_normalization->setCurrentIndex(m_normalization->findData(int(o.normalization)));
+        m_factor->setEnabled(o.normalization == Normalization::Factor);
+        m_factor->setValue(o.factor);
+        m_noise->setValue(o.noiseK);
+    }
+    m_diffOfBefore.assign(m_diff->before().tree->size(), DiffTree::kAbsent);
+    m_diffOfAfter.assign(m_diff->after().tree->size(), DiffTree::kAbsent);
+    for (NodeId n = 0; n < m_diff->size(); ++n) {
+        if (m_diff->inBefore(n))
+            m_diffOfBefore[m_diff->beforeNode(n)] = n;
+        if (m_diff->inAfter(n))
+            m_diffOfAfter[m_diff->afterNode(n)] = n;
+    }
+    m_syncing = true;
+    m_beforeView->setTree(m_diff->before().tree);
+    m_afterView->setTree(m_diff->after().tree);
+    m_syncing = false;
+    apply();
+}
+
+void DiffView::apply()
+{
+    if (!m_diff)
+        return;
+    try {
+        m_shown = m_diff->withOptions(options());
+    } catch (const ProfileError &e) {
+        // Per-second without durations, and the like: say why and keep what is shown.
+        m_summary->setText(tr("<b>Cannot apply this normalisation:</b> %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+        return;
+    }
+    DiffColoring coloring;
+    coloring.bySelf = m_bySelf->isChecked();
+    coloring.scale = m_scale->value();
+    m_source = std::make_shared<DiffSource>(m_shown, DiffWidth(m_width->currentData().toInt()), coloring);
+    m_syncing = true;
+    m_diffView->setSource(m_source, true);
+    m_syncing = false;
+    m_model->setTable(DiffTable::compute(m_shown));
+    sizeColumnsToText(m_table);
+    m_legend->set(m_source.get(), m_diffView->graph()->colorBlindSafe());
+    updateSummary();
+    applyCommonScale();
+    runSearch();
+}
+
+const DiffTable *DiffView::diffTable() const
+{
+    return m_model->table();
+}
+
+QString DiffView::summaryText() const
+{
+    return m_summary->text();
+}
+
+void DiffView::updateSummary()
+{
+    const DiffTree &d = *m_shown;
+    const double before = d.beforeTotal(DiffTree::kRoot), after = d.afterTotal(DiffTree::kRoot);
+    const double delta = after - before;
+    const QString pct = before != 0 ? QStringLiteral("%1%2%").arg(delta >= 0 ? QStringLiteral("+") : QString())
+                                          .arg(100.0 * delta / before, 0, 'f', 2)
+                                    : QStringLiteral("-");
+    auto s = [](const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); };
+    m_summary->setText(tr("<b>%1</b> → <b>%2</b> (%3, %4 of the baseline) · %5 · normalisation: %6 · %7")
+                           .arg(s(d.formatValue(before)), s(d.formatValue(after)), s(d.formatValue(delta, true)), pct,
+                                s(d.durationDescription()), s(d.normalizationDescription()), s(d.noiseDescription())));
+    m_perSecondButton->setVisible(d.durationsDiffer() && d.options().normalization != Normalization::PerSecond);
+}
+
+void DiffView::syncFrom(int side, NodeId node)
+{
+    if (m_syncing || !m_shown)
+        return;
+    m_syncing = true;
+    // The diff node of the zoomed frame, then each side's node with the same path (or its nearest ancestor
+    // that exists on that side).
+    const NodeId d = side == 0 ? node : (side == 1 ? m_diffOfBefore[node] : m_diffOfAfter[node]);
+    auto follow = [&](FlameView *view, bool before) {
+        NodeId n = d;
+        while (n != DiffTree::kRoot && (before ? !m_shown->inBefore(n) : !m_shown->inAfter(n)))
+            n = m_shown->parent(n);
+        const NodeId target = before ? m_shown->beforeNode(n) : m_shown->afterNode(n);
+        view->graph()->showState(target, view->graph()->layout()->viewportOf(target));
+    };
+    if (d != DiffTree::kAbsent) {
+        if (side != 0)
+            m_diffView->graph()->showState(d, m_diffView->graph()->layout()->viewportOf(d));
+        if (side != 1)
+            follow(m_beforeView, true);
+        if (side != 2)
+            follow(m_afterView, false);
+    }
+    m_syncing = false;
+    applyCommonScale();
+}
+
+NodeId DiffView::diffNodeOf(int side, NodeId node) const
+{
+    if (side == 0)
+        return node;
+    const std::vector<NodeId> &map = side == 1 ? m_diffOfBefore : m_diffOfAfter;
+    return node < map.size() ? map[node] : DiffTree::kAbsent;
+}
+
+void DiffView::syncSelection(int side, NodeId node)
+{
+    if (m_syncing || !m_shown)
+        return;
+    m_syncing = true;
+    // The same path in the other views, when it exists there; nothing selected otherwise.
+    const NodeId d = node == DiffTree::kRoot ? DiffTree::kAbsent : diffNodeOf(side, node);
+    auto select = [&](FlameView *view, int target) {
+        int64_t n = -1;
+        if (d != DiffTree::kAbsent) {
+            if (target == 0)
+                n = d;
+            else if (target == 1 && m_shown->inBefore(d))
+                n = m_shown->beforeNode(d);
+            else if (target == 2 && m_shown->inAfter(d))
+                n = m_shown->afterNode(d);
+        }
+        view->graph()->setSelectedNode(n);
+    };
+    if (side != 0)
+        select(m_diffView, 0);
+    if (side != 1)
+        select(m_beforeView, 1);
+    if (side != 2)
+        select(m_afterView, 2);
+    m_syncing = false;
+}
+
+void DiffView::applyCommonScale()
+{
+    FlameGraphWidget *b = m_beforeView->graph(), *a = m_afterView->graph();
+    if (!b->layout() || !a->layout())
+        return;
+    const Viewport vb = b->layout()->viewportOf(b->zoomRoot()), va = a->layout()->viewportOf(a->zoomRoot());
+    if (!m_commonScale) {
+        b->showState(b->zoomRoot(), vb);
+        a->showState(a->zoomRoot(), va);
+        return;
+    }
+    // One absolute scale: both viewports as wide as the heavier side's, so the lighter frame is narrower.
+    const double span = std::max(vb.span(), va.span());
+    b->showState(b->zoomRoot(), {vb.begin, vb.begin + span});
+    a->showState(a->zoomRoot(), {va.begin, va.begin + span});
+}
+
+void DiffView::runSearch()
+{
+    const QString pattern = m_search->pattern();
+    QRegularExpression rx(pattern);
+    if (m_search->caseSensitivity() == Qt::CaseInsensitive)
+        rx.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
+    if (!pattern.isEmpty() && !rx.isValid()) {
+        m_search->setResultText(tr("invalid pattern: %1").arg(rx.errorString()), true);
+        return;
+    }
+    // Frames match by their label in each view's own frame table; an empty pattern clears the search.
+    auto matches = [&](const FrameTable &frames) {
+        std::vector<uint8_t> m;
+        if (pattern.isEmpty())
+            return m;
+        m.assign(frames.size(), 0);
+        for (FrameId f = 1; f < frames.size(); ++f)
+            m[f] = rx.match(QString::fromStdString(frames.label(f))).hasMatch();
+        return m;
+    };
+    if (!m_shown)
+        return;
+    const auto diffMatches = matches(m_shown->frames());
+    m_diffView->graph()->setMatches(diffMatches);
+    m_beforeView->graph()->setMatches(matches(m_shown->before().tree->frames()));
+    m_afterView->graph()->setMatches(matches(m_shown->after().tree->frames()));
+    m_proxy->setFilterRegularExpression(pattern.isEmpty() ? QRegularExpression() : rx);
+    const int count = int(std::count(diffMatches.begin(), diffMatches.end(), 1));
+    m_search->setResultText(pattern.isEmpty() ? QString() : tr("%n function(s) match", "", count), false);
+}
+
+void DiffView::highlightFunction(const std::string &label)
+{
+    auto frameIn = [&](const FrameTable &frames) -> std::optional<FrameId> {
+        for (FrameId f = 1; f < frames.size(); ++f)
+            if (frames.label(f) == label)
+                return f;
+        return std::nullopt;
+    };
+    m_diffView->graph()->setHighlightedFrame(frameIn(m_shown->frames()));
+    m_beforeView->graph()->setHighlightedFrame(frameIn(m_shown->before().tree->frames()));
+    m_afterView->graph()->setHighlightedFrame(frameIn(m_shown->after().tree->frames()));
+}
+
+}   // namespace qflame

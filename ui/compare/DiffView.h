@@ -1,0 +1,97 @@
+// A comparison: the diff flamegraph, the two profiles side by side, the diff table, a summary line that states
+// the normalisation and the noise threshold, and a legend in real units.
+#pragma once
+
+#include "compare/DiffSource.h"
+#include "diff/DiffTable.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace qflame {
+
+class DiffLegend;
+class SearchBar;
+class DiffTableModel;
+class FlameView;
+
+class DiffView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DiffView(QWidget *parent = nullptr);
+
+    void setDiff(std::shared_ptr<const DiffTree> diff);
+    const DiffTree *diff() const { return m_diff.get(); }
+    const DiffSource *source() const { return m_source.get(); }
+
+    FlameView *diffGraph() const { return m_diffView; }
+    FlameView *beforeGraph() const { return m_beforeView; }
+    FlameView *afterGraph() const { return m_afterView; }
+    QTableView *table() const { return m_table; }
+    // The per-function table the view shows (under the controls' normalisation and noise threshold), for
+    // export; nullptr before a diff is set.
+    const DiffTable *diffTable() const;
+    QString summaryText() const;
+    SearchBar *searchBar() const { return m_search; }
+    QTabWidget *tabs() const { return m_tabs; }
+
+    // Options, as the controls set them.
+    DiffOptions options() const;
+    void setOptions(const DiffOptions &options);
+    void setWidthMode(DiffWidth width);
+    void setColoring(DiffColoring coloring);
+    void setCommonScale(bool on);
+    void setColorBlindSafe(bool on);
+
+Q_SIGNALS:
+    // Emitted when the options change in a way the current diff cannot show without a rebuild (never for the
+    // options handled here; kept for the sample type, which the window rebuilds).
+    void optionsApplied();
+
+private:
+    void apply();                  // rebuilds source, table and summary from m_diff and the controls
+    void updateSummary();
+    void syncFrom(int side, NodeId node);   // side: 0 diff, 1 before, 2 after
+    void syncSelection(int side, NodeId node);
+    NodeId diffNodeOf(int side, NodeId node) const;
+    void highlightFunction(const std::string &label);
+    void applyCommonScale();
+    void runSearch();   // the same pattern dims the diff graph and both sides
+
+    std::shared_ptr<const DiffTree> m_diff;   // as built, with the options it was built with
+    std::shared_ptr<const DiffTree> m_shown;  // with the options of the controls
+    std::shared_ptr<const DiffSource> m_source;
+    std::vector<NodeId> m_diffOfBefore, m_diffOfAfter;   // side node -> diff node
+    bool m_syncing = false;
+    bool m_commonScale = true;
+
+    QLabel *m_summary;
+    QPushButton *m_perSecondButton;
+    QComboBox *m_normalization;
+    QDoubleSpinBox *m_factor;
+    QDoubleSpinBox *m_noise;
+    QCheckBox *m_bySelf;
+    QComboBox *m_width;
+    QDoubleSpinBox *m_scale;
+    QCheckBox *m_common;
+    DiffLegend *m_legend;
+    QTabWidget *m_tabs;
+    FlameView *m_diffView, *m_beforeView, *m_afterView;
+    DiffTableModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+    QLineEdit *m_filter;
+    SearchBar *m_search;
+};
+
+}   // namespace qflame

@@ -1,0 +1,567 @@
+#include "explorer/QrynExplorer.h"
+
+#include "explorer/ConnectionDialog.h"
+#include "explorer/ConnectionStore.h"
+#include "explorer/LabelSelectorEdit.h"
+#include "explorer/TimelineWidget.h"
+
+#include "compare/DiffView.h"
+#include "document/DocumentPane.h"
+#include "flame/FlameGraphWidget.h"
+#include "qryn/ExportCheck.h"
+#include "qryn/PprofExport.h"
+#include "qryn/TimeSpec.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeEdit>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace qflame::qryn {
+
+namespace {
+
+constexpr qint64 kPresetMs[] = {15 * 60'000LL, 3'600'000LL, 6 * 3'600'000LL, 24 * 3'600'000LL, 7 * 24 * 3'600'000LL};
+
+// What a comparison needs from its two sides; built off the GUI thread.
+struct DiffResult {
+    std::shared_ptr<const DiffTree> diff;
+    QString error;
+};
+
+}   // namespace
+
+qint64 timelineStepSeconds(qint64 windowMs)
+{
+    static const qint64 steps[] = {1, 5, 10, 15, 30, 60, 300, 600, 900, 1800, 3600, 10800, 21600, 43200, 86400};
+    for (qint64 s : steps)
+        if (windowMs <= s * 1000 * 120)
+            return s;
+    return steps[std::size(steps) - 1];
+}
+
+QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
+    : DocumentPane(parent), m_store(store ? store : new ConnectionStore(nullptr, this))
+{
+    // The server's flamegraph has one sample type at function granularity: the pane's own choosers say so.
+    sampleTypeBox()->hide();
+    granularityBox()->hide();
+    for (int i = 0; i < header()->count(); ++i)
+        if (auto *label = qobject_cast<QLabel *>(header()->itemAt(i)->widget()))
+            label->hide();   // the choosers' captions
+
+    m_connectionLabel = new QLabel(tr("not connected"));
+    auto *connectButton = new QPushButton(tr("Connect..."));
+    m_types = new QComboBox;
+    m_types->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_selector = new LabelSelectorEdit;
+    m_comparisonSelector = new LabelSelectorEdit;
+    m_comparisonSelector->setPlaceholderText(tr("comparison selector (optional)"));
+    m_presets = new QComboBox;
+    m_presets->addItems({tr("Last 15 min"), tr("Last 1 h"), tr("Last 6 h"), tr("Last 24 h"), tr("Last 7 d"),
+                         tr("Custom")});
+    m_presets->setCurrentIndex(Hour1);
+    m_from = new QDateTimeEdit;
+    m_to = new QDateTimeEdit;
+    for (QDateTimeEdit *e : {m_from, m_to}) {
+        e->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        e->setCalendarPopup(true);
+        e->setEnabled(false);
+    }
+    m_groupBy = new QComboBox;
+    m_groupBy->addItem(tr("(no grouping)"), QString());
+    m_load = new QPushButton(tr("Load"));
+    m_load->setDefault(true);
+    m_compare = new QPushButton(tr("Compare"));
+    m_compare->setToolTip(tr("Baseline and comparison ranges brushed on the timeline (drag, Shift+drag), "
+                             "or this range under the two selectors"));
+    m_save = new QPushButton(tr("Save merged profile..."));
+    m_message = new QLabel;
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+    m_timeline = new TimelineWidget;
+    m_profile = new ProfilePane;
+    m_profile->flameGraph()->setPlaceholderText(
+        tr("Choose a profile type and a time range, then press Load: the merged flamegraph shows here"));
+    m_diff = new DiffView;
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_profile);
+    m_stack->addWidget(m_diff);
+
+    auto *row1 = new QHBoxLayout;
+    row1->addWidget(m_connectionLabel);
+    row1->addWidget(connectButton);
+    row1->addWidget(new QLabel(tr("Type:")));
+    row1->addWidget(m_types);
+    row1->addWidget(new QLabel(tr("Selector:")));
+    row1->addWidget(m_selector, 2);
+    row1->addWidget(m_comparisonSelector, 1);
+    auto *row2 = new QHBoxLayout;
+    row2->addWidget(m_presets);
+    row2->addWidget(m_from);
+    row2->addWidget(new QLabel(QStringLiteral("–")));
+    row2->addWidget(m_to);
+    row2->addWidget(new QLabel(tr("Group by:")));
+    row2->addWidget(m_groupBy);
+    row2->addStretch(1);
+    row2->addWidget(m_load);
+    row2->addWidget(m_compare);
+    row2->addWidget(m_save);
+    header()->insertLayout(0, row2, 1);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_timeline);
+    split->addWidget(m_stack);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 5);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(row1);
+    layout->addLayout(header());
+    layout->addWidget(m_message);
+    layout->addWidget(split, 1);
+
+    connect(connectButton, &QPushButton::clicked, this, &QrynExplorer::connectDialog);
+    // The dialog is gone when the keychain answers: the tab says where a secret was not stored.
+    connect(m_store, &ConnectionStore::keychainError, this, [this](const QString &message) {
+        showMessage(message, false);
+        Q_EMIT requestFinished(QStringLiteral("keychain"), false, message);
+    });
+    connect(m_load, &QPushButton::clicked, this, &QrynExplorer::load);
+    connect(m_selector, &QLineEdit::returnPressed, this, &QrynExplorer::load);
+    connect(m_compare, &QPushButton::clicked, this, &QrynExplorer::compare);
+    connect(m_save, &QPushButton::clicked, this, [this] { saveMerged(); });
+    connect(m_presets, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_from->setEnabled(i == Custom);
+        m_to->setEnabled(i == Custom);
+        if (i != Custom)
+            showPresetWindow();
+    });
+    showPresetWindow();   // not QDateTimeEdit's 2000-01-01 before the first load
+    connect(m_groupBy, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_client && !profileType().isEmpty())
+            loadTimeline(query());
+    });
+    connect(m_timeline, &TimelineWidget::brushed, this, [this](int which, const TimeRange &r) {
+        // The baseline brush is the range of the flamegraph; the comparison brush waits for Compare.
+        if (which == TimelineWidget::Baseline) {
+            setCustomRange(r);
+            loadFlamegraph(query());
+        }
+    });
+    connect(m_profile, &DocumentPane::loadFinished, this, [this](bool ok, const QString &error) {
+        if (!ok)
+            showMessage(error, true);
+    });
+    for (LabelSelectorEdit *edit : {m_selector, m_comparisonSelector})
+        connect(edit, &LabelSelectorEdit::valuesWanted, this, [this, edit](const QString &name) {
+            if (!m_client)
+                return;
+            watch<QStringList>(m_client->labelValues(name, {}, range()), &m_valuesGen,
+                               [this, name](Result<QStringList> r) {
+                                   if (r.ok()) {
+                                       m_selector->setLabelValues(name, r.value);
+                                       m_comparisonSelector->setLabelValues(name, r.value);
+                                   }
+                               });
+            Q_UNUSED(edit);
+        });
+    for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
+                       static_cast<QWidget *>(m_save)})
+        w->setEnabled(false);
+}
+
+QrynExplorer::~QrynExplorer()
+{
+    if (m_client)
+        m_client->cancelAll();
+}
+
+QString QrynExplorer::title() const
+{
+    return m_connectionName.isEmpty() ? tr("qryn") : tr("qryn: %1").arg(m_connectionName);
+}
+
+template <class T>
+void QrynExplorer::watch(QFuture<Result<T>> future, quint64 *generation, std::function<void(Result<T>)> onResult)
+{
+    const quint64 gen = ++*generation;
+    auto *watcher = new QFutureWatcher<Result<T>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, gen, onResult] {
+        watcher->deleteLater();
+        QFuture<Result<T>> future = watcher->future();
+        if (gen != *generation || future.isCanceled() || future.resultCount() == 0)
+            return;   // superseded or cancelled: a newer request of the same kind owns the answer
+        // Moved, not copied: a big flamegraph's names and levels take tens of ms to copy and to free on this
+        // thread (tst_qrynstall).
+        onResult(future.takeResult());
+    });
+    watcher->setFuture(future);
+}
+
+void QrynExplorer::showMessage(const QString &text, bool error)
+{
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #b00020") : QStringLiteral("color: #8a5a00"));
+    m_message->setVisible(!text.isEmpty());
+}
+
+QString QrynExplorer::message() const
+{
+    return m_message->isVisible() ? m_message->text() : QString();
+}
+
+bool QrynExplorer::showingDiff() const
+{
+    return m_stack->currentWidget() == m_diff;
+}
+
+void QrynExplorer::finished(const QString &what, bool ok, const QString &message)
+{
+    if (!message.isEmpty())
+        showMessage(message, !ok);
+    Q_EMIT requestFinished(what, ok, message);
+}
+
+void QrynExplorer::connectDialog()
+{
+    ConnectionDialog dialog(m_store, this);
+    if (m_client)
+        dialog.setSettings(m_client->settings());
+    if (dialog.exec() == QDialog::Accepted)
+        setConnection(dialog.settings(), dialog.connectionName());
+}
+
+void QrynExplorer::setConnection(const ConnectionSettings &settings, const QString &name)
+{
+    if (m_client) {
+        m_client->cancelAll();
+        m_client->deleteLater();
+    }
+    m_client = new QrynClient(settings, this);
+    m_connectionName = name.isEmpty() ? settings.displayUrl() : name;
+    m_connectionLabel->setText(m_connectionName);
+    m_selector->clearLabelValues();
+    m_comparisonSelector->clearLabelValues();
+    showMessage(QString(), false);
+    loadTypes();
+    loadLabelNames();
+}
+
+void QrynExplorer::loadTypes()
+{
+    // Types seen in the last 7 days: ProfileTypes only lists types with data in the range it is given.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    watch<QList<ProfileType>>(m_client->profileTypes({now - kPresetMs[Days7], now}), &m_typesGen,
+                              [this](Result<QList<ProfileType>> r) {
+                                  if (!r.ok())
+                                      return finished(QStringLiteral("types"), false, r.error.message);
+                                  const QString current = profileType();
+                                  QStringList ids;
+                                  for (const ProfileType &t : r.value)
+                                      ids << t.id;
+                                  ids.sort();   // the server's order is not defined
+                                  m_types->clear();
+                                  m_types->addItems(ids);
+                                  if (ids.contains(current))
+                                      m_types->setCurrentText(current);
+                                  for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
+                                                     static_cast<QWidget *>(m_save)})
+                                      w->setEnabled(!ids.isEmpty());
+                                  finished(QStringLiteral("types"), true,
+                                           ids.isEmpty() ? tr("%1 has no profiles in the last 7 days")
+                                                               .arg(m_client->settings().displayUrl())
+                                                         : QString());
+                              });
+}
+
+void QrynExplorer::loadLabelNames()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    watch<QStringList>(m_client->labelNames({}, {now - kPresetMs[Days7], now}), &m_labelsGen,
+                       [this](Result<QStringList> r) {
+                           // Without label names only completion and grouping are missing; a broken connection
+                           // is already said by ProfileTypes' message, which this one must not replace.
+                           if (!r.ok())
+                               return Q_EMIT requestFinished(QStringLiteral("labels"), false, r.error.message);
+                           QStringList names = r.value;
+                           names.sort();
+                           m_selector->setLabelNames(names);
+                           m_comparisonSelector->setLabelNames(names);
+                           const QString group = m_groupBy->currentData().toString();
+                           const QSignalBlocker block(m_groupBy);
+                           m_groupBy->clear();
+                           m_groupBy->addItem(tr("(no grouping)"), QString());
+                           for (const QString &n : names)
+                               m_groupBy->addItem(n, n);
+                           m_groupBy->setCurrentIndex(std::max(0, m_groupBy->findData(group)));
+                           finished(QStringLiteral("labels"), true, QString());
+                       });
+}
+
+void QrynExplorer::setProfileType(const QString &id)
+{
+    if (m_types->findText(id) < 0)
+        m_types->addItem(id);
+    m_types->setCurrentText(id);
+}
+
+QString QrynExplorer::profileType() const
+{
+    return m_types->currentText();
+}
+
+void QrynExplorer::setSelector(const QString &selector)
+{
+    m_selector->setText(selector);
+}
+
+QString QrynExplorer::selector() const
+{
+    return m_selector->text().trimmed();
+}
+
+void QrynExplorer::setComparisonSelector(const QString &selector)
+{
+    m_comparisonSelector->setText(selector);
+}
+
+void QrynExplorer::setPreset(Preset preset)
+{
+    m_presets->setCurrentIndex(preset);
+}
+
+void QrynExplorer::setCustomRange(const TimeRange &r)
+{
+    m_from->setDateTime(QDateTime::fromMSecsSinceEpoch(r.startMs));
+    m_to->setDateTime(QDateTime::fromMSecsSinceEpoch(r.endMs));
+    // QDateTimeEdit keeps whole seconds; the exact ms are what the query uses.
+    m_from->setProperty("ms", r.startMs);
+    m_to->setProperty("ms", r.endMs);
+    m_presets->setCurrentIndex(Custom);
+}
+
+TimeRange QrynExplorer::range() const
+{
+    const int preset = m_presets->currentIndex();
+    if (preset != Custom) {
+        const qint64 now = m_nowMs ? m_nowMs : QDateTime::currentMSecsSinceEpoch();
+        return {now - kPresetMs[preset], now};
+    }
+    auto ms = [](QDateTimeEdit *e) {
+        const QVariant exact = e->property("ms");
+        const qint64 shown = e->dateTime().toMSecsSinceEpoch();
+        // The exact value stands as long as the edit still shows it (to the second).
+        return exact.isValid() && exact.toLongLong() / 1000 == shown / 1000 ? exact.toLongLong() : shown;
+    };
+    return {ms(m_from), ms(m_to)};
+}
+
+void QrynExplorer::showPresetWindow(std::optional<TimeRange> window)
+{
+    // The range edits show the preset's window, a starting point for a custom range.
+    const TimeRange r = window ? *window : range();
+    const QSignalBlocker b1(m_from), b2(m_to);
+    m_from->setDateTime(QDateTime::fromMSecsSinceEpoch(r.startMs));
+    m_to->setDateTime(QDateTime::fromMSecsSinceEpoch(r.endMs));
+}
+
+void QrynExplorer::setGroupBy(const QString &label)
+{
+    const int i = m_groupBy->findData(label);
+    if (i < 0)
+        m_groupBy->addItem(label, label);
+    m_groupBy->setCurrentIndex(std::max(0, m_groupBy->findData(label)));
+}
+
+ProfileQuery QrynExplorer::query() const
+{
+    return {profileType(), selector(), range()};
+}
+
+bool QrynExplorer::ready(QString *why) const
+{
+    if (!m_client)
+        *why = tr("Not connected: use Connect... first");
+    else if (profileType().isEmpty())
+        *why = tr("No profile type: %1 listed none").arg(m_client->settings().displayUrl());
+    else
+        return true;
+    return false;
+}
+
+void QrynExplorer::rebuild()
+{
+    load();
+}
+
+void QrynExplorer::load()
+{
+    QString why;
+    if (!ready(&why))
+        return finished(QStringLiteral("flamegraph"), false, why);
+    m_nowMs = QDateTime::currentMSecsSinceEpoch();   // one "now" for the flamegraph and the timeline
+    const ProfileQuery q = query();
+    m_nowMs = 0;
+    if (m_presets->currentIndex() != Custom)
+        showPresetWindow(q.range);
+    m_timeline->clearBrushes();
+    loadTimeline(q);
+    loadFlamegraph(q);
+}
+
+void QrynExplorer::loadTimeline(const ProfileQuery &q)
+{
+    SeriesOptions options;
+    options.stepSeconds = double(timelineStepSeconds(q.range.lengthMs()));
+    const QString group = m_groupBy->currentData().toString();
+    if (!group.isEmpty())
+        options.groupBy = {group};
+    const qint64 stepMs = qint64(options.stepSeconds) * 1000;
+    // The timeline shows the whole query window, also when a brushed sub-range is loaded later.
+    m_timeline->setWindow(q.range);
+    watch<QList<Series>>(m_client->selectSeries(q, options), &m_seriesGen,
+                         [this, stepMs](Result<QList<Series>> r) {
+                             if (!r.ok())
+                                 return finished(QStringLiteral("timeline"), false, r.error.message);
+                             m_timeline->setSeries(r.value, stepMs);
+                             finished(QStringLiteral("timeline"), true, QString());
+                         });
+}
+
+void QrynExplorer::loadFlamegraph(const ProfileQuery &q)
+{
+    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(q), &m_flameGen, [this, q](Result<MergedFlamegraph> r) {
+        if (!r.ok())
+            return finished(QStringLiteral("flamegraph"), false, r.error.message);
+        if (r.value.isEmpty())   // what was shown stays; the message says why nothing new came
+            return finished(QStringLiteral("flamegraph"), false, noProfilesMessage(q));
+        // The previous answer is freed off the GUI thread, for the same reason.
+        (void)QtConcurrent::run(
+            [old = std::make_shared<MergedFlamegraph>(std::exchange(m_merged, std::move(r.value)))] {});
+        LoadedView view;
+        view.profiles = {m_merged.profile};
+        view.sampleType = 0;
+        view.tree = m_merged.tree;
+        view.layout = m_merged.layout;
+        view.flat = m_merged.flat;
+        m_profile->showLoaded(std::move(view));
+        m_stack->setCurrentWidget(m_profile);
+        setHasContent();
+        showMessage(QString(), false);
+        finished(QStringLiteral("flamegraph"), true, QString());
+    });
+}
+
+void QrynExplorer::compare()
+{
+    QString why;
+    if (!ready(&why))
+        return finished(QStringLiteral("compare"), false, why);
+    ProfileQuery base = query(), other = query();
+    const auto b = m_timeline->brush(TimelineWidget::Baseline), c = m_timeline->brush(TimelineWidget::Comparison);
+    const QString otherSelector = m_comparisonSelector->text().trimmed();
+    if (b && c) {
+        base.range = *b;
+        other.range = *c;
+    } else if (!otherSelector.isEmpty()) {
+        other.labelSelector = otherSelector;
+    } else {
+        return finished(QStringLiteral("compare"), false,
+                        tr("Nothing to compare: brush a baseline (drag) and a comparison (Shift+drag) on the "
+                           "timeline, or type a comparison selector"));
+    }
+    // Both answers are collected here, then the diff is built off the GUI thread.
+    auto sides = std::make_shared<std::pair<std::optional<MergedFlamegraph>, std::optional<MergedFlamegraph>>>();
+    const quint64 gen = ++m_compareGen;
+    auto onSide = [this, sides, gen, base, other](int which, Result<MergedFlamegraph> r) {
+        if (gen != m_compareGen)
+            return;
+        if (!r.ok() || r.value.isEmpty()) {
+            ++m_compareGen;   // the other side's answer is of no use now
+            return finished(QStringLiteral("compare"), false,
+                            r.ok() ? noProfilesMessage(which == 0 ? base : other) : r.error.message);
+        }
+        (which == 0 ? sides->first : sides->second) = r.value;
+        if (!sides->first || !sides->second)
+            return;
+        DiffOptions options = m_diff->options();
+        // Two windows compare by rate (each merged profile's duration is its window's length); two selectors
+        // over one window keep the view's choice.
+        if (base.range.lengthMs() != other.range.lengthMs() || base.range.startMs != other.range.startMs)
+            options.normalization = Normalization::PerSecond;
+        const auto before = sides->first->profile, after = sides->second->profile;
+        auto *watcher = new QFutureWatcher<DiffResult>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen] {
+            watcher->deleteLater();
+            if (gen != m_compareGen)
+                return;
+            const DiffResult d = watcher->future().result();
+            if (!d.error.isEmpty())
+                return finished(QStringLiteral("compare"), false, d.error);
+            m_diff->setDiff(d.diff);
+            m_stack->setCurrentWidget(m_diff);
+            showMessage(QString(), false);
+            finished(QStringLiteral("compare"), true, QString());
+        });
+        watcher->setFuture(QtConcurrent::run([before, after, options] {
+            DiffResult d;
+            try {
+                d.diff = DiffTree::build(DiffSide::fromProfiles({before}, 0), DiffSide::fromProfiles({after}, 0),
+                                         options);
+            } catch (const std::exception &e) {
+                d.error = QString::fromStdString(e.what());
+            }
+            return d;
+        }));
+    };
+    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(base), &m_sideGen[0],
+                            [onSide](Result<MergedFlamegraph> r) mutable { onSide(0, std::move(r)); });
+    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(other), &m_sideGen[1],
+                            [onSide](Result<MergedFlamegraph> r) mutable { onSide(1, std::move(r)); });
+}
+
+void QrynExplorer::saveMerged(const QString &chosenPath)
+{
+    QString why;
+    if (!ready(&why))
+        return finished(QStringLiteral("save"), false, why);
+    QString path = chosenPath;
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, tr("Save Merged Profile"), QStringLiteral("default.pgo"),
+                                            tr("gzip pprof (*.pgo *.pb.gz);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const ProfileQuery q = query();
+    ProfileType type;
+    ProfileType::parse(q.profileTypeId, &type);
+    // The flamegraph's total is the true one (qryn 3.2.39 inflates SelectMergeProfile): fetch both, then compare.
+    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(q), &m_saveGen, [this, q, type, path](Result<MergedFlamegraph> fg) {
+        if (!fg.ok())
+            return finished(QStringLiteral("save"), false, fg.error.message);
+        watch<MergedProfile>(m_client->selectMergeProfile(q), &m_saveGen, [this, q, type, path, total = fg.value.graph.total](Result<MergedProfile> r) {
+            if (!r.ok())
+                return finished(QStringLiteral("save"), false, r.error.message);
+            if (r.value.isEmpty())
+                return finished(QStringLiteral("save"), false, noProfilesMessage(q));
+            // The file dialog already asked before replacing a file.
+            const QString error = writeGzipPprof(path, r.value.pprof, true);
+            if (!error.isEmpty())
+                return finished(QStringLiteral("save"), false, error);
+            const TotalsCheck check = checkExportTotals(total, r.value.profile.get(), type);
+            finished(QStringLiteral("save"), true,
+                     check.agree ? QString()
+                                 : tr("Saved %1, but: %2").arg(path, check.message));
+        });
+    });
+}
+
+}   // namespace qflame::qryn

@@ -1,0 +1,133 @@
+// A tab on a qryn server: pick a profile type, a label selector and a time range, see the timeline of the
+// matching series and the merged flamegraph in the same views as a local file, compare two ranges (or two
+// selectors) in the diff view, and save the merged pprof.
+//
+// Every request goes through QrynClient, whose futures finish off the GUI thread's work; answers come back here by
+// QFutureWatcher. A newer request of a kind supersedes an older one (generation counters), and every failure is a
+// line in the tab's message bar: what the tab showed before stays.
+#pragma once
+
+#include "document/DocumentPane.h"
+#include "qryn/QrynClient.h"
+
+#include <QPointer>
+
+#include <optional>
+
+class QComboBox;
+class QDateTimeEdit;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+
+namespace qflame {
+class DiffView;
+class ProfilePane;
+}
+
+namespace qflame::qryn {
+
+class ConnectionStore;
+class LabelSelectorEdit;
+class TimelineWidget;
+
+class QrynExplorer : public DocumentPane {
+    Q_OBJECT
+
+public:
+    enum Preset { Minutes15, Hour1, Hours6, Hours24, Days7, Custom };
+
+    // `store` (not owned) keeps the saved connections; null = the application's settings and keychain.
+    explicit QrynExplorer(ConnectionStore *store = nullptr, QWidget *parent = nullptr);
+    ~QrynExplorer() override;
+
+    QString title() const override;
+
+    // Uses these settings from now on and asks the server for its profile types and label names.
+    void setConnection(const ConnectionSettings &settings, const QString &name = QString());
+    // Opens the connection dialog; connects when it is accepted.
+    void connectDialog();
+
+    void setProfileType(const QString &id);
+    QString profileType() const;
+    void setSelector(const QString &selector);
+    QString selector() const;
+    void setComparisonSelector(const QString &selector);
+    void setPreset(Preset preset);
+    void setCustomRange(const TimeRange &range);
+    // The range of the query: the preset's window ending now, or the custom range.
+    TimeRange range() const;
+    void setGroupBy(const QString &label);   // "" = no grouping
+
+    // The merged flamegraph of the current query, and the timeline of its window.
+    void load();
+    // The diff of baseline and comparison: the two ranges brushed on the timeline when both are set, else the
+    // current range under the selector (baseline) and the comparison selector.
+    void compare();
+    // Writes the gzip pprof of the current query (SelectMergeProfile) to path; asks for a file when empty.
+    void saveMerged(const QString &path = QString());
+
+    ProfilePane *profilePane() const { return m_profile; }
+    DiffView *diffView() const { return m_diff; }
+    TimelineWidget *timeline() const { return m_timeline; }
+    LabelSelectorEdit *selectorEdit() const { return m_selector; }
+    QComboBox *typeBox() const { return m_types; }
+    QComboBox *groupByBox() const { return m_groupBy; }
+    QString message() const;
+    bool showingDiff() const;
+    const MergedFlamegraph &merged() const { return m_merged; }
+    QrynClient *client() const { return m_client; }
+
+Q_SIGNALS:
+    // One of the explorer's requests ended; `what` is "types", "labels", "flamegraph", "timeline", "compare",
+    // "save" or "keychain" (a secret the keychain refused); `message` is the line shown (an error or a warning),
+    // empty when all is well.
+    void requestFinished(const QString &what, bool ok, const QString &message);
+
+protected:
+    void rebuild() override;
+
+private:
+    template <class T>
+    void watch(QFuture<Result<T>> future, quint64 *generation, std::function<void(Result<T>)> onResult);
+    void showMessage(const QString &text, bool error);
+    void finished(const QString &what, bool ok, const QString &message);
+    void loadTypes();
+    void loadLabelNames();
+    void loadTimeline(const ProfileQuery &query);
+    void loadFlamegraph(const ProfileQuery &query);
+    ProfileQuery query() const;
+    // Shows `window` (default: the current preset's, ending now) in the range edits.
+    void showPresetWindow(std::optional<TimeRange> window = std::nullopt);
+    bool ready(QString *why) const;
+
+    ConnectionStore *m_store;
+    QPointer<QrynClient> m_client;
+    QString m_connectionName;
+    MergedFlamegraph m_merged;
+    qint64 m_nowMs = 0;   // the "now" of the presets, fixed at each load so both requests share one window
+
+    QLabel *m_connectionLabel;
+    QComboBox *m_types;
+    LabelSelectorEdit *m_selector;
+    LabelSelectorEdit *m_comparisonSelector;
+    QComboBox *m_presets;
+    QDateTimeEdit *m_from, *m_to;
+    QComboBox *m_groupBy;
+    QPushButton *m_load, *m_compare, *m_save;
+    QLabel *m_message;
+    TimelineWidget *m_timeline;
+    QStackedWidget *m_stack;
+    ProfilePane *m_profile;
+    DiffView *m_diff;
+
+    quint64 m_typesGen = 0, m_labelsGen = 0, m_valuesGen = 0, m_flameGen = 0, m_seriesGen = 0, m_compareGen = 0,
+            m_saveGen = 0;
+    quint64 m_sideGen[2] = {0, 0};   // the two sides of a comparison
+};
+
+// The timeline's bucket width for a window: the smallest of 1 s, 5 s, 10 s, 15 s, 30 s, 1, 5, 10, 15, 30 min,
+// 1, 3, 6, 12 h, 1 d giving at most 120 buckets (1 h -> 30 s, 7 d -> 3 h).
+qint64 timelineStepSeconds(qint64 windowMs);
+
+}   // namespace qflame::qryn
