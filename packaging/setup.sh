@@ -21,6 +21,7 @@ PACKAGES=(
   dbus-daemon gnome-keyring   # a headless Secret Service for the keychain test (tests/qryn/with-secret-service.sh)
   dpkg-dev appstream desktop-file-utils groff-base shared-mime-info binutils   # the .deb and its checks (packaging/)
   clang-14 libclang-rt-14-dev   # the sanitizer + fuzz stage: ASan, UBSan and libFuzzer (fuzz/run.sh)
+  python3   # the house rules for #include lines (tests/check_includes.py)
 )
 
 as_root() {
