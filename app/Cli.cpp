@@ -416,9 +416,28 @@ void leaveToProcessEnd(std::shared_ptr<const void> object)
     kept->push_back(std::move(object));
 }
 
+namespace {
+
+const std::vector<std::string> &cliVerbs()
+{
+    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge"};
+    return verbs;
+}
+
+}   // namespace
+
 bool isCliVerb(const std::string &word)
 {
-    return word == "info" || word == "top" || word == "diff" || word == "convert" || word == "merge";
+    const auto &verbs = cliVerbs();
+    return std::find(verbs.begin(), verbs.end(), word) != verbs.end();
+}
+
+std::string cliVerbList()
+{
+    std::string out;
+    for (const std::string &v : cliVerbs())
+        out += (out.empty() ? "" : ", ") + v;
+    return out;
 }
 
 int runCli(const std::string &verb, const std::vector<std::string> &args)

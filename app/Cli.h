@@ -18,6 +18,8 @@ struct CliExit {
 
 const char *cliUsage();
 bool isCliVerb(const std::string &word);
+// The verbs, comma-separated ("info, top, ..."), for messages.
+std::string cliVerbList();
 // Runs a verb with its arguments; returns the process exit status (0 ok, 1 usage, 2 bad input).
 int runCli(const std::string &verb, const std::vector<std::string> &args);
 

@@ -10,7 +10,68 @@
 #include <QApplication>
 #include <QGuiApplication>
 
+#include <cstdlib>
 #include <iostream>
+#include <vector>
+
+namespace {
+
+// Without a display, Qt's platform plugin calls qFatal ("could not connect to display") and the process dies
+// of SIGABRT. The user is told in one line what is wrong and what works without a display, and the status is 1.
+[[noreturn]] void exitForWantOfDisplay(const std::string &why)
+{
+    std::cerr << "qflame: the window needs a display (" << why << "); without one, these verbs work: "
+              << qflame::cliVerbList() << " (qflame --help)\n";
+    std::_Exit(1);
+}
+
+QtMessageHandler g_qtHandler = nullptr;
+
+// While the application starts: the platform plugin's fatal message (a DISPLAY that names no reachable server, a
+// plugin that cannot load) ends the same way instead of aborting, its reason taken from the plugin's first
+// complaint ("could not connect to display :93"). The platform's messages are held back until then, and passed
+// on to Qt's handler once the application has started; anything else goes there at once.
+struct HeldMessage {
+    QtMsgType type;
+    QByteArray category;
+    QString text;
+};
+std::vector<HeldMessage> g_held;
+
+void onQtMessageBeforeWindow(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    const QByteArray category(context.category ? context.category : "");
+    if (type == QtFatalMsg) {
+        const QString why = g_held.empty() ? message : g_held.front().text;
+        exitForWantOfDisplay(why.section(QLatin1Char('\n'), 0, 0).trimmed().toStdString());
+    }
+    if (category.startsWith("qt.qpa")) {
+        g_held.push_back({type, category, message});
+        return;
+    }
+    if (g_qtHandler)
+        g_qtHandler(type, context, message);
+}
+
+void passOnHeldMessages()
+{
+    for (const HeldMessage &m : g_held) {
+        const QMessageLogContext context(nullptr, 0, nullptr, m.category.constData());
+        if (g_qtHandler)
+            g_qtHandler(m.type, context, m.text);
+    }
+    g_held.clear();
+}
+
+// Whether Qt would look for an X11 or Wayland display and find none named in the environment.
+bool noDisplayNamed()
+{
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    const bool wantsDisplay = platform.isEmpty() || platform.startsWith("xcb") || platform.startsWith("wayland");
+    return wantsDisplay && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+}   // namespace
 
 int main(int argc, char **argv)
 {
@@ -29,7 +90,12 @@ int main(int argc, char **argv)
         qflame::endVerbProcess(qflame::runCli(argv[1], std::vector<std::string>(argv + 2, argv + argc)));
     }
 
+    if (noDisplayNamed())
+        exitForWantOfDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set");
+    g_qtHandler = qInstallMessageHandler(onQtMessageBeforeWindow);
     QApplication app(argc, argv);
+    qInstallMessageHandler(g_qtHandler);
+    passOnHeldMessages();
     QApplication::setApplicationName(QStringLiteral("qflame"));
     QApplication::setOrganizationName(QStringLiteral("qflame"));
     QApplication::setApplicationVersion(QStringLiteral(QFLAME_VERSION));

@@ -1,6 +1,7 @@
 // Renders the window in documented states to PNG files, for the README and for looking at what we build:
 //   qflame_screenshots OUTDIR
 // Runs offscreen (QT_QPA_PLATFORM=offscreen); not a test, it asserts nothing.
+#include "MainWindow.h"
 #include "compare/DiffView.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
@@ -8,13 +9,11 @@
 #include "flame/FlameView.h"
 #include "tables/TopTableModel.h"
 
-#include <QTabWidget>
-#include "MainWindow.h"
-
 #include <QApplication>
 #include <QDir>
 #include <QSignalSpy>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QTableView>
 
 using namespace qflame;

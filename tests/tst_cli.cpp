@@ -83,6 +83,8 @@ private Q_SLOTS:
     void outputThatCannotBeWritten_data();
     void outputThatCannotBeWritten();
     void headlessProgramLeavesTheGuiToQflameGui();
+    void windowWithoutDisplay_data();
+    void windowWithoutDisplay();
 };
 
 void tst_Cli::topTsvEqualsGoToolPprof_data()
@@ -392,6 +394,54 @@ void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 0);
     QCOMPARE(p.readAllStandardOutput(), QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
+}
+
+void tst_Cli::windowWithoutDisplay_data()
+{
+    QTest::addColumn<QString>("platform");   // QT_QPA_PLATFORM, "" for unset
+    QTest::addColumn<QString>("display");    // DISPLAY, "" for unset
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("why");        // what the line says in its parentheses
+    const QString none = QStringLiteral("neither DISPLAY nor WAYLAND_DISPLAY is set");
+    QTest::newRow("file") << QString() << QString() << QStringList{data("gen__baseline.cpu.pb.gz")} << none;
+    QTest::newRow("comparison") << QString() << QString()
+                                << QStringList{data("gen__baseline.cpu.pb.gz"), data("gen__optimized.cpu.pb.gz")}
+                                << none;
+    QTest::newRow("no arguments") << QString() << QString() << QStringList{} << none;
+    // An unknown verb is taken for a file name, which opens the window.
+    QTest::newRow("unknown verb") << QString() << QString() << QStringList{QStringLiteral("tpo")} << none;
+    QTest::newRow("xcb asked for") << QStringLiteral("xcb") << QString() << QStringList{} << none;
+    // A DISPLAY that names no X server: Qt's xcb plugin gives up with a fatal message, which becomes the line.
+    QTest::newRow("unreachable display") << QStringLiteral("xcb") << QStringLiteral(":93") << QStringList{}
+                                         << QStringLiteral("could not connect to display :93");
+}
+
+void tst_Cli::windowWithoutDisplay()
+{
+    QFETCH(QString, platform);
+    QFETCH(QString, display);
+    QFETCH(QStringList, args);
+    QFETCH(QString, why);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QLatin1String(name));
+    if (!platform.isEmpty())
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), platform);
+    if (!display.isEmpty())
+        env.insert(QStringLiteral("DISPLAY"), display);
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    QVERIFY(p.waitForFinished(30000));
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);   // no SIGABRT
+    QCOMPARE(p.exitCode(), 1);
+    const QByteArray tail = "); without one, these verbs work: info, top, diff, convert, merge (qflame --help)\n";
+    QVERIFY2(err.startsWith("qflame: the window needs a display (") && err.endsWith(tail), err.constData());
+    QCOMPARE(err.count('\n'), 1);
+    if (!why.isEmpty())
+        QCOMPARE(err, "qflame: the window needs a display (" + why.toUtf8() + tail);
+    QVERIFY(p.readAllStandardOutput().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)
