@@ -7,7 +7,7 @@
   headers (*.pb.h, *.moc) are named bare.
 - A folder includes only itself and the folders below it (LAYERS). The loose files of model/ and ui/ are the top of
   their library and may include everything in it; ui/ may include all of model/.
-- No source file in model/, ui/ or app/ is over MAX_LINES lines.
+- No source file (model/, ui/, app/, tests/, bench/, fuzz/) is over MAX_LINES lines.
 
 Prints one line per breach and exits 1, or prints a summary and exits 0. `--self-test` plants a breach of each
 kind in a copy of the tree and fails unless every one is caught (ctest runs both).
@@ -117,7 +117,7 @@ def check(root, qt_include_dir):
                                     f'{library}/{here}/ may include {", ".join(sorted(allowed)) or "nothing"}')
             if len(lines) - 1 > MAX_LINES:
                 breaches.append(f'{shown}: {len(lines) - 1} lines, more than {MAX_LINES}')
-    for path in sources(root, 'app'):
+    for path in (p for folder in ('app', 'tests', 'bench', 'fuzz') for p in sources(root, folder)):
         with open(path, encoding='utf-8', errors='replace') as f:
             n = f.read().count('\n')
         if n > MAX_LINES:
@@ -131,6 +131,14 @@ def plant(path, line_after, text):
     i = s.index(line_after) + len(line_after)
     with open(path, 'w') as f:
         f.write(s[:i] + '\n' + text + s[i:])
+
+
+def copy_tree(root, tmp):
+    for folder in ('model', 'ui', 'app', 'tests', 'bench', 'fuzz'):
+        if os.path.isdir(os.path.join(root, folder)):
+            shutil.copytree(os.path.join(root, folder), os.path.join(tmp, folder),
+                            ignore=lambda d, names: [n for n in names if not SOURCE.search(n)
+                                                     and not os.path.isdir(os.path.join(d, n))])
 
 
 def self_test(root, qt_include_dir):
@@ -150,16 +158,14 @@ def self_test(root, qt_include_dir):
     failed = 0
     for path, after, text, expected in plants:
         with tempfile.TemporaryDirectory() as tmp:
-            for lib in ('model', 'ui', 'app'):
-                shutil.copytree(os.path.join(root, lib), os.path.join(tmp, lib))
+            copy_tree(root, tmp)
             plant(os.path.join(tmp, path), after, text)
             found, _ = check(tmp, qt_include_dir)
             caught = [b for b in found if expected in b and b.startswith(path)]
             print(f'self-test: {text} in {path}: ' + ('caught: ' + caught[0] if caught else 'NOT CAUGHT'))
             failed += not caught
     with tempfile.TemporaryDirectory() as tmp:
-        for lib in ('model', 'ui', 'app'):
-            shutil.copytree(os.path.join(root, lib), os.path.join(tmp, lib))
+        copy_tree(root, tmp)
         with open(os.path.join(tmp, 'model/io/Prefault.cpp'), 'a') as f:
             f.write('//\n' * (MAX_LINES + 1))
         found, _ = check(tmp, qt_include_dir)
