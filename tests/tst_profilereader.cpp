@@ -71,6 +71,9 @@ private Q_SLOTS:
     void rejectsBadInput();
     void capsDecompressedSize();
     void readsConcatenatedGzipMembers();
+    void frontDoorCapsEveryFormat_data();
+    void frontDoorCapsEveryFormat();
+    void frontDoorAsksTheReadersInOrder();
 };
 
 void tst_ProfileReader::sniffsCompressionByContent_data()
@@ -314,4 +317,63 @@ void tst_ProfileReader::readsConcatenatedGzipMembers()
 }
 
 QTEST_GUILESS_MAIN(tst_ProfileReader)
+void tst_ProfileReader::frontDoorCapsEveryFormat_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("error");   // with a cap of 100 bytes
+    const std::string folded = "main;a 2\nmain;b 3\n" + std::string(200, '\n');   // 218 bytes
+    const std::string json = R"({"flamebearer":{"names":["total"],"levels":[[0,1,1,0]],"numTicks":1,"maxSelf":1},)"
+                             R"("metadata":{"units":"samples"},"pad":")" + std::string(200, ' ') + "\"}";
+    const std::string pprof = bytesOf(richProfile());
+    QVERIFY(pprof.size() > 100);
+    const QString raw = QStringLiteral("in: the input is larger than the size limit of 100 bytes");
+    const QString inflated = QStringLiteral("in: gzip data inflates to more than the size limit of 0.0 MiB "
+                                            "(a decompression bomb, or raise the limit)");
+    QTest::newRow("raw folded") << QByteArray::fromStdString(folded) << raw;
+    QTest::newRow("raw flamebearer") << QByteArray::fromStdString(json) << raw;
+    QTest::newRow("raw pprof") << QByteArray::fromStdString(pprof) << raw;
+    QTest::newRow("gzip folded") << QByteArray::fromStdString(test::gzipBytes(folded)) << inflated;
+    QTest::newRow("gzip flamebearer") << QByteArray::fromStdString(test::gzipBytes(json)) << inflated;
+    QTest::newRow("gzip pprof") << QByteArray::fromStdString(test::gzipBytes(pprof)) << inflated;
+}
+
+void tst_ProfileReader::frontDoorCapsEveryFormat()
+{
+    // One door, one cap: whatever the format and the compression, input over the cap is refused with the door's
+    // message, naming the source.
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, error);
+    ReadOptions capped;
+    capped.maxDecompressedBytes = 100;
+    try {
+        readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "in", capped);
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QCOMPARE(QString::fromLatin1(e.what()), error);
+    }
+    // Under a cap that fits, the same bytes read.
+    QVERIFY(readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "in")->sampleCount() > 0);
+}
+
+void tst_ProfileReader::frontDoorAsksTheReadersInOrder()
+{
+    // The table's order is the sniffing order: flamebearer and folded claim their own text, pprof (last, with no
+    // test of its own) takes the rest and says why it is not a profile.
+    const auto &readers = formatReaders();
+    QCOMPARE(int(readers.size()), 3);
+    QCOMPARE(int(readers.back().format), int(ProfileFormat::Pprof));
+    QVERIFY(readers.back().recognizes == nullptr && readers.back().readInflating != nullptr);
+    QCOMPARE(int(sniffProfileFormat("{\"flamebearer\":{}}")), int(ProfileFormat::Flamebearer));
+    QCOMPARE(int(sniffProfileFormat("main;a 2\n")), int(ProfileFormat::Folded));
+    QCOMPARE(int(sniffProfileFormat(bytesOf(richProfile()))), int(ProfileFormat::Pprof));
+    // readPprof is the same door with the format fixed: folded text is handed to the pprof reader.
+    QCOMPARE(readProfile("main;a 2\n", "f")->sampleCount(), size_t(1));
+    try {
+        readPprof("main;a 2\n", "f");
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QVERIFY2(QString::fromLatin1(e.what()).startsWith(QLatin1String("f: not a pprof profile")), e.what());
+    }
+}
+
 #include "tst_profilereader.moc"
