@@ -5,6 +5,7 @@
 #include "CliDiff.h"
 #include "CliFormats.h"
 #include "CliQryn.h"
+#include "CliRounds.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
 #include "pprof/Units.h"
@@ -380,12 +381,14 @@ const char *cliUsage()
            "                                merged; --to pprof of one FILE without --sample or --granularity\n"
            "                                keeps the whole profile (every sample type, labels), otherwise the\n"
            "                                call tree of one sample type is written\n"
+           QFLAME_ROUNDS_USAGE
            QFLAME_QRYN_USAGE
            "Common options:\n"
            "  --max-size MIB                refuse inputs that inflate to more (default 1024)\n"
            "  --help, --version\n"
            "FILE may be pprof, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd compressed, told\n"
            "apart by content; '-' reads standard input.\n"
+           "In --tsv output, names escape backslash, tab, newline and carriage return as \\\\, \\t, \\n and \\r.\n"
            "Exit status: 0 success, 1 usage error, 2 bad input.\n";
 }
 
@@ -420,7 +423,7 @@ namespace {
 
 const std::vector<std::string> &cliVerbs()
 {
-    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge"};
+    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "rounds"};
     return verbs;
 }
 
@@ -453,6 +456,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
             return runConvert(args);
         if (verb == "merge")
             return runServerVerb(serverVerbs().merge, args);
+        if (verb == "rounds")
+            return runRounds(args);
         usageError("unknown verb " + verb);
     } catch (const CliExit &e) {
         return e.code;

@@ -29,6 +29,7 @@ LAYERS = {
         'tree': ['io', 'pprof'],
         'diff': ['io', 'pprof', 'tree'],
         'layout': ['io', 'pprof', 'tree'],
+        'rounds': ['io', 'pprof', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
     },

@@ -1,0 +1,314 @@
+#include "CliRounds.h"
+
+#include "Cli.h"
+#include "export/TableCsv.h"
+#include "formats/ProfileInput.h"
+#include "pprof/Units.h"
+#include "rounds/Rounds.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+namespace qflame {
+
+namespace {
+
+enum class Output { Text, Tsv, Csv, Markdown };
+
+struct RoundsArgs {
+    std::vector<std::pair<std::string, std::vector<std::string>>> rounds;   // name, files
+    std::optional<std::string> sample, granularity, noise, duration, maxSize;
+    Output output = Output::Text;
+};
+
+RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
+{
+    RoundsArgs a;
+    bool outputGiven = false;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        auto value = [&](std::optional<std::string> &slot) {
+            const size_t eq = s.find('=');
+            if (eq != std::string::npos) {
+                slot = s.substr(eq + 1);
+            } else {
+                if (i + 1 >= argv.size())
+                    usageError("option " + s + " needs a value");
+                slot = argv[++i];
+            }
+        };
+        auto is = [&](const char *name) { return s == name || s.rfind(std::string(name) + "=", 0) == 0; };
+        auto output = [&](Output o) {
+            if (outputGiven)
+                usageError("rounds takes one of --tsv, --csv and --markdown");
+            outputGiven = true;
+            a.output = o;
+        };
+        if (s == "-r") {
+            if (i + 1 >= argv.size())
+                usageError("-r needs a round NAME");
+            a.rounds.push_back({argv[++i], {}});
+        } else if (is("--sample")) {
+            value(a.sample);
+        } else if (is("--granularity")) {
+            value(a.granularity);
+        } else if (is("--noise")) {
+            value(a.noise);
+        } else if (is("--duration")) {
+            value(a.duration);
+        } else if (is("--max-size")) {
+            value(a.maxSize);
+        } else if (s == "--tsv") {
+            output(Output::Tsv);
+        } else if (s == "--csv") {
+            output(Output::Csv);
+        } else if (s == "--markdown") {
+            output(Output::Markdown);
+        } else if (s.size() > 1 && s[0] == '-' && s != "-") {
+            usageError("unknown option " + s);
+        } else {
+            if (a.rounds.empty())
+                usageError("rounds: '" + s + "' comes before the first -r NAME");
+            a.rounds.back().second.push_back(s);
+        }
+    }
+    if (a.rounds.empty())
+        usageError("rounds takes at least one round: -r NAME FILE...");
+    for (const auto &[name, files] : a.rounds)
+        if (files.empty())
+            usageError("round " + name + " has no FILEs");
+    return a;
+}
+
+double parseNumber(const std::string &text, const char *option)
+{
+    size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(text, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used != text.size() || !std::isfinite(v) || v < 0)
+        usageError(std::string(option) + " takes a number >= 0, not '" + text + "'");
+    return v;
+}
+
+// At least 9 significant digits, as scripts need; "-" for what is not known.
+std::string number(double v)
+{
+    if (!std::isfinite(v))
+        return "-";
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+// A rate for people: ns/s as cores, bytes/s, or the unit per second.
+std::string rateText(double perSecond, const std::string &unit)
+{
+    if (!std::isfinite(perSecond))
+        return "?";
+    char buf[64];
+    if (unit == "nanoseconds") {
+        snprintf(buf, sizeof buf, "%.4g cores", perSecond / 1e9);
+        return buf;
+    }
+    if (unit == "bytes")
+        return formatValue(perSecond, unit) + "/s";
+    snprintf(buf, sizeof buf, "%.4g %s/s", perSecond, unit.c_str());
+    return buf;
+}
+
+std::string percentText(double pct)
+{
+    if (!std::isfinite(pct))
+        return "?";
+    char buf[32];
+    snprintf(buf, sizeof buf, "%+.2f%%", pct);
+    return buf;
+}
+
+std::vector<std::vector<std::string>> machineRows(const RoundsResult &r)
+{
+    std::vector<std::vector<std::string>> rows;
+    for (const RoundSummary &s : r.rounds)
+        rows.push_back({"round", s.name, std::to_string(s.estimate.k), std::to_string(s.estimate.total),
+                        std::to_string(s.estimate.durationNanos), number(s.estimate.rate),
+                        number(s.estimate.standardError),
+                        &s == &r.rounds.front() ? std::string("0") : number(s.vsBaseline.percent),
+                        verdictName(s.vsBaseline.verdict)});
+    for (const FunctionRounds &f : r.functions) {
+        std::vector<std::string> row = {"function", f.name};
+        for (int64_t c : f.cum)
+            row.push_back(std::to_string(c));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+void printTsv(const RoundsResult &r)
+{
+    std::string out;
+    for (const auto &row : machineRows(r)) {
+        for (size_t i = 0; i < row.size(); ++i) {
+            if (i)
+                out += '\t';
+            appendEscaped(out, row[i]);
+        }
+        out += '\n';
+    }
+    std::cout << out;
+}
+
+void printCsv(const RoundsResult &r)
+{
+    for (const auto &row : machineRows(r))
+        std::cout << csvRow(row);
+}
+
+// The functions a report shows: the most changed in the last round against the baseline.
+size_t shownFunctions(const RoundsResult &r, size_t limit)
+{
+    return std::min(limit, r.functions.size());
+}
+
+void printText(const RoundsResult &r)
+{
+    const std::string &unit = r.sampleType.unit;
+    std::cout << "Type: " << r.sampleType.type << "/" << unit << "  rounds: " << r.rounds.size() << "\n";
+    for (const std::string &n : r.notes)
+        std::cout << "Note: " << n << "\n";
+    char line[512];
+    snprintf(line, sizeof line, "%-16s %4s %14s %14s %22s %10s %10s  %s\n", "round", "k", "total", "duration",
+             "rate +- SE", "vs base", "vs prev", "verdict");
+    std::cout << line;
+    for (const RoundSummary &s : r.rounds) {
+        const std::string rate = rateText(s.estimate.rate, unit) + " +- " + rateText(s.estimate.standardError, unit);
+        const bool base = &s == &r.rounds.front();
+        snprintf(line, sizeof line, "%-16s %4zu %14s %14s %22s %10s %10s  %s\n", s.name.c_str(), s.estimate.k,
+                 formatValue(double(s.estimate.total), unit).c_str(),
+                 formatValue(double(s.estimate.durationNanos), "nanoseconds").c_str(), rate.c_str(),
+                 base ? "" : percentText(s.vsBaseline.percent).c_str(),
+                 base ? "" : percentText(s.vsPrevious.percent).c_str(), verdictName(s.vsBaseline.verdict));
+        std::cout << line;
+    }
+    std::cout << "Noise: " << r.noiseRule() << "\n\nMost changed functions (cum per round):\n";
+    for (size_t i = 0; i < shownFunctions(r, 20); ++i) {
+        const FunctionRounds &f = r.functions[i];
+        std::string cells;
+        for (int64_t c : f.cum)
+            cells += formatValue(double(c), unit) + "  ";
+        std::cout << "  " << cells << verdictName(f.vsBaseline.back().verdict) << "  " << escapeField(f.name) << "\n";
+    }
+}
+
+// Markdown text in a table cell: '|' and line breaks would end the cell; the characters that would format are
+// escaped.
+std::string cell(const std::string &s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '[')
+            out += '\\';
+        out += (c == '\n' || c == '\r') ? ' ' : c;
+    }
+    return out;
+}
+
+// A name as inline code in a table cell: inside backticks nothing formats, but '|' still ends the cell (GitHub
+// reads "\|" there as '|'), and a backtick would end the code span.
+std::string codeCell(const std::string &s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else
+            out += (c == '\n' || c == '\r') ? ' ' : c == '`' ? '\'' : c;
+    }
+    return out;
+}
+
+void printMarkdown(const RoundsResult &r)
+{
+    const std::string &unit = r.sampleType.unit;
+    std::string out = "### qflame rounds: " + r.sampleType.type + "/" + unit + "\n\n";
+    out += "| round | k | total | duration | rate ± SE | vs baseline | vs previous | verdict |\n";
+    out += "|---|--:|--:|--:|--:|--:|--:|---|\n";
+    for (const RoundSummary &s : r.rounds) {
+        const bool base = &s == &r.rounds.front();
+        out += "| " + cell(s.name) + " | " + std::to_string(s.estimate.k) + " | " +
+               formatValue(double(s.estimate.total), unit) + " | " +
+               formatValue(double(s.estimate.durationNanos), "nanoseconds") + " | " +
+               rateText(s.estimate.rate, unit) + " ± " + rateText(s.estimate.standardError, unit) + " | " +
+               (base ? "" : percentText(s.vsBaseline.percent)) + " | " +
+               (base ? "" : percentText(s.vsPrevious.percent)) + " | **" + verdictName(s.vsBaseline.verdict) +
+               "** |\n";
+    }
+    const size_t n = shownFunctions(r, 10);
+    if (n > 0) {
+        out += "\nMost changed functions, " + r.rounds.back().name + " against " + r.rounds.front().name +
+               " (cum):\n\n| function | " + cell(r.rounds.front().name) + " | " + cell(r.rounds.back().name) +
+               " | change | verdict |\n|---|--:|--:|--:|---|\n";
+        for (size_t i = 0; i < n; ++i) {
+            const FunctionRounds &f = r.functions[i];
+            const double delta = double(f.cum.back()) - double(f.cum.front());
+            out += "| `" + codeCell(f.name) + "` | " + formatValue(double(f.cum.front()), unit) + " | " +
+                   formatValue(double(f.cum.back()), unit) + " | " + (delta > 0 ? "+" : "") +
+                   formatValue(delta, unit) + " | " + verdictName(f.vsBaseline.back().verdict) + " |\n";
+        }
+    }
+    out += "\nNoise: " + r.noiseRule() + ".\n";
+    for (const std::string &note : r.notes)
+        out += "\nNote: " + cell(note) + "\n";
+    std::cout << out;
+}
+
+}   // namespace
+
+int runRounds(const std::vector<std::string> &argv)
+{
+    const RoundsArgs a = parseRoundsArgs(argv);
+    RoundsOptions options;
+    if (a.sample)
+        options.sample = *a.sample;
+    if (a.granularity && !parseGranularity(*a.granularity, &options.granularity))
+        usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    if (a.noise)
+        options.noiseK = parseNumber(*a.noise, "--noise");
+    if (a.duration) {
+        const double seconds = parseNumber(*a.duration, "--duration");
+        if (seconds <= 0 || seconds > 1e9)
+            usageError("--duration takes a number of seconds > 0, not '" + *a.duration + "'");
+        options.durationNanos = int64_t(std::llround(seconds * 1e9));
+    }
+    const ReadOptions ro = readOptionsFor(a.maxSize);
+    std::vector<RoundInput> rounds;
+    for (const auto &[name, files] : a.rounds) {
+        RoundInput round{name, {}};
+        for (const std::string &f : files) {
+            try {
+                round.profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
+            } catch (const ProfileError &e) {
+                throw ProfileError("round " + name + ": " + e.what());
+            }
+        }
+        rounds.push_back(std::move(round));
+    }
+    const RoundsResult result = compareRounds(rounds, options);
+    for (auto &r : rounds)
+        for (auto &p : r.profiles)
+            leaveToProcessEnd(std::move(p));
+    switch (a.output) {
+    case Output::Tsv: printTsv(result); break;
+    case Output::Csv: printCsv(result); break;
+    case Output::Markdown: printMarkdown(result); break;
+    case Output::Text: printText(result); break;
+    }
+    return 0;
+}
+
+}   // namespace qflame

@@ -1,0 +1,26 @@
+// `qflame rounds`: N rounds of profiles compared at once (model/rounds).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+// Usage lines for cliUsage(), a macro so that they concatenate with its string literal.
+#define QFLAME_ROUNDS_USAGE                                                                                        \
+    "  qflame rounds (-r NAME FILE...)... [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"     \
+    "                     [--noise K] [--duration SECONDS] [--tsv|--csv|--markdown]\n"                          \
+    "                                compares rounds (each -r NAME begins one; its FILEs are its observations,\n" \
+    "                                merged into its tree); the first is the baseline. Per round: k, total,\n"    \
+    "                                duration, rate per second with its standard error from the spread of the\n"  \
+    "                                observations (Poisson for one file), change vs baseline and verdict\n"       \
+    "                                (faster/slower past K standard errors, else noise; default K 2);\n"          \
+    "                                --duration: for files without duration_nanos;\n"                             \
+    "                                --tsv: round<TAB>NAME<TAB>k<TAB>total<TAB>duration_ns<TAB>rate<TAB>se\n"      \
+    "                                <TAB>change_pct<TAB>verdict per round, then function<TAB>NAME<TAB>cum_1\n"   \
+    "                                ...<TAB>cum_N per function by |cum_N - cum_1|; --csv: the same rows;\n"       \
+    "                                --markdown: a summary for a pull-request comment\n"
+
+int runRounds(const std::vector<std::string> &args);
+
+}   // namespace qflame

@@ -1,0 +1,211 @@
+#include "rounds/Rounds.h"
+
+#include "diff/DiffSide.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+namespace qflame {
+
+namespace {
+
+std::string typeList(const Profile &p)
+{
+    std::string list;
+    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
+        list += (i ? ", " : "") + p.typeName(i) + "/" + p.unitName(i);
+    return list.empty() ? "none" : list;
+}
+
+int exactType(const Profile &p, const SampleTypeInfo &type)
+{
+    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
+        if (p.typeName(i) == type.type && p.unitName(i) == type.unit)
+            return int(i);
+    return -1;
+}
+
+// Per function (by the name top shows), the sum of its rows: two frames may show the same name (a function
+// name in two files), and a round's observations are matched by name.
+struct FunctionSums {
+    int64_t flat = 0, cum = 0;
+};
+using ByName = std::unordered_map<std::string, FunctionSums>;
+
+ByName sumsByName(const FlatTable &table)
+{
+    ByName out;
+    out.reserve(table.rows().size());
+    for (const FlatRow &r : table.rows()) {
+        FunctionSums &s = out[table.displayName(r)];
+        s.flat = wrappingAdd(s.flat, r.flat);
+        s.cum = wrappingAdd(s.cum, r.cum);
+    }
+    return out;
+}
+
+// What one round contributes: its merged table, its per-file tables and, for a round of one file, the
+// number of samples behind each function's cum (for the Poisson error).
+struct RoundData {
+    ByName merged;
+    std::vector<ByName> perFile;
+    std::vector<int64_t> durations;
+    double roundSamples = 0;       // k = 1 only
+    ByName countByName;            // k = 1 only, when a samples/count type gives the counts
+    double valuePerSample = 0;     // k = 1 only, when each sample has the same value
+};
+
+RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const RoundsOptions &options,
+                    RoundSummary *summary, std::vector<std::string> *notes)
+{
+    RoundData data;
+    BuildOptions build;
+    build.granularity = options.granularity;
+    bool noted = false;
+    for (const auto &p : round.profiles) {
+        const int t = exactType(*p, type);
+        if (t < 0)
+            throw ProfileError("round " + round.name + ": " + p->sourceName + " has no sample type " + type.type +
+                               "/" + type.unit + " (it has: " + typeList(*p) + ")");
+        int64_t duration = p->durationNanos > 0 ? p->durationNanos : options.durationNanos;
+        if (p->durationNanos <= 0 && !noted) {
+            notes->push_back("round " + round.name + ": " + p->sourceName + " has no duration_nanos" +
+                             (options.durationNanos > 0 ? ": the duration given (--duration) is used"
+                                                        : ": its rate is unknown (give one with --duration)"));
+            noted = true;
+        }
+        summary->observations.push_back({p->total(size_t(t)), std::max<int64_t>(duration, 0), p->sourceName});
+        data.durations.push_back(std::max<int64_t>(duration, 0));
+        data.perFile.push_back(sumsByName(*FlatTable::compute({p}, size_t(t), build)));
+    }
+    const int firstType = exactType(*round.profiles.front(), type);
+    data.merged = sumsByName(*FlatTable::compute(round.profiles, size_t(firstType), build));
+    if (round.profiles.size() == 1) {
+        // The samples behind the values, as the diff counts them (DiffSide: a samples/count type of the same
+        // samples, or the period when it is the value of every sample).
+        const DiffSide side = DiffSide::fromProfiles(round.profiles, size_t(firstType), build);
+        if (side.countTree) {
+            data.roundSamples = double(side.countTree->total(CallTree::kRoot));
+            data.countByName = sumsByName(*FlatTable::compute(side.countTree));
+        } else if (side.valuePerSample > 0) {
+            data.valuePerSample = side.valuePerSample;
+            data.roundSamples = double(summary->observations.front().value) / side.valuePerSample;
+        } else {
+            notes->push_back("round " + round.name + ": one profile and no sample counts: its noise is unknown");
+        }
+    }
+    return data;
+}
+
+double functionSamples(const RoundData &d, const std::string &name, int64_t cum)
+{
+    if (d.valuePerSample > 0)
+        return double(cum) / d.valuePerSample;
+    const auto it = d.countByName.find(name);
+    return it == d.countByName.end() ? 0 : double(it->second.cum);
+}
+
+}   // namespace
+
+std::string RoundsResult::noiseRule() const
+{
+    if (noiseK == 0)
+        return "noise test off: every change is called faster or slower by its sign";
+    char k[32];
+    snprintf(k, sizeof k, "%g", noiseK);
+    return std::string("a change is faster or slower when |delta| > ") + k +
+           " x SE_delta, else noise; SE_delta = sqrt(SE_base^2 + SE_round^2), each SE the ratio estimator's "
+           "from the spread of the round's observations (Poisson for a round of one profile)";
+}
+
+RoundsResult compareRounds(const std::vector<RoundInput> &rounds, const RoundsOptions &options)
+{
+    if (rounds.empty())
+        throw ProfileError("no rounds to compare");
+    if (!std::isfinite(options.noiseK) || options.noiseK < 0)
+        throw ProfileError("the noise setting must be a number of standard errors >= 0 (0 turns it off)");
+    for (const RoundInput &r : rounds)
+        if (r.profiles.empty())
+            throw ProfileError("round " + r.name + " has no profiles");
+
+    const Profile &first = *rounds.front().profiles.front();
+    const int typeIndex = options.sample.empty() ? first.effectiveDefaultType() : first.findSampleType(options.sample);
+    if (typeIndex < 0)
+        throw ProfileError("round " + rounds.front().name + ": " + first.sourceName + " has no sample type " +
+                           (options.sample.empty() ? std::string() : "'" + options.sample + "' ") + "(it has: " +
+                           typeList(first) + ")");
+    RoundsResult result;
+    result.sampleType = {first.typeName(size_t(typeIndex)), first.unitName(size_t(typeIndex))};
+    result.granularity = options.granularity;
+    result.noiseK = options.noiseK;
+
+    std::vector<RoundData> data;
+    for (const RoundInput &r : rounds) {
+        RoundSummary s;
+        s.name = r.name;
+        data.push_back(readRound(r, result.sampleType, options, &s, &result.notes));
+        s.estimate = estimateRate(s.observations, data.back().roundSamples);
+        result.rounds.push_back(std::move(s));
+    }
+    for (size_t j = 0; j < result.rounds.size(); ++j) {
+        RoundSummary &s = result.rounds[j];
+        if (j == 0) {
+            s.vsBaseline = s.vsPrevious = compareRates(s.estimate, s.estimate, options.noiseK);
+            s.vsBaseline.verdict = s.vsPrevious.verdict = RoundVerdict::Baseline;
+            continue;
+        }
+        s.vsBaseline = compareRates(result.rounds.front().estimate, s.estimate, options.noiseK);
+        s.vsPrevious = compareRates(result.rounds[j - 1].estimate, s.estimate, options.noiseK);
+    }
+
+    // Every function any round has, in name order first so that the final sort's ties are settled by name.
+    std::map<std::string, size_t> index;
+    for (const RoundData &d : data)
+        for (const auto &[name, sums] : d.merged)
+            index.emplace(name, 0);
+    const size_t n = rounds.size();
+    result.functions.reserve(index.size());
+    for (auto &[name, slot] : index) {
+        slot = result.functions.size();
+        FunctionRounds f;
+        f.name = name;
+        f.flat.assign(n, 0);
+        f.cum.assign(n, 0);
+        for (size_t j = 0; j < n; ++j) {
+            if (const auto it = data[j].merged.find(name); it != data[j].merged.end()) {
+                f.flat[j] = it->second.flat;
+                f.cum[j] = it->second.cum;
+            }
+            std::vector<Observation> perFile;
+            for (size_t i = 0; i < data[j].perFile.size(); ++i) {
+                const auto it = data[j].perFile[i].find(name);
+                perFile.push_back({it == data[j].perFile[i].end() ? 0 : it->second.cum, data[j].durations[i],
+                                   result.rounds[j].observations[i].source});
+            }
+            f.cumRate.push_back(estimateRate(perFile, perFile.size() == 1 ? functionSamples(data[j], name, f.cum[j])
+                                                                          : 0));
+        }
+        for (size_t j = 0; j < n; ++j) {
+            RateChange c = compareRates(f.cumRate.front(), f.cumRate[j], options.noiseK);
+            if (j == 0)
+                c.verdict = RoundVerdict::Baseline;
+            f.vsBaseline.push_back(c);
+        }
+        result.functions.push_back(std::move(f));
+    }
+    std::stable_sort(result.functions.begin(), result.functions.end(),
+                     [](const FunctionRounds &a, const FunctionRounds &b) {
+                         const auto change = [](const FunctionRounds &f) {
+                             const int64_t d = int64_t(uint64_t(f.cum.back()) - uint64_t(f.cum.front()));
+                             return d < 0 ? uint64_t(0) - uint64_t(d) : uint64_t(d);
+                         };
+                         return change(a) > change(b);
+                     });
+    return result;
+}
+
+}   // namespace qflame

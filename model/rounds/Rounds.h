@@ -1,0 +1,66 @@
+// Rounds: N profiles or windows compared at once, each round against the baseline (the first) and against the
+// round before it, with the noise measured from the spread of each round's observations (RoundStats.h).
+//
+// From files, a round is one or more profiles: one observation per file (its total of the chosen sample type
+// over its duration_nanos), and its tree the merge of its files. Per function and round: flat and cum with
+// pprof's semantics (as `qflame top` over the round's files), and the function's rate, its error from the
+// spread of its per-file values (Poisson for a round of one file) and its verdict against the baseline.
+#pragma once
+
+#include "pprof/Profile.h"
+#include "rounds/RoundStats.h"
+#include "tree/CallTree.h"
+#include "tree/FrameTable.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+struct RoundInput {
+    std::string name;
+    std::vector<std::shared_ptr<const Profile>> profiles;   // one observation each
+};
+
+struct RoundsOptions {
+    std::string sample;            // TYPE, TYPE/UNIT or INDEX of the first round's first profile; "": its default
+    Granularity granularity = Granularity::Functions;
+    double noiseK = 2;             // a change is real past noiseK standard errors; 0 turns the test off
+    int64_t durationNanos = 0;     // for profiles without duration_nanos (> 0: given by the user)
+};
+
+struct RoundSummary {
+    std::string name;
+    std::vector<Observation> observations;
+    RateEstimate estimate;
+    RateChange vsBaseline;         // verdict Baseline for the first round
+    RateChange vsPrevious;         // verdict Baseline for the first round
+};
+
+struct FunctionRounds {
+    std::string name;              // as `qflame top` shows it (with pprof's inline marker)
+    std::vector<int64_t> flat, cum;            // per round
+    std::vector<RateEstimate> cumRate;         // per round, from the function's per-observation cum
+    std::vector<RateChange> vsBaseline;        // per round, of cumRate
+};
+
+struct RoundsResult {
+    SampleTypeInfo sampleType;
+    Granularity granularity = Granularity::Functions;
+    double noiseK = 2;
+    std::vector<RoundSummary> rounds;
+    // Sorted by |cum of the last round - cum of the first| descending, then name.
+    std::vector<FunctionRounds> functions;
+    // What the user should know: observations without a duration, rounds of one file (Poisson), ...
+    std::vector<std::string> notes;
+
+    // The rule the verdicts follow, in one sentence, for reports.
+    std::string noiseRule() const;
+};
+
+// Throws ProfileError naming the round (and the file) for: no rounds, an empty round, a profile without the
+// chosen sample type (type and unit), a noise setting that is not a number >= 0.
+RoundsResult compareRounds(const std::vector<RoundInput> &rounds, const RoundsOptions &options);
+
+}   // namespace qflame
