@@ -6,6 +6,8 @@
 #include "pprof/Units.h"
 #include "rounds/Rounds.h"
 
+#include <QtConcurrent/QtConcurrentMap>
+
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -286,17 +288,31 @@ int runRounds(const std::vector<std::string> &argv)
         options.durationNanos = int64_t(std::llround(seconds * 1e9));
     }
     const ReadOptions ro = readOptionsFor(a.maxSize);
-    std::vector<RoundInput> rounds;
-    for (const auto &[name, files] : a.rounds) {
-        RoundInput round{name, {}};
-        for (const std::string &f : files) {
-            try {
-                round.profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
-            } catch (const ProfileError &e) {
-                throw ProfileError("round " + name + ": " + e.what());
-            }
+    // Every file read on the pool's threads (a round may hold hundreds); the first failure in the order given
+    // is the one reported.
+    struct File {
+        size_t round;
+        std::string path, error;
+        std::shared_ptr<const Profile> profile;
+    };
+    std::vector<File> files;
+    for (size_t r = 0; r < a.rounds.size(); ++r)
+        for (const std::string &f : a.rounds[r].second)
+            files.push_back({r, f, {}, {}});
+    QtConcurrent::blockingMap(files, [&ro](File &f) {
+        try {
+            f.profile = readProfileFile(QString::fromStdString(f.path), ro);
+        } catch (const std::exception &e) {
+            f.error = e.what();
         }
-        rounds.push_back(std::move(round));
+    });
+    std::vector<RoundInput> rounds;
+    for (const auto &[name, paths] : a.rounds)
+        rounds.push_back({name, {}});
+    for (File &f : files) {
+        if (!f.error.empty())
+            throw ProfileError("round " + rounds[f.round].name + ": " + f.error);
+        rounds[f.round].profiles.push_back(std::move(f.profile));
     }
     const RoundsResult result = compareRounds(rounds, options);
     for (auto &r : rounds)

@@ -296,6 +296,12 @@ def main():
       "stall test's answer of 400,000 nodes that are all distinct functions.")
     w("")
 
+    w("## Rounds")
+    w("")
+    w("`bench/rounds.sh` times the rounds table (3 rounds x 120 CPU profiles) on its own: "
+      "[benchmarks-rounds.md](benchmarks-rounds.md).")
+    w("")
+
     w("## Targets")
     w("")
     for key, speed, floor, rss, p in target_rows:

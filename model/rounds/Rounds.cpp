@@ -4,7 +4,11 @@
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
+#include <QtConcurrent/QtConcurrentMap>
+
 #include <algorithm>
+#include <exception>
+#include <numeric>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -80,8 +84,24 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
         }
         summary->observations.push_back({p->total(size_t(t)), std::max<int64_t>(duration, 0), p->sourceName});
         data.durations.push_back(std::max<int64_t>(duration, 0));
-        data.perFile.push_back(sumsByName(*FlatTable::compute({p}, size_t(t), build)));
     }
+    // Each file's table on its own, for the spread of each function's values: a round may hold hundreds of
+    // files, which the pool's threads share.
+    data.perFile.resize(round.profiles.size());
+    std::vector<std::exception_ptr> errors(round.profiles.size());
+    std::vector<size_t> indexes(round.profiles.size());
+    std::iota(indexes.begin(), indexes.end(), size_t(0));
+    QtConcurrent::blockingMap(indexes, [&](size_t i) {
+        try {
+            const auto &p = round.profiles[i];
+            data.perFile[i] = sumsByName(*FlatTable::compute({p}, size_t(exactType(*p, type)), build));
+        } catch (...) {
+            errors[i] = std::current_exception();
+        }
+    });
+    for (const std::exception_ptr &e : errors)
+        if (e)
+            std::rethrow_exception(e);
     const int firstType = exactType(*round.profiles.front(), type);
     data.merged = sumsByName(*FlatTable::compute(round.profiles, size_t(firstType), build));
     if (round.profiles.size() == 1) {
