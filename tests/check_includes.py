@@ -30,6 +30,7 @@ LAYERS = {
         'diff': ['io', 'pprof', 'tree'],
         'layout': ['io', 'pprof', 'tree'],
         'export': ['io', 'pprof', 'tree', 'diff'],
+        'pgo': ['io', 'pprof'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
     },
     'ui': {
