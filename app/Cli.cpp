@@ -4,6 +4,7 @@
 
 #include "CliDiff.h"
 #include "CliFormats.h"
+#include "CliPgo.h"
 #include "CliQryn.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
@@ -380,6 +381,15 @@ const char *cliUsage()
            "                                merged; --to pprof of one FILE without --sample or --granularity\n"
            "                                keeps the whole profile (every sample type, labels), otherwise the\n"
            "                                call tree of one sample type is written\n"
+           "  qflame pgo FILE... [--threshold P] [--tsv | --preprofile OUT]\n"
+           "                                the call edges go build -pgo builds from CPU profiles (the last two\n"
+           "                                frames of each sample; several FILEs are merged): readiness lines\n"
+           "                                (ok|warning|error: CHECK: message), then rank, caller, callee,\n"
+           "                                offset, weight, share, cumulative share, hot (the heaviest edges up\n"
+           "                                to the first past P% of the weight, default 99), then call sites\n"
+           "                                with several callees (devirtualisation candidates);\n"
+           "                                --tsv: caller<TAB>callee<TAB>offset<TAB>weight<TAB>hot(1|0);\n"
+           "                                --preprofile: go tool preprofile's text to OUT ('-': stdout)\n"
            QFLAME_QRYN_USAGE
            "Common options:\n"
            "  --max-size MIB                refuse inputs that inflate to more (default 1024)\n"
@@ -418,7 +428,8 @@ void leaveToProcessEnd(std::shared_ptr<const void> object)
 
 bool isCliVerb(const std::string &word)
 {
-    return word == "info" || word == "top" || word == "diff" || word == "convert" || word == "merge";
+    return word == "info" || word == "top" || word == "diff" || word == "convert" || word == "merge" ||
+           word == "pgo";
 }
 
 int runCli(const std::string &verb, const std::vector<std::string> &args)
@@ -434,6 +445,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
             return runConvert(args);
         if (verb == "merge")
             return runServerVerb(serverVerbs().merge, args);
+        if (verb == "pgo")
+            return runPgo(args);
         usageError("unknown verb " + verb);
     } catch (const CliExit &e) {
         return e.code;
