@@ -92,7 +92,7 @@ void printTable(const PgoEdges &e, double threshold)
         std::string cells[8];
     };
     std::vector<Row> rows;
-    rows.push_back({{"rank", "caller", "callee", "offset", "weight", "share", "cum", "hot"}});
+    rows.push_back({{"rank", "caller", "callee", "offset", "weight", "share%", "cum%", "hot"}});
     int64_t cum = 0;
     for (size_t i = 0; i < e.edges.size(); ++i) {
         const PgoEdge &edge = e.edges[i];
@@ -102,10 +102,14 @@ void printTable(const PgoEdges &e, double threshold)
                          percent(pgoPercent(edge.weight, e.totalWeight)), percent(pgoPercent(cum, e.totalWeight)),
                          edge.hot ? "hot" : ""}});
     }
+    // Go names run to 200 bytes (module paths, generic instances): the name columns are as wide as their names
+    // up to 60, and a longer name pushes the rest of its row out instead of widening every row.
+    constexpr size_t kNameWidth = 60;
     size_t widths[8] = {};
     for (const Row &r : rows)
         for (size_t c = 0; c < 8; ++c)
-            widths[c] = std::max(widths[c], r.cells[c].size());
+            widths[c] = std::max(widths[c], c == 1 || c == 2 ? std::min(r.cells[c].size(), kNameWidth)
+                                                             : r.cells[c].size());
     std::string out;
     for (const Row &r : rows) {
         for (size_t c = 0; c < 8; ++c) {
@@ -113,6 +117,7 @@ void printTable(const PgoEdges &e, double threshold)
                 out += "  ";
             pad(out, r.cells[c], c == 7 ? 0 : widths[c], c != 1 && c != 2);   // names left-aligned
         }
+        out.erase(out.find_last_not_of(' ') + 1);   // a cold row ends at its cumulative share
         out += '\n';
     }
     std::cout << out;
