@@ -67,8 +67,14 @@ std::vector<PgoReadinessLine> pgoReadiness(const std::vector<std::shared_ptr<con
     std::vector<PgoReadinessLine> lines;
     lines.push_back({PgoLevel::Ok, "sample-type", "weights are " + edges.sampleType});
 
+    size_t samples = 0;
+    for (const auto &p : profiles)
+        samples += p->sampleCount();
     if (edges.hasStartLines)
         lines.push_back({PgoLevel::Ok, "start-lines", "functions have Function.start_line"});
+    else if (samples == 0)   // the compiler takes a profile without samples as empty before it looks for them
+        lines.push_back({PgoLevel::Ok, "start-lines", "no samples, so no start lines needed: go build -pgo accepts "
+                                                      "the profile and changes nothing"});
     else
         lines.push_back({PgoLevel::Error, "start-lines",
                          "no Function.start_line: go build -pgo rejects the profile (a Go runtime before 1.20, or a "

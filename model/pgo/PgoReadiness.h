@@ -8,7 +8,8 @@
 //   sample-type     the sample type used (a profile without samples/count or cpu/nanoseconds never gets here:
 //                   computePgoEdges throws, and the build would fail the same way)
 //   start-lines     error when no node that carries weight has a Function.start_line (a Go runtime before 1.20,
-//                   or a re-symbolised profile): the compiler refuses the profile; offsets are then absolute lines
+//                   or a re-symbolised profile): the compiler refuses the profile; offsets are then absolute lines.
+//                   A profile without any sample is ok: the compiler accepts it as empty before it looks
 //   inline-frames   warning when no location has more than one line: without inline frames the edges of
 //                   functions the last build inlined vanish, and PGO's choices drift from one round to the next
 //   function-names  warning when some edges have a caller or callee without a name (address-only frames): the
