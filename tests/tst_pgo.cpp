@@ -10,6 +10,7 @@
 #include "profile.pb.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -66,6 +67,7 @@ public:
             s->add_value(v);
     }
     pb::Profile &message() { return m_p; }
+    const pb::Profile &message() const { return m_p; }
     std::shared_ptr<const Profile> profile(const std::string &name = "test") const
     {
         return readPprof(m_p.SerializeAsString(), name);
@@ -120,6 +122,15 @@ Run runQflame(const QStringList &args)
             p.readAllStandardError()};
 }
 
+QString writeProfile(const QTemporaryDir &dir, const char *name, const Builder &b)
+{
+    const QString path = dir.filePath(QLatin1String(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(b.message().SerializeAsString())) < 0)
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
 }   // namespace
 
 class tst_Pgo : public QObject {
@@ -138,12 +149,15 @@ private Q_SLOTS:
     void thresholdsZeroAndHundred();
     void mergedFiles();
     void readiness();
+    void profileWithoutSamples();
     void candidates();
     void preprofile();
     void corpusEqualsSecondImplementation_data();
     void corpusEqualsSecondImplementation();
     void cliTsv();
     void cliPreprofile();
+    void cliTable();
+    void cliMerges();
     void cliErrors();
 };
 
@@ -366,6 +380,18 @@ void tst_Pgo::readiness()
     QCOMPARE(levels, std::vector<PgoLevel>(7, PgoLevel::Ok));
 }
 
+void tst_Pgo::profileWithoutSamples()
+{
+    // The compiler takes it as empty (no edges, nothing changes) before it looks for start lines.
+    const auto p = Builder().profile();
+    const PgoEdges e = computePgoEdges({p});
+    QVERIFY(e.edges.empty());
+    QCOMPARE(formatReadinessLine(pgoReadiness({p}, e, 10)[1]),
+             std::string("ok: start-lines: no samples, so no start lines needed: go build -pgo accepts the profile "
+                         "and changes nothing"));
+    QCOMPARE(preprofileText(e), std::string("GO PREPROFILE V1\n"));
+}
+
 void tst_Pgo::candidates()
 {
     Builder b;
@@ -467,6 +493,50 @@ void tst_Pgo::cliPreprofile()
     QFile written(out);
     QVERIFY(written.open(QIODevice::ReadOnly));
     QCOMPARE(written.readAll(), QByteArray("GO PREPROFILE V1\nm\na\n1 50\nm\nb\n1 30\nm\nc\n1 15\nm\nd\n1 5\n"));
+}
+
+void tst_Pgo::cliTable()
+{
+    QTemporaryDir dir;
+    const QString file = writeProfile(dir, "four.pb", fourEdges());
+    const QByteArray path = file.toUtf8(), size = QByteArray::number(QFileInfo(file).size());
+    const Run r = runQflame({QStringLiteral("pgo"), file, QStringLiteral("--threshold"), QStringLiteral("80")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.err, QByteArray());
+    // Cumulative 50, 80, 95, 100: 95 is the first past 80, so three hot. One site, m +1, has all four callees.
+    QCOMPARE(r.out, QByteArray("ok: sample-type: weights are samples/count\n"
+                               "ok: start-lines: functions have Function.start_line\n"
+                               "warning: inline-frames: no inline frames: calls the profiled build inlined are "
+                               "invisible, so PGO's choices drift from one round to the next\n"
+                               "ok: function-names: every edge has named functions\n"
+                               "warning: sample-density: ") + path + QByteArray(
+                               " gives no period or duration_nanos: the sample density cannot be judged\n"
+                               "warning: cpu-profile: ") + path + QByteArray(
+                               " is not a CPU profile (no cpu/nanoseconds period or sample type): its counts weight "
+                               "the edges by something other than CPU time\n"
+                               "ok: size: ") + size + QByteArray(" bytes\n"
+                               "Edges: 4, total weight 100 (samples/count), hot 3 at threshold 80%\n"
+                               "rank  caller  callee  offset  weight  share%     cum%  hot\n"
+                               "   1  m       a            1      50  50.00%   50.00%  hot\n"
+                               "   2  m       b            1      30  30.00%   80.00%  hot\n"
+                               "   3  m       c            1      15  15.00%   95.00%  hot\n"
+                               "   4  m       d            1       5   5.00%  100.00%\n"
+                               "Devirtualisation candidates (call sites with more than one callee; only the compiler "
+                               "knows which calls are indirect):\n"
+                               "  m +1: 4 callees, heaviest a 50 (50.00% of the site, 50.00% of the total)\n"));
+}
+
+void tst_Pgo::cliMerges()
+{
+    QTemporaryDir dir;
+    Builder other(SampleTypes{{"cpu", "nanoseconds"}, {"samples", "count"}});
+    const uint64_t m = other.location(0x10, {{other.function("m", 10), 11}});
+    other.sample({other.location(0x500, {{other.function("d", 1), 2}}), m}, {999, 50});
+    const Run r = runQflame({QStringLiteral("pgo"), writeProfile(dir, "one.pb", fourEdges()),
+                             writeProfile(dir, "two.pb", other), QStringLiteral("--tsv")});
+    QCOMPARE(r.code, 0);
+    // m -> d: 5 + 50 = 55 of 150; cumulative 36.7, 70, 90, 100: only the last crosses 99.
+    QCOMPARE(r.out, QByteArray("m\td\t1\t55\t1\nm\ta\t1\t50\t1\nm\tb\t1\t30\t1\nm\tc\t1\t15\t1\n"));
 }
 
 void tst_Pgo::cliErrors()
