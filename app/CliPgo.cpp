@@ -163,7 +163,16 @@ int runPgo(const std::vector<std::string> &argv)
     }
     const PgoEdges edges = computePgoEdges(profiles, threshold);
     if (a.preprofile) {
-        writeOutput(*a.preprofile, preprofileText(edges));
+        std::string text;
+        try {
+            text = preprofileText(edges);
+        } catch (const ProfileError &e) {   // the model knows the edges, not where they came from
+            std::string sources;
+            for (const auto &p : profiles)
+                sources += (sources.empty() ? "" : ", ") + p->sourceName;
+            throw ProfileError(sources + ": " + e.what());
+        }
+        writeOutput(*a.preprofile, text);
         return 0;
     }
     if (a.tsv) {

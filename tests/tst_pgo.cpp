@@ -552,6 +552,15 @@ void tst_Pgo::cliErrors()
     QCOMPARE(r.err, (QStringLiteral("qflame: ") + heap +
                      QStringLiteral(": no samples/count or cpu/nanoseconds sample type: go build -pgo rejects this "
                                     "profile; it has: inuse_space/bytes\n")).toUtf8());
+    Builder old;   // start lines 0
+    old.sample({old.location(0x2, {{old.function("q", 0), 1}}), old.location(0x1, {{old.function("p", 0), 2}})}, {1});
+    const QString oldFile = writeProfile(dir, "old.pb", old), out = dir.filePath(QStringLiteral("old.pgo"));
+    r = runQflame({QStringLiteral("pgo"), oldFile, QStringLiteral("--preprofile"), out});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err, (QStringLiteral("qflame: ") + oldFile +
+                     QStringLiteral(": no Function.start_line in the profile: go tool preprofile and go build -pgo "
+                                    "reject it, so no preprofile is written\n")).toUtf8());
+    QVERIFY(!QFile::exists(out));
     r = runQflame({QStringLiteral("pgo")});
     QCOMPARE(r.code, 1);
     QVERIFY(r.err.startsWith("qflame: pgo takes one or more FILEs"));
