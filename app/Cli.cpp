@@ -4,6 +4,7 @@
 
 #include "CliDiff.h"
 #include "CliFormats.h"
+#include "CliPgo.h"
 #include "CliQryn.h"
 #include "CliRounds.h"
 #include "export/TableCsv.h"
@@ -381,6 +382,15 @@ const char *cliUsage()
            "                                merged; --to pprof of one FILE without --sample or --granularity\n"
            "                                keeps the whole profile (every sample type, labels), otherwise the\n"
            "                                call tree of one sample type is written\n"
+           "  qflame pgo FILE... [--threshold P] [--tsv | --preprofile OUT]\n"
+           "                                the call edges go build -pgo builds from CPU profiles (the last two\n"
+           "                                frames of each sample; several FILEs are merged): readiness lines\n"
+           "                                (ok|warning|error: CHECK: message), then rank, caller, callee,\n"
+           "                                offset, weight, share, cumulative share, hot (the heaviest edges up\n"
+           "                                to the first past P% of the weight, default 99), then call sites\n"
+           "                                with several callees (devirtualisation candidates);\n"
+           "                                --tsv: caller<TAB>callee<TAB>offset<TAB>weight<TAB>hot(1|0);\n"
+           "                                --preprofile: go tool preprofile's text to OUT ('-': stdout)\n"
            QFLAME_ROUNDS_USAGE
            QFLAME_QRYN_USAGE
            "Common options:\n"
@@ -423,7 +433,7 @@ namespace {
 
 const std::vector<std::string> &cliVerbs()
 {
-    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "rounds"};
+    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds"};
     return verbs;
 }
 
@@ -456,6 +466,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
             return runConvert(args);
         if (verb == "merge")
             return runServerVerb(serverVerbs().merge, args);
+        if (verb == "pgo")
+            return runPgo(args);
         if (verb == "rounds")
             return runRounds(args);
         usageError("unknown verb " + verb);

@@ -55,20 +55,6 @@ ConvertArgs parseConvertArgs(const std::vector<std::string> &argv)
     return a;
 }
 
-void writeOutput(const std::string &path, const std::string &bytes)
-{
-    if (path == "-") {
-        if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
-            throw ProfileError("<stdout>: cannot write");
-        return;
-    }
-    // QSaveFile replaces the target only once everything is written: a failed export leaves no half file.
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) ||
-        !file.commit())
-        throw ProfileError(path + ": cannot write: " + file.errorString().toStdString());
-}
-
 int sampleTypeOf(const Profile &p, const std::optional<std::string> &spec)
 {
     if (!spec)
@@ -84,6 +70,20 @@ int sampleTypeOf(const Profile &p, const std::optional<std::string> &spec)
 }
 
 }   // namespace
+
+void writeOutput(const std::string &path, const std::string &bytes)
+{
+    if (path == "-") {
+        if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
+            throw ProfileError("<stdout>: cannot write");
+        return;
+    }
+    // QSaveFile replaces the target only once everything is written: a failed export leaves no half file.
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) ||
+        !file.commit())
+        throw ProfileError(path + ": cannot write: " + file.errorString().toStdString());
+}
 
 int runConvert(const std::vector<std::string> &argv)
 {

@@ -10,4 +10,8 @@ namespace qflame {
 // usage message and ProfileError for bad input, as the other verbs do (runCli turns them into exit statuses).
 int runConvert(const std::vector<std::string> &args);
 
+// Writes a verb's output to `path` ("-": standard output), replacing a file only once all of it is written.
+// Throws ProfileError when it cannot.
+void writeOutput(const std::string &path, const std::string &bytes);
+
 }   // namespace qflame

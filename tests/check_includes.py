@@ -31,6 +31,7 @@ LAYERS = {
         'layout': ['io', 'pprof', 'tree'],
         'rounds': ['io', 'pprof', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
+        'pgo': ['io', 'pprof'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
     },
     'ui': {
