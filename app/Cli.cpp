@@ -417,7 +417,7 @@ bool wantsServer(const std::vector<std::string> &args)
 
 bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args)
 {
-    if (verbDraws(args))
+    if (verbDraws(args) || (verb == "rounds" && roundsWantsWindow(args)))
         return false;
     const ServerVerbs &server = serverVerbs();
     return !(verb == "merge" || wantsServer(args)) || (server.top && server.diff && server.merge);

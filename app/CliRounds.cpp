@@ -2,11 +2,9 @@
 
 #include "Cli.h"
 #include "export/TableCsv.h"
-#include "formats/ProfileInput.h"
 #include "pprof/Units.h"
+#include "rounds/RoundFiles.h"
 #include "rounds/Rounds.h"
-
-#include <QtConcurrent/QtConcurrentMap>
 
 #include <cmath>
 #include <cstdio>
@@ -269,11 +267,9 @@ void printMarkdown(const RoundsResult &r)
     std::cout << out;
 }
 
-}   // namespace
 
-int runRounds(const std::vector<std::string> &argv)
+RoundsOptions roundsOptions(const RoundsArgs &a)
 {
-    const RoundsArgs a = parseRoundsArgs(argv);
     RoundsOptions options;
     if (a.sample)
         options.sample = *a.sample;
@@ -287,33 +283,43 @@ int runRounds(const std::vector<std::string> &argv)
             usageError("--duration takes a number of seconds > 0, not '" + *a.duration + "'");
         options.durationNanos = int64_t(std::llround(seconds * 1e9));
     }
-    const ReadOptions ro = readOptionsFor(a.maxSize);
-    // Every file read on the pool's threads (a round may hold hundreds); the first failure in the order given
-    // is the one reported.
-    struct File {
-        size_t round;
-        std::string path, error;
-        std::shared_ptr<const Profile> profile;
-    };
-    std::vector<File> files;
-    for (size_t r = 0; r < a.rounds.size(); ++r)
-        for (const std::string &f : a.rounds[r].second)
-            files.push_back({r, f, {}, {}});
-    QtConcurrent::blockingMap(files, [&ro](File &f) {
-        try {
-            f.profile = readProfileFile(QString::fromStdString(f.path), ro);
-        } catch (const std::exception &e) {
-            f.error = e.what();
-        }
-    });
-    std::vector<RoundInput> rounds;
-    for (const auto &[name, paths] : a.rounds)
-        rounds.push_back({name, {}});
-    for (File &f : files) {
-        if (!f.error.empty())
-            throw ProfileError("round " + rounds[f.round].name + ": " + f.error);
-        rounds[f.round].profiles.push_back(std::move(f.profile));
+    return options;
+}
+
+std::vector<RoundFiles> roundFiles(const RoundsArgs &a)
+{
+    std::vector<RoundFiles> specs;
+    for (const auto &[name, files] : a.rounds) {
+        RoundFiles spec{name, {}};
+        for (const std::string &f : files)
+            spec.paths.push_back(QString::fromStdString(f));
+        specs.push_back(std::move(spec));
     }
+    return specs;
+}
+
+}   // namespace
+
+bool roundsWantsWindow(const std::vector<std::string> &args)
+{
+    for (const std::string &s : args)
+        if (s == "--tsv" || s == "--csv" || s == "--markdown")
+            return false;
+    return true;
+}
+
+RoundsRequest parseRoundsRequest(const std::vector<std::string> &args)
+{
+    const RoundsArgs a = parseRoundsArgs(args);
+    return {roundFiles(a), roundsOptions(a)};
+}
+
+int runRounds(const std::vector<std::string> &argv)
+{
+    const RoundsArgs a = parseRoundsArgs(argv);
+    const RoundsOptions options = roundsOptions(a);
+    const ReadOptions ro = readOptionsFor(a.maxSize);
+    std::vector<RoundInput> rounds = readRoundFiles(roundFiles(a), ro);
     const RoundsResult result = compareRounds(rounds, options);
     for (auto &r : rounds)
         for (auto &p : r.profiles)

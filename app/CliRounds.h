@@ -1,6 +1,9 @@
 // `qflame rounds`: N rounds of profiles compared at once (model/rounds).
 #pragma once
 
+#include "rounds/RoundFiles.h"
+#include "rounds/Rounds.h"
+
 #include <string>
 #include <vector>
 
@@ -22,5 +25,15 @@ namespace qflame {
     "                                --markdown: a summary for a pull-request comment\n"
 
 int runRounds(const std::vector<std::string> &args);
+
+// Without --tsv, --csv or --markdown, `qflame rounds` opens the window on a rounds tab (qflame-gui).
+bool roundsWantsWindow(const std::vector<std::string> &args);
+
+struct RoundsRequest {
+    std::vector<RoundFiles> rounds;
+    RoundsOptions options;
+};
+// The rounds and options the arguments name, for the window; a usage error prints its line and throws CliExit.
+RoundsRequest parseRoundsRequest(const std::vector<std::string> &args);
 
 }   // namespace qflame

@@ -4,6 +4,7 @@
 #include "Cli.h"
 #include "CliQryn.h"
 #include "CliRender.h"
+#include "CliRounds.h"
 #include "DiffPicture.h"
 #include "MainWindow.h"
 
@@ -78,7 +79,19 @@ int main(int argc, char **argv)
     qflame::setServerVerbs(qflame::qrynVerbs());
     if (const std::optional<int> status = qflame::runHeadless(argc, argv))
         return *status;
-    if (argc >= 2 && qflame::isCliVerb(argv[1])) {
+    // `qflame rounds` without an output option is the window's rounds tab.
+    std::optional<qflame::RoundsRequest> rounds;
+    if (argc >= 2 && std::string(argv[1]) == "rounds") {
+        const std::vector<std::string> args(argv + 2, argv + argc);
+        if (qflame::roundsWantsWindow(args)) {
+            try {
+                rounds = qflame::parseRoundsRequest(args);
+            } catch (const qflame::CliExit &e) {
+                return e.code;
+            }
+        }
+    }
+    if (argc >= 2 && qflame::isCliVerb(argv[1]) && !rounds) {
         // A verb that draws needs fonts and painting: a GUI application, offscreen unless a display is there,
         // so that it works on servers and in CI alike.
         qflame::setDiffPictureWriter(qflame::writeDiffPicture);
@@ -102,6 +115,10 @@ int main(int argc, char **argv)
     qflame::MainWindow window;
     window.resize(1280, 800);
     window.show();
+    if (rounds) {
+        window.openRounds(std::move(rounds->rounds), rounds->options);
+        return app.exec();
+    }
     QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
     for (const QString &f : files) {
         if (f.startsWith(QLatin1String("--")) && f != QLatin1String("--")) {

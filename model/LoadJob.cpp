@@ -170,4 +170,63 @@ QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>>
     });
 }
 
+namespace {
+
+void compareInto(QPromise<LoadedRounds> &promise, LoadedRounds &loaded)
+{
+    if (loaded.inputs.empty()) {
+        loaded.result = std::make_shared<const RoundsResult>();
+        return;
+    }
+    loaded.result = std::make_shared<const RoundsResult>(compareRounds(loaded.inputs, loaded.options));
+    if (promise.isCanceled())
+        throw Cancelled();
+}
+
+}   // namespace
+
+QFuture<LoadedRounds> loadRoundsAsync(std::vector<RoundFiles> rounds, RoundsOptions options, ReadOptions readOptions)
+{
+    return QtConcurrent::run([rounds = std::move(rounds), options, readOptions](QPromise<LoadedRounds> &promise) mutable {
+        promise.setProgressRange(0, 1000);
+        LoadedRounds loaded;
+        loaded.options = options;
+        try {
+            readOptions.progress = [&](double f) {
+                promise.setProgressValue(int(900 * f));
+                return !promise.isCanceled();
+            };
+            loaded.inputs = readRoundFiles(rounds, readOptions);
+            compareInto(promise, loaded);
+        } catch (const Cancelled &) {
+            return;
+        } catch (const std::exception &e) {
+            loaded = LoadedRounds{};
+            loaded.error = QString::fromStdString(e.what());
+        }
+        promise.setProgressValue(1000);
+        promise.addResult(std::move(loaded));
+    });
+}
+
+QFuture<LoadedRounds> compareRoundsAsync(std::vector<RoundInput> inputs, RoundsOptions options)
+{
+    return QtConcurrent::run([inputs = std::move(inputs), options](QPromise<LoadedRounds> &promise) mutable {
+        promise.setProgressRange(0, 1000);
+        LoadedRounds loaded;
+        loaded.inputs = std::move(inputs);
+        loaded.options = options;
+        try {
+            compareInto(promise, loaded);
+        } catch (const Cancelled &) {
+            return;
+        } catch (const std::exception &e) {
+            loaded.result.reset();
+            loaded.error = QString::fromStdString(e.what());
+        }
+        promise.setProgressValue(1000);
+        promise.addResult(std::move(loaded));
+    });
+}
+
 }   // namespace qflame

@@ -4,6 +4,8 @@
 #include "diff/DiffTable.h"
 #include "io/ReadOptions.h"
 #include "layout/FlameLayout.h"
+#include "rounds/RoundFiles.h"
+#include "rounds/Rounds.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
@@ -53,5 +55,17 @@ QFuture<LoadedDiff> loadDiffAsync(const QStringList &before, const QStringList &
 QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>> before,
                                      std::vector<std::shared_ptr<const Profile>> after, int sampleType,
                                      Granularity granularity, DiffOptions options);
+
+// Rounds (rounds/): every file read, then the rounds compared. The inputs are kept, so that another sample type,
+// noise setting or set of rounds (renamed, reordered, one removed) is compared again without reading again.
+struct LoadedRounds {
+    std::vector<RoundInput> inputs;
+    RoundsOptions options;
+    std::shared_ptr<const RoundsResult> result;
+    QString error;
+};
+QFuture<LoadedRounds> loadRoundsAsync(std::vector<RoundFiles> rounds, RoundsOptions options,
+                                      ReadOptions readOptions = {});
+QFuture<LoadedRounds> compareRoundsAsync(std::vector<RoundInput> inputs, RoundsOptions options);
 
 }   // namespace qflame

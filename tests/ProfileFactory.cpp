@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include <map>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -158,6 +159,35 @@ std::string gzipBytes(const std::string &raw)
     deflate(&zs, Z_FINISH);
     out.resize(zs.total_out);
     deflateEnd(&zs);
+    return out;
+}
+
+std::vector<Profile> splitProfile(const Profile &profile, size_t parts, uint32_t seed)
+{
+    int countType = -1;
+    for (size_t i = 0; i < profile.sampleTypes.size(); ++i)
+        if (profile.typeName(i) == "samples" && profile.unitName(i) == "count")
+            countType = int(i);
+    if (countType < 0 || parts == 0)
+        qFatal("splitProfile: %s has no samples/count type", profile.sourceName.c_str());
+    std::mt19937 random(seed);
+    std::uniform_int_distribution<size_t> part(0, parts - 1);
+    std::vector<Profile> out(parts, profile);
+    const size_t types = profile.sampleTypes.size();
+    for (Profile &p : out) {
+        p.durationNanos = profile.durationNanos / int64_t(parts);
+        p.timeNanos = profile.timeNanos + p.durationNanos * int64_t(&p - out.data());
+        std::fill(p.values.begin(), p.values.end(), 0);
+    }
+    for (size_t s = 0; s < profile.sampleCount(); ++s) {
+        const int64_t count = profile.value(s, size_t(countType));
+        std::vector<int64_t> dealt(parts, 0);
+        for (int64_t c = 0; c < count; ++c)
+            ++dealt[part(random)];
+        for (size_t o = 0; o < parts; ++o)
+            for (size_t t = 0; t < types; ++t)
+                out[o].values[s * types + t] = count > 0 ? profile.value(s, t) / count * dealt[o] : 0;
+    }
     return out;
 }
 

@@ -37,6 +37,12 @@ std::shared_ptr<const Profile> profileFromFolded(const std::string &folded, cons
                                                  const std::string &unit = "count",
                                                  const std::string &sourceName = "test");
 
+// A real profile's samples dealt out among `parts` profiles, as if it had been recorded as `parts` consecutive
+// profiles of equal duration: each sample's count (its samples/count value) is split at random (a multinomial
+// draw, seeded) and its other values in proportion, so that the parts show the sampling spread of real
+// observations. The profile must have a samples/count type.
+std::vector<Profile> splitProfile(const Profile &profile, size_t parts, uint32_t seed);
+
 // The bytes of a file; a test that cannot read its own fixture stops (qFatal).
 std::string fileBytes(const QString &path);
 

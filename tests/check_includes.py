@@ -29,7 +29,7 @@ LAYERS = {
         'tree': ['io', 'pprof'],
         'diff': ['io', 'pprof', 'tree'],
         'layout': ['io', 'pprof', 'tree'],
-        'rounds': ['io', 'pprof', 'tree', 'diff'],
+        'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
@@ -40,6 +40,7 @@ LAYERS = {
         'tables': ['controls', 'flame'],
         'compare': ['controls', 'flame', 'tables'],
         'document': ['controls', 'flame', 'tables', 'compare'],
+        'roundsview': ['controls', 'flame', 'tables', 'compare', 'document'],
         'explorer': ['controls', 'flame', 'tables', 'compare', 'document'],
     },
 }

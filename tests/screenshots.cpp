@@ -2,6 +2,9 @@
 //   qflame_screenshots OUTDIR
 // Runs offscreen (QT_QPA_PLATFORM=offscreen); not a test, it asserts nothing.
 #include "MainWindow.h"
+#include "ProfileFactory.h"
+#include "export/ProfileWriter.h"
+#include "formats/ProfileInput.h"
 #include "compare/DiffView.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
@@ -14,6 +17,7 @@
 #include <QSignalSpy>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTableView>
 
 using namespace qflame;
@@ -110,7 +114,37 @@ int main(int argc, char **argv)
     shoot(c, out + QStringLiteral("/side-by-side.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(0);
 
+    // Rounds: each of the two real profiles dealt out into 6 observations of ~1.7 s (ProfileFactory's
+    // splitProfile: the sampling spread of real consecutive profiles); the baseline twice over (a rebuild that
+    // changed nothing), then the optimized program.
+    QTemporaryDir roundsDir;
+    auto observations = [&](const char *file, const char *prefix, uint32_t seed) {
+        RoundFiles round{prefix, {}};
+        const auto whole = readProfileFile(data + QLatin1String(file));
+        int i = 0;
+        for (const Profile &part : test::splitProfile(*whole, 6, seed)) {
+            const QString path = roundsDir.filePath(QStringLiteral("%1-%2.pb.gz").arg(QLatin1String(prefix)).arg(++i));
+            QFile f(path);
+            if (!f.open(QIODevice::WriteOnly))
+                qFatal("cannot write %s", qPrintable(path));
+            f.write(QByteArray::fromStdString(gzipCompress(encodePprof(part))));
+            round.paths.push_back(path);
+        }
+        return round;
+    };
+    MainWindow r;
+    r.resize(1400, 900);
+    r.show();
+    RoundsOptions roundsOptions;
+    roundsOptions.sample = "cpu";
+    r.openRounds({observations("gen__baseline.cpu.pb.gz", "base", 1), observations("gen__baseline.cpu.pb.gz", "rebuilt", 3),
+                  observations("gen__optimized.cpu.pb.gz", "optimized", 2)},
+                 roundsOptions);
+    waitLoaded(r);
+    shoot(r, out + QStringLiteral("/rounds.png"));
+
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));
+    shoot(r, out + QStringLiteral("/rounds-dark.png"));
     return 0;
 }

@@ -411,6 +411,11 @@ void tst_Cli::windowWithoutDisplay_data()
     // An unknown verb is taken for a file name, which opens the window.
     QTest::newRow("unknown verb") << QString() << QString() << QStringList{QStringLiteral("tpo")} << none;
     QTest::newRow("xcb asked for") << QStringLiteral("xcb") << QString() << QStringList{} << none;
+    // rounds without --tsv, --csv or --markdown is the window's rounds tab.
+    QTest::newRow("rounds tab") << QString() << QString()
+                                << QStringList{QStringLiteral("rounds"), QStringLiteral("-r"), QStringLiteral("a"),
+                                               data("gen__baseline.cpu.pb.gz")}
+                                << none;
     // A DISPLAY that names no X server: Qt's xcb plugin gives up with a fatal message, which becomes the line.
     QTest::newRow("unreachable display") << QStringLiteral("xcb") << QStringLiteral(":93") << QStringList{}
                                          << QStringLiteral("could not connect to display :93");

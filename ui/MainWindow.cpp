@@ -7,6 +7,7 @@
 #include "export/TableCsv.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
+#include "roundsview/RoundsPane.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -65,6 +66,7 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("&Compare..."), QKeySequence(tr("Ctrl+D")), this, &MainWindow::compareDialog);
+    file->addAction(tr("Compare &Rounds..."), this, [this] { openRounds({}); });
     file->addAction(tr("Connect to &qryn..."), this, [this] {
         auto *explorer = new qryn::QrynExplorer;
         addPane(explorer, explorer->title());
@@ -166,6 +168,8 @@ void MainWindow::createActions()
         for (int i = 0; i < m_tabs->count(); ++i)
             if (auto *d = qobject_cast<DiffPane *>(m_tabs->widget(i)))
                 d->diffView()->setColorBlindSafe(on);
+            else if (auto *r = qobject_cast<RoundsPane *>(m_tabs->widget(i)))
+                r->setColorBlindSafe(on);
     });
 }
 
@@ -219,6 +223,26 @@ void MainWindow::compareFiles(const QStringList &before, const QStringList &afte
     addPane(pane, pane->title());
     if (before.size() == 1 && after.size() == 1)
         remember(QFileInfo(before[0]).absoluteFilePath() + QLatin1Char('\n') + QFileInfo(after[0]).absoluteFilePath());
+}
+
+void MainWindow::openRounds(std::vector<RoundFiles> rounds, RoundsOptions options)
+{
+    auto *pane = new RoundsPane;
+    pane->setColorBlindSafe(m_colorBlind);
+    connect(pane, &RoundsPane::compareRequested, this, &MainWindow::compareFiles);
+    // The tab's title names its rounds, which change as they are added, renamed or removed.
+    connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok) {
+        const int i = m_tabs->indexOf(pane);
+        if (ok && i >= 0) {
+            m_tabs->setTabText(i, pane->title());
+            m_tabs->setTabToolTip(i, pane->title());
+        }
+    });
+    addPane(pane, pane->title());
+    if (rounds.empty())
+        QMetaObject::invokeMethod(pane, &RoundsPane::askForRound, Qt::QueuedConnection);
+    else
+        pane->open(std::move(rounds), options);
 }
 
 QStringList MainWindow::recentFiles() const

@@ -17,6 +17,7 @@ class DiffView;
 class DocumentPane;
 class FlameGraphWidget;
 class ProfilePane;
+class RoundsPane;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -29,6 +30,8 @@ public:
     void openFiles(const QStringList &paths);
     // Opens a comparison of `before` (baseline) with `after` in a new tab.
     void compareFiles(const QStringList &before, const QStringList &after);
+    // Opens a rounds tab on these rounds (the first the baseline); an empty list opens the tab and asks for one.
+    void openRounds(std::vector<RoundFiles> rounds, RoundsOptions options = {});
     // What the command line and drops mean: one file opens, two files compare.
     void openArguments(const QStringList &paths);
 

@@ -1,0 +1,185 @@
+// The rounds tab, offscreen: what its tables show of real files, the matrix's order, filter and sort, editing the
+// rounds (rename, reorder, remove, add, a round that fails to read), the chart's ticks, and the models under
+// QAbstractItemModelTester.
+#include "roundsview/RoundsChart.h"
+#include "roundsview/RoundsModels.h"
+#include "roundsview/RoundsPane.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace qflame;
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
+}
+
+bool waitLoaded(RoundsPane &pane, bool *ok = nullptr)
+{
+    QSignalSpy spy(&pane, &DocumentPane::loadFinished);
+    if (!spy.wait(60000))
+        return false;
+    if (ok)
+        *ok = spy.front().front().toBool();
+    return true;
+}
+
+QString cell(QTableView *view, int row, int column)
+{
+    return view->model()->index(row, column).data().toString();
+}
+
+}   // namespace
+
+class tst_RoundsPane : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void showsRealRounds();
+    void editsRounds();
+    void aRoundThatFailsLeavesTheOthers();
+    void niceTicks_data();
+    void niceTicks();
+};
+
+void tst_RoundsPane::showsRealRounds()
+{
+    RoundsPane pane;
+    new QAbstractItemModelTester(pane.roundsTable()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                 &pane);
+    new QAbstractItemModelTester(pane.functionTable()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                 &pane);
+    pane.resize(1200, 800);
+    RoundsOptions options;
+    options.sample = "cpu";
+    pane.open({{"base", {data("gen__baseline.cpu.pb.gz")}}, {"opt", {data("gen__optimized.cpu.pb.gz")}}}, options);
+    bool ok = false;
+    QVERIFY(waitLoaded(pane, &ok));
+    QVERIFY(ok);
+    QTableView *rounds = pane.roundsTable();
+    QCOMPARE(rounds->model()->rowCount(), 2);
+    QCOMPARE(cell(rounds, 0, RoundsTableModel::Name), QStringLiteral("base"));
+    QCOMPARE(cell(rounds, 0, RoundsTableModel::Total), QStringLiteral("9.76 s"));
+    // 9.76 s over 10.11 s: 0.9652 cores, its Poisson error 9.76 s / sqrt(976) / 10.11 s = 0.031 cores.
+    QCOMPARE(cell(rounds, 0, RoundsTableModel::Rate), QStringLiteral("0.9652 ± 0.031 cores"));
+    QCOMPARE(cell(rounds, 0, RoundsTableModel::Verdict), QStringLiteral("baseline"));
+    QCOMPARE(cell(rounds, 1, RoundsTableModel::VsBaseline), QStringLiteral("-1.46%"));
+    QCOMPARE(cell(rounds, 1, RoundsTableModel::Verdict), QStringLiteral("noise"));
+    QVERIFY(!rounds->model()->index(1, RoundsTableModel::Verdict).data(Qt::BackgroundRole).isNull());
+
+    // The matrix in the model's order: the largest |cum change| first (main.checksumBlock: 2.40 s -> 1.36 s).
+    QTableView *functions = pane.functionTable();
+    QCOMPARE(cell(functions, 0, 0), QStringLiteral("main.checksumBlock"));
+    QCOMPARE(cell(functions, 0, FunctionMatrixModel::kFirstRound), QStringLiteral("2.40 s"));
+    QCOMPARE(cell(functions, 0, FunctionMatrixModel::kFirstRound + 1), QStringLiteral("1.36 s  -43.3%"));
+    const int all = functions->model()->rowCount();
+    QVERIFY(all > 100);
+    // The filter is a regular expression on the name.
+    pane.functionFilter()->setText(QStringLiteral("^main\\.(burn|ingest)"));
+    QCOMPARE(functions->model()->rowCount(), 6);   // main.burn, main.burn.func1..4, main.ingestPath
+    pane.functionFilter()->setText(QString());
+    QCOMPARE(functions->model()->rowCount(), all);
+    // Sorted by the change of the second round, ascending: the largest fall first.
+    functions->sortByColumn(FunctionMatrixModel::kFirstRound + 1, Qt::AscendingOrder);
+    QCOMPARE(cell(functions, 0, 0), QStringLiteral("main.checksumBlock"));
+    functions->sortByColumn(FunctionMatrixModel::kFirstRound + 1, Qt::DescendingOrder);
+    // Descending: the largest rise in time, not in percent: main.burn.func3, 4.88 s -> 5.25 s (+370 ms), before
+    // main.burn.func4's +43.7 % (710 ms -> 1.02 s, +310 ms).
+    QCOMPARE(cell(functions, 0, FunctionMatrixModel::kFirstRound + 1), QStringLiteral("5.25 s  +7.6%"));
+    QVERIFY(pane.notes()->text().contains(QStringLiteral("2 x SE_delta")));
+}
+
+void tst_RoundsPane::editsRounds()
+{
+    RoundsPane pane;
+    pane.open({{"a", {data("gen__baseline.cpu.pb.gz")}},
+               {"b", {data("gen__optimized.cpu.pb.gz")}},
+               {"c", {data("gen__baseline.cpu.pb.zst")}}});
+    QVERIFY(waitLoaded(pane));
+    QTableView *rounds = pane.roundsTable();
+    auto names = [&] {
+        QStringList n;
+        for (int r = 0; r < rounds->model()->rowCount(); ++r)
+            n << cell(rounds, r, RoundsTableModel::Name);
+        return n;
+    };
+    QCOMPARE(names(), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+    // Renaming through the table.
+    QVERIFY(rounds->model()->setData(rounds->model()->index(1, RoundsTableModel::Name), QStringLiteral("pgo-1")));
+    QVERIFY(waitLoaded(pane));
+    QCOMPARE(names(), (QStringList{QStringLiteral("a"), QStringLiteral("pgo-1"), QStringLiteral("c")}));
+    QCOMPARE(pane.title(), QStringLiteral("Rounds: a · pgo-1 · c"));
+    // Moving the optimized round first makes it the baseline: the baseline's profile is then 1.46 % above it.
+    pane.moveRound(1, 0);
+    QVERIFY(waitLoaded(pane));
+    QCOMPARE(names(), (QStringList{QStringLiteral("pgo-1"), QStringLiteral("a"), QStringLiteral("c")}));
+    QCOMPARE(cell(rounds, 0, RoundsTableModel::Verdict), QStringLiteral("baseline"));
+    QCOMPARE(cell(rounds, 1, RoundsTableModel::VsBaseline), QStringLiteral("+1.48%"));
+    QCOMPARE(pane.rounds()[0].paths.front(), data("gen__optimized.cpu.pb.gz"));
+    // gzip and zstd of one profile: no change at all.
+    QCOMPARE(cell(rounds, 2, RoundsTableModel::VsPrevious), QStringLiteral("+0.00%"));
+    pane.removeRound(1);
+    QVERIFY(waitLoaded(pane));
+    QCOMPARE(names(), (QStringList{QStringLiteral("pgo-1"), QStringLiteral("c")}));
+    pane.addRound({"d", {data("gen__baseline.cpu.pb.gz"), data("gen__baseline.cpu.pb.zst")}});
+    QVERIFY(waitLoaded(pane));
+    QCOMPARE(names(), (QStringList{QStringLiteral("pgo-1"), QStringLiteral("c"), QStringLiteral("d")}));
+    QCOMPARE(cell(rounds, 2, RoundsTableModel::K), QStringLiteral("2"));
+    // Two equal files: no spread, SE 0.
+    QCOMPARE(cell(rounds, 2, RoundsTableModel::Rate), QStringLiteral("0.9652 ± 0 cores"));
+}
+
+void tst_RoundsPane::aRoundThatFailsLeavesTheOthers()
+{
+    RoundsPane pane;
+    pane.open({{"a", {data("gen__baseline.cpu.pb.gz")}}, {"b", {data("gen__optimized.cpu.pb.gz")}}});
+    QVERIFY(waitLoaded(pane));
+    bool ok = true;
+    pane.addRound({"heap", {data("gen__heap.pb.gz")}});
+    QVERIFY(waitLoaded(pane, &ok));
+    QVERIFY(!ok);
+    QVERIFY2(pane.lastError().startsWith(QStringLiteral("round heap: ") + data("gen__heap.pb.gz") +
+                                         QStringLiteral(" has no sample type")),
+             qPrintable(pane.lastError()));
+    QCOMPARE(pane.roundsTable()->model()->rowCount(), 2);
+    QCOMPARE(int(pane.rounds().size()), 2);
+    pane.addRound({"gone", {QStringLiteral("/nonexistent.pb.gz")}});
+    QVERIFY(waitLoaded(pane, &ok));
+    QVERIFY(!ok);
+    QCOMPARE(pane.lastError(), QStringLiteral("round gone: /nonexistent.pb.gz: cannot open: No such file or directory"));
+    QCOMPARE(pane.roundsTable()->model()->rowCount(), 2);
+}
+
+void tst_RoundsPane::niceTicks_data()
+{
+    QTest::addColumn<double>("low");
+    QTest::addColumn<double>("high");
+    QTest::addColumn<QList<double>>("ticks");
+    QTest::newRow("cores") << 0.87e9 << 1.08e9 << QList<double>{0.9e9, 0.95e9, 1e9, 1.05e9};
+    QTest::newRow("from 0") << 0.0 << 10.0 << QList<double>{0, 2, 4, 6, 8, 10};
+    QTest::newRow("tiny") << 0.0012 << 0.0019 << QList<double>{0.0012, 0.0014, 0.0016, 0.0018};
+    QTest::newRow("empty") << 1.0 << 1.0 << QList<double>{};
+}
+
+void tst_RoundsPane::niceTicks()
+{
+    QFETCH(double, low);
+    QFETCH(double, high);
+    QFETCH(QList<double>, ticks);
+    const std::vector<double> got = RoundsChart::niceTicks(low, high);
+    QCOMPARE(int(got.size()), int(ticks.size()));
+    for (size_t i = 0; i < got.size(); ++i)
+        QVERIFY2(std::fabs(got[i] - ticks[int(i)]) <= 1e-9 * std::max(1.0, std::fabs(ticks[int(i)])),
+                 qPrintable(QString::number(got[i], 'g', 17)));
+}
+
+QTEST_MAIN(tst_RoundsPane)
+#include "tst_roundspane.moc"
