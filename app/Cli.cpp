@@ -118,7 +118,7 @@ int runInfo(const std::vector<std::string> &argv)
                   << (int(i) == dflt ? "  [default]" : "") << "  total " << p->total(i) << " ("
                   << formatValue(double(p->total(i)), p->unitName(i)) << ")\n";
     }
-    std::cout << "Samples: " << p->sampleCount() << "\n";
+    std::cout << "Samples: " << p->fileSampleCount() << "\n";
     std::cout << "Locations: " << p->locations.size() << "\n";
     std::cout << "Functions: " << p->functions.size() << "\n";
     std::cout << "Mappings: " << p->mappings.size() << "\n";

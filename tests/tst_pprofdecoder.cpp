@@ -180,7 +180,7 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
     for (const std::string &bytes : {w.bytes, test::gzipBytes(w.bytes)}) {
         for (size_t blockSize : {size_t(3), size_t(1) << 20}) {
             const auto p = bytes == w.bytes ? readPprof(bytes, "order") : readInBlocks(bytes, blockSize);
-            QCOMPARE(p->strings, (std::vector<std::string>{"", "samples", "count", "main", "leaf"}));
+            QCOMPARE(p->strings.toVector(), (std::vector<std::string>{"", "samples", "count", "main", "leaf"}));
             QCOMPARE(p->sampleCount(), size_t(2));
             QCOMPARE(p->locations.size(), size_t(2));
             QCOMPARE(p->locations[0].id, uint64_t(5));

@@ -8,7 +8,7 @@ namespace {
 
 bool isSampleCountType(const Profile &p, size_t i)
 {
-    const std::string &type = p.str(p.sampleTypes[i].type);
+    const std::string_view type = p.str(p.sampleTypes[i].type);
     return (type == "samples" || type == "sample") && p.str(p.sampleTypes[i].unit) == "count";
 }
 

@@ -116,7 +116,9 @@ private:
 std::string encodePprof(const Profile &p)
 {
     pb::Profile out;
-    out.mutable_string_table()->Add(p.strings.begin(), p.strings.end());
+    out.mutable_string_table()->Reserve(int(p.strings.size()));
+    for (size_t i = 0; i < p.strings.size(); ++i)
+        out.add_string_table(std::string(p.strings[i]));
     for (const ValueType &vt : p.sampleTypes) {
         pb::ValueType *t = out.add_sample_type();
         t->set_type(vt.type);

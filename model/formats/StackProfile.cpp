@@ -38,7 +38,7 @@ uint32_t StackProfileBuilder::str(std::string_view s)
     if (it != m_strings.end())
         return it->second;
     const auto index = uint32_t(m_out->strings.size());
-    m_out->strings.emplace_back(s);
+    m_out->strings.push_back(s);
     m_strings.emplace(std::string(s), index);
     return index;
 }
@@ -57,7 +57,7 @@ uint64_t StackProfileBuilder::location(std::string_view name)
 uint64_t StackProfileBuilder::addLocation(std::string_view name)
 {
     const auto string = uint32_t(m_out->strings.size());
-    m_out->strings.emplace_back(name);
+    m_out->strings.push_back(name);
     return newLocation(string);
 }
 

@@ -27,6 +27,21 @@ struct ReadOptions {
     // largest real profile we know is ~43 MB; 1 GiB leaves ample room. pprof input is never read past 2 GiB,
     // where protobuf's streams stop counting.
     uint64_t maxDecompressedBytes = uint64_t(1) << 30;
+
+    // Memory is bounded by the input whatever its content (docs/robustness.md, "Hostile shapes"): the limits
+    // below refuse what no real profile holds, each with a message naming it. None is a command-line option:
+    // a real profile has a handful of sample types and comments, samples of a few KB, and needs 1-2.5 bytes
+    // of memory per byte of input (the shared corpus, 70 files).
+    //
+    // pprof: sample types, and comments (each sample holds one value per type).
+    uint32_t maxSampleTypes = 1024;
+    uint32_t maxComments = 65536;
+    // pprof: bytes of one sample, location, function or mapping; libprotobuf turns it into a message whose
+    // parts (labels, lines) cost up to 24 times their bytes on the wire. 4 MiB is a stack of a million frames.
+    uint32_t maxItemBytes = 4u << 20;
+    // Every reader: the memory of what it stores may not exceed this many bytes per byte of input read so far,
+    // plus 64 MiB. Tiny items (a 2-byte location costs 48 bytes stored) are what exceeds it.
+    uint32_t memoryPerInputByte = 3;
     ProgressFn progress;
 };
 

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstring>
 #include <optional>
 
 namespace qflame {
@@ -114,7 +115,7 @@ bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, std::
 
 class Decoder {
 public:
-    explicit Decoder(Profile &out) : m_out(out) {}
+    Decoder(Profile &out, const ReadOptions &limits) : m_out(out), m_limits(limits) {}
 
     // False when the bytes are not a valid Profile message.
     bool stream(google::protobuf::io::ZeroCopyInputStream &input, uint64_t sizeHint,
@@ -123,49 +124,54 @@ public:
         CodedInputStream in(&input);
         in.SetTotalBytesLimit(INT_MAX);
         m_sizeHint = sizeHint;
-        google::protobuf::io::StringOutputStream restStream(&m_rest);
-        CodedOutputStream rest(&restStream);   // the other fields
         std::string scratch;
         for (uint64_t fields = 1;; ++fields) {
             uint32_t tag;
             if (!readTag(in, &tag))
                 return false;
-            if (tag == 0)
-                return in.ConsumedEntireMessage();
+            if (tag == 0) {
+                checkMemory(in);
+                return in.ConsumedEntireMessage() && flushRest();
+            }
             const uint32_t field = tag >> 3;
             const bool delimited = (tag & 7) == kLengthDelimited;
             bool ok = true;
             if (!delimited) {
-                ok = copyField(in, tag, rest, scratch);
+                ok = copyRest(in, tag, scratch);
             } else if (field == pb::Profile::kSampleFieldNumber) {
                 ok = readSample(in, scratch);
             } else if (field == pb::Profile::kStringTableFieldNumber) {
-                uint32_t size;
-                ok = readSize(in, &size) && in.ReadString(&m_out.strings.emplace_back(), int(size));
+                ok = readString(in, scratch);
             } else if (field == pb::Profile::kLocationFieldNumber) {
-                ok = readItem(in, scratch, m_location, [this] { m_metadata.addLocation(m_location); });
+                ok = readItem(in, scratch, m_location, "location", [this] { m_metadata.addLocation(m_location); });
             } else if (field == pb::Profile::kFunctionFieldNumber) {
-                ok = readItem(in, scratch, m_function, [this] { m_metadata.addFunction(m_function); });
+                ok = readItem(in, scratch, m_function, "function", [this] { m_metadata.addFunction(m_function); });
             } else if (field == pb::Profile::kMappingFieldNumber) {
-                ok = readItem(in, scratch, m_mapping, [this] { m_metadata.addMapping(m_mapping); });
+                ok = readItem(in, scratch, m_mapping, "mapping", [this] { m_metadata.addMapping(m_mapping); });
+            } else if (field == pb::Profile::kSampleTypeFieldNumber || field == pb::Profile::kPeriodTypeFieldNumber ||
+                       field == pb::Profile::kCommentFieldNumber || field == 0) {
+                ok = copyRest(in, tag, scratch);
             } else {
-                ok = copyField(in, tag, rest, scratch);
+                // An unknown length-delimited field: libprotobuf keeps its bytes without looking inside them,
+                // so checking its length is all the judging it gets, and nothing of it is kept.
+                uint32_t size;
+                ok = readSize(in, &size) && in.Skip(int(size));
             }
             if (!ok)
                 return false;
-            if ((fields & 0xffff) == 0 && keepGoing && !keepGoing())
-                throw Cancelled();
+            if ((fields & 0xffff) == 0) {
+                checkMemory(in);
+                if (keepGoing && !keepGoing())
+                    throw Cancelled();
+            }
         }
     }
 
-    // The fields not streamed (sample types, header fields), as one message; false when it does not parse.
-    bool parseRest(pb::Profile &rest) const
-    {
-        return rest.ParseFromString(m_rest);
-    }
+    // The fields not streamed (sample types, header fields), as one message.
+    const pb::Profile &rest() const { return m_restParsed; }
 
     // Fills the header from the parsed rest, then checks and resolves the metadata (PprofConvert.h).
-    void finishMetadata(const pb::Profile &rest) { m_metadata.finish(rest, m_out.sampleCount()); }
+    void finishMetadata() { m_metadata.finish(m_restParsed, m_out.fileSampleCount()); }
 
     // Closes the sample arrays (each has one more entry than there are samples).
     void endSamples()
@@ -189,6 +195,8 @@ public:
             locations.emplace(ids, "location");
         }
         const IdIndex *index = locations ? &*locations : nullptr;
+        if (m_out.fileSampleCount() > 0 && m_firstValueCount != m_out.sampleTypes.size())
+            badValueCount(0, m_firstValueCount, m_out.sampleTypes.size());
         const size_t n = m_out.sampleCount();
         if (n < kResolveInTwoFrom) {
             checkSamples(index, 0, n);
@@ -199,6 +207,121 @@ public:
 
 private:
     static constexpr size_t kResolveInTwoFrom = 50000;
+
+    // The fields not streamed go to m_rest and are parsed a chunk at a time, each chunk's unknown fields
+    // dropped: parsed whole, 1 GiB of 2-byte fields (empty sample types, unknown varints) became 500 million
+    // message objects (14-21 GB). Parsing the concatenation of chunks is parsing the whole, field by field.
+    static constexpr size_t kRestChunk = 1u << 20;
+    // One such field is a sample type, a period type, a packed list of comments or an unknown group: a few bytes
+    // in any real profile. A larger one would be parsed alone into as many message objects.
+    static constexpr int kMaxRestField = 1 << 20;
+
+    bool copyRest(CodedInputStream &in, uint32_t tag, std::string &scratch)
+    {
+        if (!m_restOut) {
+            m_restStream.emplace(&m_rest);
+            m_restOut.emplace(&*m_restStream);
+        }
+        const int before = m_restOut->ByteCount();
+        if (!copyField(in, tag, *m_restOut, scratch))
+            return false;
+        const int after = m_restOut->ByteCount();
+        if (after - before > kMaxRestField)
+            throw ProfileError("malformed profile: a field " + std::to_string(tag >> 3) + " of " +
+                               std::to_string(after - before) + " bytes, more than the limit of " +
+                               std::to_string(kMaxRestField) + " for a sample type, period type or header field");
+        // Top-level scalars set in this chunk, so that a later chunk's explicit 0 still wins, as the last value
+        // of a field does in one parse (proto3's merge skips zeros).
+        if ((tag & 7) == 0 && tag >> 3 < 32)
+            m_chunkScalars |= 1u << (tag >> 3);
+        return after < int(kRestChunk) || flushRest();
+    }
+
+    // Parses what m_rest holds and adds it to m_restParsed; false when it does not parse.
+    bool flushRest()
+    {
+        if (!m_restOut)
+            return true;
+        m_restOut.reset();   // trims m_rest to what was written
+        m_restStream.reset();
+        pb::Profile chunk;
+        if (!chunk.ParseFromString(m_rest))
+            return false;
+        m_rest.clear();
+        if (uint64_t(m_restParsed.sample_type_size()) + uint64_t(chunk.sample_type_size()) > m_limits.maxSampleTypes)
+            throw ProfileError("malformed profile: more than " + std::to_string(m_limits.maxSampleTypes) +
+                               " sample types");
+        if (uint64_t(m_restParsed.comment_size()) + uint64_t(chunk.comment_size()) > m_limits.maxComments)
+            throw ProfileError("malformed profile: more than " + std::to_string(m_limits.maxComments) + " comments");
+        chunk.DiscardUnknownFields();
+        m_restParsed.MergeFrom(chunk);
+        const auto set = [this](int field) { return (m_chunkScalars >> field & 1) != 0; };
+        if (set(pb::Profile::kDropFramesFieldNumber))
+            m_restParsed.set_drop_frames(chunk.drop_frames());
+        if (set(pb::Profile::kKeepFramesFieldNumber))
+            m_restParsed.set_keep_frames(chunk.keep_frames());
+        if (set(pb::Profile::kTimeNanosFieldNumber))
+            m_restParsed.set_time_nanos(chunk.time_nanos());
+        if (set(pb::Profile::kDurationNanosFieldNumber))
+            m_restParsed.set_duration_nanos(chunk.duration_nanos());
+        if (set(pb::Profile::kPeriodFieldNumber))
+            m_restParsed.set_period(chunk.period());
+        if (set(pb::Profile::kDefaultSampleTypeFieldNumber))
+            m_restParsed.set_default_sample_type(chunk.default_sample_type());
+        m_chunkScalars = 0;
+        return true;
+    }
+
+    // What the profile's arrays hold, against what has been read: tiny items (a 2-byte location is 48 bytes
+    // here, an empty mapping 56) must not make memory grow past the input's size times the limit.
+    static constexpr uint64_t kMemorySlack = 64u << 20;
+    uint64_t storedBytes() const
+    {
+        const Profile &p = m_out;
+        return p.strings.bytes() + p.mappings.size() * sizeof(Mapping) + p.functions.size() * sizeof(Function) +
+               p.lines.size() * (sizeof(Line) + 8) + p.locations.size() * (sizeof(Location) + 8) +
+               p.sampleLocations.size() * 4 + p.sampleLocBegin.size() * 16 + p.values.size() * 8 +
+               p.labels.size() * sizeof(Label) + m_bigIds.size() * 8 + m_skips.size() * 16;
+    }
+    void checkMemory(const CodedInputStream &in) const
+    {
+        const uint64_t read = uint64_t(in.CurrentPosition());
+        const uint64_t stored = storedBytes();
+        if (stored > uint64_t(m_limits.memoryPerInputByte) * read + kMemorySlack)
+            throw ProfileError("malformed profile: its first " + std::to_string(read) + " bytes hold items of " +
+                               std::to_string(stored) + " bytes in memory, more than the limit of " +
+                               std::to_string(m_limits.memoryPerInputByte) +
+                               " per byte of input (+64 MiB): so many tiny items are no real profile");
+    }
+
+    // A string-table entry, copied into the table's one buffer.
+    bool readString(CodedInputStream &in, std::string &scratch)
+    {
+        uint32_t size;
+        if (!readSize(in, &size))
+            return false;
+        const void *data;
+        int available;
+        if (size == 0) {
+            m_out.strings.append(0);
+        } else if (in.GetDirectBufferPointer(&data, &available) && available >= int(size)) {
+            std::memcpy(m_out.strings.append(size), data, size);
+            in.Skip(int(size));
+        } else {
+            if (!in.ReadString(&scratch, int(size)))
+                return false;
+            m_out.strings.push_back(scratch);
+        }
+        return true;
+    }
+
+    // The file's number of stored sample i, counting the empty samples before it (for messages).
+    uint64_t ordinal(size_t stored) const
+    {
+        auto it = std::upper_bound(m_skips.begin(), m_skips.end(), stored,
+                                   [](size_t s, const std::pair<uint64_t, uint64_t> &e) { return s < e.first; });
+        return stored + (it == m_skips.begin() ? 0 : std::prev(it)->second);
+    }
 
     // Location ids 1..N in file order, as Go and most writers number them, are resolved by subtracting one, in
     // one flat pass that also finds the largest result, instead of a lookup per entry (1.7 ms of `qflame top
@@ -238,16 +361,14 @@ private:
         const size_t nTypes = m_out.sampleTypes.size();
         const size_t strings = m_out.strings.size();
         for (size_t i = from; i < to; ++i) {
-            if (i == 0 && m_firstValueCount != nTypes)
-                badValueCount(0, m_firstValueCount, nTypes);
-            if (i == m_oddSample)
-                badValueCount(i, m_oddValueCount, nTypes);
+            if (i == m_oddStored)
+                badValueCount(m_oddSample, m_oddValueCount, nTypes);
             for (uint64_t k = m_out.sampleLocBegin[i]; locations && k < m_out.sampleLocBegin[i + 1]; ++k) {
                 const uint32_t raw = m_out.sampleLocations[k];
                 const uint64_t id = raw & kBigId ? m_bigIds[raw & ~kBigId] : raw;
                 const uint32_t index = locations->find(id);
                 if (index == kNone)
-                    throw ProfileError("malformed profile: sample " + std::to_string(i + 1) +
+                    throw ProfileError("malformed profile: sample " + std::to_string(ordinal(i) + 1) +
                                        " refers to location id " + std::to_string(id) + ", which does not exist");
                 m_out.sampleLocations[k] = index;
             }
@@ -256,19 +377,24 @@ private:
                 for (uint32_t index : {l.key, l.str, l.numUnit})
                     if (index >= strings)
                         badStringIndex(index == kBadIndex && k == m_clampedLabel ? m_clampedValue : index,
-                                       "a label of sample " + std::to_string(i + 1), strings);
+                                       "a label of sample " + std::to_string(ordinal(i) + 1), strings);
             }
         }
+        if (to == m_out.sampleCount() && m_oddStored == to)   // an empty sample after the last stored one
+            badValueCount(m_oddSample, m_oddValueCount, nTypes);
     }
 
     // Parses one length-delimited field into `message` (reused: its arrays and sub-messages keep their
     // memory), then calls `use`.
     template <typename Message, typename Use>
-    bool readItem(CodedInputStream &in, std::string &scratch, Message &message, Use use)
+    bool readItem(CodedInputStream &in, std::string &scratch, Message &message, const char *what, Use use)
     {
         uint32_t size;
         if (!readSize(in, &size))
             return false;
+        if (size > m_limits.maxItemBytes)
+            throw ProfileError(std::string("malformed profile: a ") + what + " of " + std::to_string(size) +
+                               " bytes, more than the limit of " + std::to_string(m_limits.maxItemBytes));
         const void *data;
         int available;
         if (size == 0) {
@@ -287,8 +413,16 @@ private:
 
     bool readSample(CodedInputStream &in, std::string &scratch)
     {
-        return readItem(in, scratch, m_sample, [&] {
+        return readItem(in, scratch, m_sample, "sample", [&] {
+            noteValueCount(size_t(m_sample.value_size()));
+            if (m_sample.location_id_size() == 0 && m_sample.label_size() == 0 &&
+                std::all_of(m_sample.value().begin(), m_sample.value().end(), [](int64_t v) { return v == 0; })) {
+                ++m_out.emptySamples;   // counted, not stored (Profile.h)
+                return;
+            }
             const size_t n = m_out.sampleLocBegin.size();
+            if (m_out.emptySamples != (m_skips.empty() ? 0 : m_skips.back().second))
+                m_skips.emplace_back(n, m_out.emptySamples);
             if (n == kReserveAfter)
                 reserveForRest(in);
             if ((n & 1023) == 0)
@@ -333,9 +467,20 @@ private:
         return unknown(m);
     }
 
+    // Samples must all have as many values as there are types; the first and the first that differs from it
+    // are kept, by their number in the file and the number of samples stored before them, for checkSamples.
+    void noteValueCount(size_t values)
+    {
+        const size_t stored = m_out.sampleLocBegin.size();   // not closed yet: one entry per sample
+        const uint64_t i = stored + m_out.emptySamples;
+        if (i == 0)
+            m_firstValueCount = values;
+        else if (values != m_firstValueCount && m_oddSample == UINT64_MAX)
+            m_oddSample = i, m_oddStored = stored, m_oddValueCount = values;
+    }
+
     void append(const pb::Sample &s)
     {
-        const size_t i = m_out.sampleLocBegin.size();
         m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
         const auto &ids = s.location_id();
         uint64_t highBits = 0;
@@ -353,12 +498,7 @@ private:
                 }
             }
         }
-        const size_t values = size_t(s.value_size());
         m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
-        if (i == 0)
-            m_firstValueCount = values;
-        else if (values != m_firstValueCount && m_oddSample == SIZE_MAX)
-            m_oddSample = i, m_oddValueCount = values;
         m_out.sampleLabelBegin.push_back(m_out.labels.size());
         for (const auto &l : s.label())
             m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
@@ -403,16 +543,24 @@ private:
     }
 
     Profile &m_out;
+    const ReadOptions &m_limits;
     uint64_t m_sizeHint = 0;
     pb::Sample m_sample;                       // reused: its arrays keep their capacity
     pb::Location m_location;
     pb::Function m_function;
     pb::Mapping m_mapping;
     MetadataReader m_metadata{m_out};
-    std::string m_rest;                        // the fields not streamed, in wire format
+    std::string m_rest;                        // the fields not streamed, in wire format, a chunk at a time
+    std::optional<google::protobuf::io::StringOutputStream> m_restStream;
+    std::optional<CodedOutputStream> m_restOut;
+    uint32_t m_chunkScalars = 0;               // top-level scalar fields in this chunk, by field number
+    pb::Profile m_restParsed;                  // the chunks parsed so far
     std::vector<uint64_t> m_bigIds;
-    size_t m_firstValueCount = 0;              // samples must all have as many values as there are types
-    size_t m_oddSample = SIZE_MAX, m_oddValueCount = 0;
+    // {stored sample index, empty samples before it}, each time the count of empty ones has changed
+    std::vector<std::pair<uint64_t, uint64_t>> m_skips;
+    size_t m_firstValueCount = 0;
+    uint64_t m_oddSample = UINT64_MAX;         // in the file
+    size_t m_oddStored = SIZE_MAX, m_oddValueCount = 0;
     size_t m_clampedLabel = SIZE_MAX;          // the first label with an index kept as kBadIndex
     int64_t m_clampedValue = 0;
     std::atomic<uint64_t> m_read{0};           // bytes of input read, now and then: the prefaulter's pace
@@ -422,14 +570,13 @@ private:
 }   // namespace
 
 void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHint, const char *what,
-                 Profile &out, const std::function<bool()> &keepGoing)
+                 Profile &out, const std::function<bool()> &keepGoing, const ReadOptions &limits)
 {
-    Decoder decoder(out);
-    pb::Profile rest;
-    if (!decoder.stream(in, sizeHint, keepGoing) || !decoder.parseRest(rest))
+    Decoder decoder(out, limits);
+    if (!decoder.stream(in, sizeHint, keepGoing))
         throw ProfileError(std::string("not a pprof profile: the ") + what + " is not a valid profile.proto message");
     decoder.endSamples();
-    decoder.finishMetadata(rest);
+    decoder.finishMetadata();
     decoder.resolveSamples();
 }
 

@@ -5,6 +5,7 @@
 // Profile message at the end. Every byte is decoded by libprotobuf.
 #pragma once
 
+#include "io/ReadOptions.h"
 #include "pprof/Profile.h"
 
 #include <cstdint>
@@ -20,7 +21,8 @@ namespace qflame {
 // arrays up front. `keepGoing` is called now and then on this thread; returning false throws Cancelled.
 // Throws ProfileError "not a pprof profile: the <what> is not a valid profile.proto message" when the bytes
 // are not a Profile message, and the first validation error otherwise (dangling ids, bad string indexes, ...).
+// `limits` gives the sample-type, comment, item-size and memory limits (its cap and progress are not used here).
 void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHint, const char *what,
-                 Profile &out, const std::function<bool()> &keepGoing);
+                 Profile &out, const std::function<bool()> &keepGoing, const ReadOptions &limits = {});
 
 }   // namespace qflame

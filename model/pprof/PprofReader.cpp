@@ -40,7 +40,7 @@ std::shared_ptr<const Profile> readPprofBytes(std::string_view raw, const std::s
         auto profile = std::make_shared<Profile>();
         decodePprof(in, raw.size(), "data", *profile, [&] {
             return !options.progress || options.progress(0.95 * double(in.ByteCount()) / double(raw.size()));
-        });
+        }, options);
         return profile;
     });
 }
@@ -52,7 +52,7 @@ std::shared_ptr<const Profile> readPprofInflating(InflatingStream &in, const std
         auto profile = std::make_shared<Profile>();
         try {
             decodePprof(in, std::min(in.sizeHint(), pprofSizeCap(options)), "decompressed data", *profile,
-                        [&] { return !options.progress || options.progress(0.95 * in.progress()); });
+                        [&] { return !options.progress || options.progress(0.95 * in.progress()); }, options);
         } catch (const ProfileError &) {
             in.finish();
             throw;

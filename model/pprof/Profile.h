@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,54 @@ namespace qflame {
 inline int64_t wrappingAdd(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
 
 inline constexpr uint32_t kNone = UINT32_MAX;   // "no mapping" / "no function"
+
+// The string table as one buffer of characters and the end of each string in it: 4 bytes per string besides
+// its characters. It was a std::vector<std::string>, 32 bytes per string even when empty, so a file of empty
+// string-table entries (2 bytes each on the wire) needed 16 times its size in memory.
+class StringTable {
+public:
+    StringTable() = default;
+    StringTable(std::initializer_list<std::string_view> strings)
+    {
+        for (std::string_view s : strings)
+            push_back(s);
+    }
+
+    size_t size() const { return m_ends.size(); }
+    bool empty() const { return m_ends.empty(); }
+    std::string_view operator[](size_t i) const
+    {
+        const uint32_t begin = i ? m_ends[i - 1] : 0;
+        return std::string_view(m_chars.data() + begin, m_ends[i] - begin);
+    }
+    // Appends a string of `size` characters and returns where to write them. Throws std::length_error past
+    // 4 GiB of characters (every input is read under 2 GiB, so only a bug gets there).
+    char *append(size_t size)
+    {
+        const size_t begin = m_chars.size();
+        if (begin + size > UINT32_MAX)
+            throw std::length_error("string table over 4 GiB");
+        m_chars.resize(begin + size);
+        m_ends.push_back(uint32_t(begin + size));
+        return m_chars.data() + begin;
+    }
+    void push_back(std::string_view s) { s.copy(append(s.size()), s.size()); }
+    void reserve(size_t strings) { m_ends.reserve(strings); }
+    // Bytes held (for the decoder's memory budget).
+    size_t bytes() const { return m_chars.size() + 4 * m_ends.size(); }
+    std::vector<std::string> toVector() const
+    {
+        std::vector<std::string> out;
+        for (size_t i = 0; i < size(); ++i)
+            out.emplace_back((*this)[i]);
+        return out;
+    }
+    friend bool operator==(const StringTable &, const StringTable &) = default;
+
+private:
+    std::string m_chars;
+    std::vector<uint32_t> m_ends;
+};
 
 struct ValueType {
     uint32_t type = 0;   // string index
@@ -63,7 +113,7 @@ struct Label {
 };
 
 struct Profile {
-    std::vector<std::string> strings;     // string_table; strings[0] == ""
+    StringTable strings;                  // string_table; strings[0] == ""
     std::vector<ValueType> sampleTypes;
     int defaultSampleType = -1;           // index into sampleTypes, or -1 when the file names none
     std::vector<Mapping> mappings;
@@ -88,12 +138,19 @@ struct Profile {
 
     std::string sourceName;                  // file name (or "-", or a description) for messages
 
+    // Samples of the file that were not stored: no location, no label, every value zero. They change no total
+    // and no tree, only the number of samples the file has (`qflame info`), and a file can hold 500 million of
+    // them in 1 GiB (2 bytes each), which stored cost 16 bytes each.
+    uint64_t emptySamples = 0;
+
+    // The samples stored (the arrays' entries); fileSampleCount() is how many the file has.
     size_t sampleCount() const { return sampleLocBegin.empty() ? 0 : sampleLocBegin.size() - 1; }
-    const std::string &str(uint32_t index) const { return strings[index]; }
+    uint64_t fileSampleCount() const { return sampleCount() + emptySamples; }
+    std::string_view str(uint32_t index) const { return strings[index]; }
     int64_t value(size_t sample, size_t type) const { return values[sample * sampleTypes.size() + type]; }
 
-    std::string typeName(size_t type) const { return strings[sampleTypes[type].type]; }
-    std::string unitName(size_t type) const { return strings[sampleTypes[type].unit]; }
+    std::string typeName(size_t type) const { return std::string(strings[sampleTypes[type].type]); }
+    std::string unitName(size_t type) const { return std::string(strings[sampleTypes[type].unit]); }
 
     // The sample type shown when the user picks none, as pprof chooses it: default_sample_type when set,
     // otherwise the last one.

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace qflame {
 
@@ -28,9 +29,9 @@ std::optional<QRegularExpression> compilePprofRegex(const std::string &pattern, 
 QRegularExpression compileRequiredPprofRegex(const std::string &pattern, const char *option);
 
 // regexp.MatchString on pprof's byte strings.
-inline bool pprofMatch(const QRegularExpression &re, const std::string &text)
+inline bool pprofMatch(const QRegularExpression &re, std::string_view text)
 {
-    return re.match(QString::fromStdString(text)).hasMatch();
+    return re.match(QString::fromUtf8(text.data(), qsizetype(text.size()))).hasMatch();
 }
 
 }   // namespace qflame

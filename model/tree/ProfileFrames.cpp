@@ -35,7 +35,7 @@ Pruning computePruning(const Profile &p)
     Pruning r;
     if (p.dropFrames == 0 || p.str(p.dropFrames).empty())
         return r;
-    const QRegularExpression drop(QStringLiteral("^(") + QString::fromStdString(p.str(p.dropFrames)) +
+    const QRegularExpression drop(QStringLiteral("^(") + QString::fromStdString(std::string(p.str(p.dropFrames))) +
                                   QStringLiteral(")$"));
     if (!drop.isValid())
         throw ProfileError(p.sourceName + ": drop_frames is not a valid regular expression: " +
@@ -43,7 +43,7 @@ Pruning computePruning(const Profile &p)
     QRegularExpression keep;
     const bool hasKeep = p.keepFrames != 0 && !p.str(p.keepFrames).empty();
     if (hasKeep) {
-        keep.setPattern(QStringLiteral("^(") + QString::fromStdString(p.str(p.keepFrames)) + QStringLiteral(")$"));
+        keep.setPattern(QStringLiteral("^(") + QString::fromStdString(std::string(p.str(p.keepFrames))) + QStringLiteral(")$"));
         if (!keep.isValid())
             throw ProfileError(p.sourceName + ": keep_frames is not a valid regular expression: " +
                                keep.errorString().toStdString());
@@ -52,10 +52,10 @@ Pruning computePruning(const Profile &p)
     std::vector<int8_t> fnDropped(p.functions.size(), -1);
     auto dropped = [&](uint32_t fn) {
         if (fnDropped[fn] < 0) {
-            const std::string &name = p.str(p.functions[fn].name);
+            const std::string_view name = p.str(p.functions[fn].name);
             bool d = false;
             if (!name.empty()) {
-                const QString n = QString::fromStdString(withoutArguments(name));
+                const QString n = QString::fromStdString(withoutArguments(std::string(name)));
                 d = drop.match(n).hasMatch() && !(hasKeep && keep.match(n).hasMatch());
             }
             fnDropped[fn] = d;

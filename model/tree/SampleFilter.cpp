@@ -5,10 +5,10 @@ namespace qflame {
 namespace {
 
 // url.Parse(file).IsAbs(): the text starts with a scheme.
-bool isUrl(const std::string &s)
+bool isUrl(std::string_view s)
 {
     static const QRegularExpression scheme(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*:"));
-    return scheme.match(QString::fromStdString(s)).hasMatch();
+    return scheme.match(QString::fromUtf8(s.data(), qsizetype(s.size()))).hasMatch();
 }
 
 // Whether a regex matches a function's name or file name, or a mapping's file, computed once per object.
@@ -53,9 +53,9 @@ private:
 
 }   // namespace
 
-const std::string &filterMappingFile(const Profile &p, uint32_t mapping)
+std::string_view filterMappingFile(const Profile &p, uint32_t mapping)
 {
-    static const std::string none;
+    static const std::string_view none;
     const Mapping &m = p.mappings[mapping];
     if (p.str(m.buildId).empty() && isUrl(p.str(m.file)))
         return none;

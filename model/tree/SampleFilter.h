@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qflame {
@@ -43,7 +44,7 @@ struct SampleFilters {
 
 // The file of a mapping as pprof's filters see it: empty for the URL placeholders of remote sources
 // (driver.unsourceMappings: a file that parses as an absolute URL, in a mapping without build id).
-const std::string &filterMappingFile(const Profile &p, uint32_t mapping);
+std::string_view filterMappingFile(const Profile &p, uint32_t mapping);
 
 // SampleFilters compiled once for a build over `profiles` (merged, as pprof merges them before filtering).
 class CompiledFilters {

@@ -185,7 +185,7 @@ NumLabelUnits identifyNumLabelUnits(const std::vector<std::shared_ptr<const Prof
                 const Label &l = p.labels[i];
                 if (l.str != 0 || (l.num == 0 && l.numUnit == 0))   // a string label, or no label at all
                     continue;
-                std::string &unit = units[p.str(l.key)];
+                std::string &unit = units[std::string(p.str(l.key))];
                 if (unit.empty())
                     unit = p.str(l.numUnit);
             }
@@ -298,7 +298,7 @@ bool TagMatcher::pairMatches(uint32_t key, uint32_t str, size_t regex)
     std::vector<int8_t> &m = m_pairMatch[{key, str}];
     if (m.empty()) {
         // The TODO in pprof says it may one day match the value alone; 1.19 matches "key:value".
-        const std::string text = m_p.str(key) + ":" + m_p.str(str);
+        const std::string text = std::string(m_p.str(key)) + ":" + std::string(m_p.str(str));
         for (const QRegularExpression &re : m_filter.m_regexes)
             m.push_back(pprofMatch(re, text));
     }
@@ -310,7 +310,7 @@ const UnitScale &TagMatcher::keyScale(uint32_t key)
     auto it = m_keyScales.find(key);
     if (it == m_keyScales.end()) {
         // numLabelUnits[key] in Go: "" for a key seen only on samples without value.
-        const auto unit = m_units.find(m_p.str(key));
+        const auto unit = m_units.find(std::string(m_p.str(key)));
         it = m_keyScales.try_emplace(key, unit == m_units.end() ? std::string() : unit->second, m_filter.m_unit).first;
     }
     return it->second;

@@ -1,0 +1,213 @@
+// Hostile shapes (issue #23): inputs whose content makes a reader store far more than the input's size. Each
+// shape is made at 32 MiB inflated, gzip-compressed in memory, and read through readProfile in a forked child,
+// so that one shape's peak does not hide another's; the child's peak RSS (wait4's ru_maxrss) must stay under
+// 4 x the inflated size + 256 MiB, and the child reports what it read (or the exact error) through a pipe.
+#include "export/ProfileWriter.h"
+#include "formats/ProfileInput.h"
+
+#include <QtTest>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <functional>
+#include <string>
+
+using namespace qflame;
+
+namespace {
+
+constexpr size_t kInflated = size_t(32) << 20;
+
+std::string varint(uint64_t v)
+{
+    std::string s;
+    for (; v >= 0x80; v >>= 7)
+        s += char(0x80 | (v & 0x7f));
+    return s + char(v);
+}
+
+std::string field(int number, const std::string &bytes)   // a length-delimited field
+{
+    return varint(uint64_t(number) << 3 | 2) + varint(bytes.size()) + bytes;
+}
+
+// `head`, then `unit` repeated until the whole is `size` bytes (or just under), then `tail`.
+std::string repeated(const std::string &head, const std::string &unit, const std::string &tail, size_t size = kInflated)
+{
+    std::string s = head;
+    s.reserve(size + tail.size());
+    while (s.size() + unit.size() + tail.size() <= size)
+        s += unit;
+    return s + tail;
+}
+
+// The strings {"", "samples", "count"} and the sample type samples/count.
+std::string oneSampleType()
+{
+    return field(6, "") + field(6, "samples") + field(6, "count") + field(1, std::string("\x08\x01\x10\x02", 4));
+}
+
+struct Outcome {
+    std::string text;    // what the child said: the error, or what describe() made of the profile
+    long peakKiB = 0;    // the child's peak RSS
+};
+
+// Reads `gz` in a child; `describe` turns the profile into text there.
+Outcome readInChild(const std::string &gz, const std::function<std::string(const Profile &)> &describe,
+                    const ReadOptions &options = {})
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        qFatal("pipe");
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        std::string text;
+        try {
+            text = describe(*readProfile(gz, "hostile", options));
+        } catch (const ProfileError &e) {
+            text = std::string("error: ") + e.what();
+        }
+        (void)!write(fds[1], text.data(), text.size());
+        _exit(0);
+    }
+    close(fds[1]);
+    Outcome out;
+    char buffer[4096];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
+        out.text.append(buffer, size_t(n));
+    close(fds[0]);
+    int status = 0;
+    struct rusage usage {};
+    wait4(pid, &status, 0, &usage);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        out.text = "child died with status " + std::to_string(status);
+    out.peakKiB = usage.ru_maxrss;
+    return out;
+}
+
+std::string strings(const Profile &p) { return std::to_string(p.strings.size()) + " strings"; }
+
+std::string samples(const Profile &p)
+{
+    return std::to_string(p.sampleCount()) + " stored, " + std::to_string(p.emptySamples) + " empty, total " +
+           std::to_string(p.sampleTypes.empty() ? 0 : p.total(0));
+}
+
+}   // namespace
+
+class TestHostileInput : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void shapes_data();
+    void shapes();
+    void itemLimit();
+    void sampleTypeLimit();
+    void emptySamplesKeepTheirNumbers();
+};
+
+void TestHostileInput::shapes_data()
+{
+    QTest::addColumn<QByteArray>("gz");
+    QTest::addColumn<QString>("expected");
+    auto row = [](const char *name, const std::string &raw, const std::string &expected) {
+        QTest::newRow(name) << QByteArray::fromStdString(gzipCompress(raw)) << QString::fromStdString(expected);
+    };
+    const std::string e = "error: hostile: ";
+    row("empty sample types", repeated(field(6, ""), std::string("\x0a\x00", 2), ""),
+        e + "malformed profile: more than 1024 sample types");
+    // 2 bytes each: 16 Mi - 1 entries after the first.
+    row("empty strings", repeated("", std::string("\x32\x00", 2), ""), std::to_string(kInflated / 2) + " strings");
+    // Samples with no location and a value of 0 (4 bytes each), and one that counts.
+    const std::string head = oneSampleType();
+    const size_t empties = (kInflated - head.size() - 4) / 4;
+    row("empty samples", repeated(head, std::string("\x12\x02\x10\x00", 4), field(2, std::string("\x10\x05", 2))),
+        "1 stored, " + std::to_string(empties) + " empty, total 5");
+    row("empty samples without values", repeated(head, std::string("\x12\x00", 2), ""),
+        e + "malformed profile: sample 1 has 0 values but the profile has 1 sample types");
+    row("unknown varints", repeated(field(6, ""), std::string("\x78\x00", 2), ""), "1 strings");
+    row("unknown bytes", repeated(field(6, ""), std::string("\x7a\x00", 2), ""), "1 strings");
+    row("empty locations", repeated(field(6, ""), std::string("\x22\x00", 2), ""), e + "malformed profile: its first");
+    row("empty labels", repeated(head, field(2, std::string("\x10\x01\x1a\x00", 4)), ""),
+        e + "malformed profile: its first");
+    row("empty folded lines", std::string(kInflated, '\n'),   // no stack in its head: taken for pprof
+        e + "not a pprof profile: the decompressed data is not a valid profile.proto message");
+    row("tiny folded lines", repeated("", "a 1\n", ""), "1 stored, 0 empty, total " + std::to_string(kInflated / 4));
+}
+
+void TestHostileInput::shapes()
+{
+    QFETCH(QByteArray, gz);
+    QFETCH(QString, expected);
+    const std::string bytes = gz.toStdString();
+    const Outcome out = readInChild(bytes, [](const Profile &p) {
+        return p.sampleTypes.empty() && p.sampleCount() == 0 ? strings(p) : samples(p);
+    });
+    const long boundKiB = long(4 * kInflated + (size_t(256) << 20)) / 1024;
+    qInfo("%s: %zu bytes gzip, peak RSS %ld KiB (bound %ld KiB)", QTest::currentDataTag(), bytes.size(), out.peakKiB,
+          boundKiB);
+    // The memory limit's message carries the byte counts at the point it was passed; its start and end are fixed.
+    if (expected.endsWith(QLatin1String("its first"))) {
+        QVERIFY2(out.text.rfind(expected.toStdString(), 0) == 0, out.text.c_str());
+        QVERIFY2(out.text.find("more than the limit of 3 per byte of input (+64 MiB): so many tiny items are no real "
+                               "profile") != std::string::npos,
+                 out.text.c_str());
+    } else {
+        QCOMPARE(QString::fromStdString(out.text), expected);
+    }
+    QVERIFY2(out.peakKiB < boundKiB, qPrintable(QString::number(out.peakKiB)));
+}
+
+void TestHostileInput::itemLimit()
+{
+    const std::string big = field(2, repeated("", std::string("\x10\x01", 2), "", size_t(5) << 20));
+    const Outcome out = readInChild(gzipCompress(oneSampleType() + big), samples);
+    QCOMPARE(QString::fromStdString(out.text),
+             QStringLiteral("error: hostile: malformed profile: a sample of 5242880 bytes, more than the limit of 4194304"));
+    ReadOptions wider;
+    wider.maxItemBytes = 8u << 20;
+    // Allowed, the sample then has 2,621,440 values for one sample type.
+    QCOMPARE(QString::fromStdString(readInChild(gzipCompress(oneSampleType() + big), samples, wider).text),
+             QStringLiteral("error: hostile: malformed profile: sample 1 has 2621440 values but the profile has 1 "
+                            "sample types"));
+}
+
+void TestHostileInput::sampleTypeLimit()
+{
+    std::string raw = field(6, "");
+    for (int i = 0; i < 3; ++i)
+        raw += field(1, "");
+    ReadOptions two;
+    two.maxSampleTypes = 2;
+    QCOMPARE(QString::fromStdString(readInChild(gzipCompress(raw), strings, two).text),
+             QStringLiteral("error: hostile: malformed profile: more than 2 sample types"));
+    two.maxSampleTypes = 3;
+    QCOMPARE(QString::fromStdString(readInChild(gzipCompress(raw), strings, two).text), QStringLiteral("1 strings"));
+}
+
+// Empty samples are not stored, but the numbers in messages are still the file's.
+void TestHostileInput::emptySamplesKeepTheirNumbers()
+{
+    const std::string counted = field(2, std::string("\x10\x05", 2));
+    const std::string empty = field(2, std::string("\x10\x00", 2));
+    const std::string dangling = field(2, std::string("\x08\x07\x10\x01", 4));   // location id 7: none
+    QCOMPARE(QString::fromStdString(
+                 readInChild(gzipCompress(oneSampleType() + counted + empty + empty + dangling), samples).text),
+             QStringLiteral("error: hostile: malformed profile: sample 4 refers to location id 7, which does not exist"));
+    QCOMPARE(QString::fromStdString(
+                 readInChild(gzipCompress(oneSampleType() + counted + empty + field(2, "") + counted), samples).text),
+             QStringLiteral("error: hostile: malformed profile: sample 3 has 0 values but the profile has 1 sample "
+                            "types"));
+    QCOMPARE(QString::fromStdString(readInChild(gzipCompress(oneSampleType() + counted + empty + field(2, "")),
+                                                samples).text),
+             QStringLiteral("error: hostile: malformed profile: sample 3 has 0 values but the profile has 1 sample "
+                            "types"));
+    QCOMPARE(QString::fromStdString(readInChild(gzipCompress(oneSampleType() + empty + counted + empty), samples).text),
+             QStringLiteral("1 stored, 2 empty, total 5"));
+}
+
+QTEST_GUILESS_MAIN(TestHostileInput)
+#include "tst_hostileinput.moc"
