@@ -446,8 +446,8 @@ void tst_QrynClient::selectMergeProfile()
     }
     QCOMPARE(types, sampleTypes);
     QCOMPARE(gotTotals, totals);
-    QCOMPARE(QString::fromStdString(std::to_string(p.period) + " " + p.str(p.periodType.type) + "/" +
-                                    p.str(p.periodType.unit)),
+    QCOMPARE(QString::fromStdString(std::to_string(p.period) + " " + std::string(p.str(p.periodType.type)) + "/" +
+                                    std::string(p.str(p.periodType.unit))),
              period);
     if (duration >= 0)
         QCOMPARE(p.durationNanos, duration);

@@ -376,11 +376,14 @@ void tst_Rounds::cliErrors_data()
     QTest::newRow("bad noise") << QStringList{QStringLiteral("--noise"), QStringLiteral("-1"), QStringLiteral("-r"),
                                               QStringLiteral("a"), base}
                                << 1 << "qflame: --noise takes a number >= 0, not '-1'";
-    QTest::newRow("unreadable") << QStringList{QStringLiteral("-r"), QStringLiteral("a"), base, QStringLiteral("-r"),
+    // (With an output option: without one, rounds is the window's.)
+    QTest::newRow("unreadable") << QStringList{QStringLiteral("--tsv"), QStringLiteral("-r"), QStringLiteral("a"), base,
+                                               QStringLiteral("-r"),
                                                QStringLiteral("b"), QStringLiteral("/nonexistent.pb")}
                                 << 2
                                 << "qflame: round b: /nonexistent.pb: cannot open: No such file or directory";
-    QTest::newRow("mixed types") << QStringList{QStringLiteral("-r"), QStringLiteral("cpu"), base, QStringLiteral("-r"),
+    QTest::newRow("mixed types") << QStringList{QStringLiteral("--tsv"), QStringLiteral("-r"), QStringLiteral("cpu"), base,
+                                                QStringLiteral("-r"),
                                                 QStringLiteral("heap"), data("gen__heap.pb.gz")}
                                  << 2
                                  << "qflame: round heap: " + data("gen__heap.pb.gz") +

@@ -64,7 +64,7 @@ std::vector<std::vector<uint32_t>> locationNodes(const Profile &p, NodeTable &ta
                 continue;
             }
             const Function &f = p.functions[line.function];
-            nodes[i].push_back(table.intern(NodeKey{loc.address, p.str(f.name), f.startLine, line.line}));
+            nodes[i].push_back(table.intern(NodeKey{loc.address, std::string(p.str(f.name)), f.startLine, line.line}));
         }
     }
     return nodes;
