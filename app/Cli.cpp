@@ -272,6 +272,22 @@ int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv
     throw CliExit{1};
 }
 
+bool takeOption(const std::vector<std::string> &argv, size_t &i, const char *name, std::optional<std::string> &slot)
+{
+    const std::string &s = argv[i];
+    const size_t n = std::strlen(name);
+    if (s.compare(0, n, name) != 0 || (s.size() > n && s[n] != '='))
+        return false;
+    if (s.size() > n) {
+        slot = s.substr(n + 1);
+    } else {
+        if (i + 1 >= argv.size())
+            usageError("option " + s + " needs a value");
+        slot = argv[++i];
+    }
+    return true;
+}
+
 std::optional<uint64_t> parseCount(const std::string &text)
 {
     if (text.empty() || text.front() < '0' || text.front() > '9')

@@ -57,6 +57,10 @@ void quietQtMessages();
 void leaveToProcessEnd(std::shared_ptr<const void> object);
 // Prints "qflame: MESSAGE" and the usage hint on stderr and throws CliExit{1}.
 [[noreturn]] void usageError(const std::string &message);
+// For the verbs' parsers: whether argv[i] is the option `name` ("--name VALUE" or "--name=VALUE"); when it is,
+// its value goes to `slot` (advancing i past a separate value). A missing value is a usage error.
+bool takeOption(const std::vector<std::string> &argv, size_t &i, const char *name, std::optional<std::string> &slot);
+
 // A whole non-negative number ("12"), or nothing ("-1", "1e3", "ten").
 std::optional<uint64_t> parseCount(const std::string &text);
 // Read options with --max-size MIB applied (a usage error when it is not a positive whole number).

@@ -32,23 +32,10 @@ PgoArgs parsePgoArgs(const std::vector<std::string> &argv)
     PgoArgs a;
     for (size_t i = 0; i < argv.size(); ++i) {
         const std::string &s = argv[i];
-        auto value = [&](std::optional<std::string> &slot) {
-            const size_t eq = s.find('=');
-            if (eq != std::string::npos)
-                slot = s.substr(eq + 1);
-            else if (i + 1 < argv.size())
-                slot = argv[++i];
-            else
-                usageError("option " + s + " needs a value");
-        };
-        auto is = [&](const char *name) { return s == name || s.rfind(std::string(name) + "=", 0) == 0; };
-        if (is("--threshold"))
-            value(a.threshold);
-        else if (is("--preprofile"))
-            value(a.preprofile);
-        else if (is("--max-size"))
-            value(a.maxSize);
-        else if (s == "--tsv")
+        if (takeOption(argv, i, "--threshold", a.threshold) || takeOption(argv, i, "--preprofile", a.preprofile) ||
+            takeOption(argv, i, "--max-size", a.maxSize))
+            continue;
+        if (s == "--tsv")
             a.tsv = true;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);

@@ -29,17 +29,10 @@ RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
     bool outputGiven = false;
     for (size_t i = 0; i < argv.size(); ++i) {
         const std::string &s = argv[i];
-        auto value = [&](std::optional<std::string> &slot) {
-            const size_t eq = s.find('=');
-            if (eq != std::string::npos) {
-                slot = s.substr(eq + 1);
-            } else {
-                if (i + 1 >= argv.size())
-                    usageError("option " + s + " needs a value");
-                slot = argv[++i];
-            }
-        };
-        auto is = [&](const char *name) { return s == name || s.rfind(std::string(name) + "=", 0) == 0; };
+        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--granularity", a.granularity) ||
+            takeOption(argv, i, "--noise", a.noise) || takeOption(argv, i, "--duration", a.duration) ||
+            takeOption(argv, i, "--max-size", a.maxSize))
+            continue;
         auto output = [&](Output o) {
             if (outputGiven)
                 usageError("rounds takes one of --tsv, --csv and --markdown");
@@ -50,16 +43,6 @@ RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
             if (i + 1 >= argv.size())
                 usageError("-r needs a round NAME");
             a.rounds.push_back({argv[++i], {}});
-        } else if (is("--sample")) {
-            value(a.sample);
-        } else if (is("--granularity")) {
-            value(a.granularity);
-        } else if (is("--noise")) {
-            value(a.noise);
-        } else if (is("--duration")) {
-            value(a.duration);
-        } else if (is("--max-size")) {
-            value(a.maxSize);
         } else if (s == "--tsv") {
             output(Output::Tsv);
         } else if (s == "--csv") {
