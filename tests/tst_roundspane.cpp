@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -126,6 +127,18 @@ void tst_RoundsPane::editsRounds()
     QCOMPARE(pane.rounds()[0].paths.front(), data("gen__optimized.cpu.pb.gz"));
     // gzip and zstd of one profile: no change at all.
     QCOMPARE(cell(rounds, 2, RoundsTableModel::VsPrevious), QStringLiteral("+0.00%"));
+    // The sample type is kept by name across a reordering: samples/count (976 samples over 10.11 s).
+    pane.sampleTypeBox()->setCurrentIndex(0);
+    QVERIFY(waitLoaded(pane));
+    QVERIFY2(cell(rounds, 1, RoundsTableModel::Rate).startsWith(QStringLiteral("96.52 count/s")),
+             qPrintable(cell(rounds, 1, RoundsTableModel::Rate)));
+    pane.moveRound(0, 1);
+    QVERIFY(waitLoaded(pane));
+    QVERIFY(cell(rounds, 0, RoundsTableModel::Rate).startsWith(QStringLiteral("96.52 count/s")));
+    pane.moveRound(0, 1);
+    QVERIFY(waitLoaded(pane));
+    pane.sampleTypeBox()->setCurrentIndex(1);
+    QVERIFY(waitLoaded(pane));
     pane.removeRound(1);
     QVERIFY(waitLoaded(pane));
     QCOMPARE(names(), (QStringList{QStringLiteral("pgo-1"), QStringLiteral("c")}));

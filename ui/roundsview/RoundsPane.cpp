@@ -196,8 +196,14 @@ void RoundsPane::setColorBlindSafe(bool on)
 RoundsOptions RoundsPane::currentOptions() const
 {
     RoundsOptions o = m_loaded.options;
-    if (sampleTypeBox()->currentIndex() >= 0)
-        o.sample = std::to_string(sampleTypeBox()->currentIndex());
+    // By name and unit, not by index: the box lists the first round's first profile's types, and a reordering
+    // makes another profile first.
+    const int type = sampleTypeBox()->currentIndex();
+    if (type >= 0 && !m_loaded.inputs.empty()) {
+        const Profile &first = *m_loaded.inputs.front().profiles.front();
+        if (size_t(type) < first.sampleTypes.size())
+            o.sample = first.typeName(size_t(type)) + "/" + first.unitName(size_t(type));
+    }
     o.granularity = Granularity(granularityBox()->currentData().toInt());
     o.noiseK = m_noise->value();
     return o;
