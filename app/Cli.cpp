@@ -367,6 +367,9 @@ const char *cliUsage()
 {
     return "Usage:\n"
            "  qflame [FILE]                 open the window (on FILE, if given)\n"
+           "  qflame --time-to-paint FILE [NEW]\n"
+           "                                open the window on FILE (or the comparison), print 'first paint: N ms'\n"
+           "                                (from the process's start to the first painted flamegraph) and exit\n"
            "  qflame info FILE              sample types, counts, period, time, duration, totals\n"
            "  qflame top FILE... [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
            "                     [--limit N] [--tsv|--csv]\n"

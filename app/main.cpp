@@ -6,6 +6,7 @@
 #include "CliRender.h"
 #include "CliRounds.h"
 #include "DiffPicture.h"
+#include "FirstPaint.h"
 #include "MainWindow.h"
 
 #include <QApplication>
@@ -120,6 +121,13 @@ int main(int argc, char **argv)
         return app.exec();
     }
     QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
+    if (files.removeAll(QStringLiteral("--time-to-paint")) > 0) {
+        if (files.isEmpty() || files.size() > 2) {
+            std::cerr << "qflame: --time-to-paint takes FILE or BASE NEW\nRun 'qflame --help' for usage.\n";
+            return 1;
+        }
+        new qflame::FirstPaintProbe(window);
+    }
     for (const QString &f : files) {
         if (f.startsWith(QLatin1String("--")) && f != QLatin1String("--")) {
             std::cerr << "qflame: unknown option " << f.toStdString() << "\nRun 'qflame --help' for usage.\n";

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -83,6 +84,7 @@ private Q_SLOTS:
     void outputThatCannotBeWritten_data();
     void outputThatCannotBeWritten();
     void headlessProgramLeavesTheGuiToQflameGui();
+    void timeToPaint();
     void windowWithoutDisplay_data();
     void windowWithoutDisplay();
 };
@@ -394,6 +396,27 @@ void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 0);
     QCOMPARE(p.readAllStandardOutput(), QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
+}
+
+void tst_Cli::timeToPaint()
+{
+    // Offscreen (the tests' platform): one line with the milliseconds from the process's start, status 0; a
+    // profile and a comparison alike. What the time is, bench/ measures; here it must be a plausible count.
+    for (const QStringList &files : {QStringList{data("gen__baseline.cpu.pb.gz")},
+                                     QStringList{data("gen__baseline.cpu.pb.gz"), data("gen__optimized.cpu.pb.gz")}}) {
+        const Run run = runQflame(QStringList{QStringLiteral("--time-to-paint")} + files);
+        QCOMPARE(run.code, 0);
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("^first paint: (\\d+) ms\n$")).match(QString::fromUtf8(run.out));
+        QVERIFY2(m.hasMatch(), run.out.constData());
+        QVERIFY(m.captured(1).toInt() > 0 && m.captured(1).toInt() < 60000);
+    }
+    const Run missing = runQflame({QStringLiteral("--time-to-paint"), QStringLiteral("/nonexistent.pb.gz")});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("qflame: /nonexistent.pb.gz: cannot open: No such file or directory\n"),
+             missing.err.constData());
+    QVERIFY(missing.out.isEmpty());
+    QCOMPARE(runQflame({QStringLiteral("--time-to-paint")}).code, 1);
 }
 
 void tst_Cli::windowWithoutDisplay_data()
