@@ -15,12 +15,12 @@ namespace qflame {
 
 namespace {
 
-enum class Output { Text, Tsv, Csv, Markdown };
+enum class Output { Window, Tsv, Csv, Markdown };
 
 struct RoundsArgs {
     std::vector<std::pair<std::string, std::vector<std::string>>> rounds;   // name, files
     std::optional<std::string> sample, granularity, noise, duration, maxSize;
-    Output output = Output::Text;
+    Output output = Output::Window;
 };
 
 RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
@@ -89,31 +89,6 @@ std::string number(double v)
     return buf;
 }
 
-// A rate for people: ns/s as cores, bytes/s, or the unit per second.
-std::string rateText(double perSecond, const std::string &unit)
-{
-    if (!std::isfinite(perSecond))
-        return "?";
-    char buf[64];
-    if (unit == "nanoseconds") {
-        snprintf(buf, sizeof buf, "%.4g cores", perSecond / 1e9);
-        return buf;
-    }
-    if (unit == "bytes")
-        return formatValue(perSecond, unit) + "/s";
-    snprintf(buf, sizeof buf, "%.4g %s/s", perSecond, unit.c_str());
-    return buf;
-}
-
-std::string percentText(double pct)
-{
-    if (!std::isfinite(pct))
-        return "?";
-    char buf[32];
-    snprintf(buf, sizeof buf, "%+.2f%%", pct);
-    return buf;
-}
-
 std::vector<std::vector<std::string>> machineRows(const RoundsResult &r)
 {
     std::vector<std::vector<std::string>> rows;
@@ -158,36 +133,6 @@ size_t shownFunctions(const RoundsResult &r, size_t limit)
     return std::min(limit, r.functions.size());
 }
 
-void printText(const RoundsResult &r)
-{
-    const std::string &unit = r.sampleType.unit;
-    std::cout << "Type: " << r.sampleType.type << "/" << unit << "  rounds: " << r.rounds.size() << "\n";
-    for (const std::string &n : r.notes)
-        std::cout << "Note: " << n << "\n";
-    char line[512];
-    snprintf(line, sizeof line, "%-16s %4s %14s %14s %22s %10s %10s  %s\n", "round", "k", "total", "duration",
-             "rate +- SE", "vs base", "vs prev", "verdict");
-    std::cout << line;
-    for (const RoundSummary &s : r.rounds) {
-        const std::string rate = rateText(s.estimate.rate, unit) + " +- " + rateText(s.estimate.standardError, unit);
-        const bool base = &s == &r.rounds.front();
-        snprintf(line, sizeof line, "%-16s %4zu %14s %14s %22s %10s %10s  %s\n", s.name.c_str(), s.estimate.k,
-                 formatValue(double(s.estimate.total), unit).c_str(),
-                 formatValue(double(s.estimate.durationNanos), "nanoseconds").c_str(), rate.c_str(),
-                 base ? "" : percentText(s.vsBaseline.percent).c_str(),
-                 base ? "" : percentText(s.vsPrevious.percent).c_str(), verdictName(s.vsBaseline.verdict));
-        std::cout << line;
-    }
-    std::cout << "Noise: " << r.noiseRule() << "\n\nMost changed functions (cum per round):\n";
-    for (size_t i = 0; i < shownFunctions(r, 20); ++i) {
-        const FunctionRounds &f = r.functions[i];
-        std::string cells;
-        for (int64_t c : f.cum)
-            cells += formatValue(double(c), unit) + "  ";
-        std::cout << "  " << cells << verdictName(f.vsBaseline.back().verdict) << "  " << escapeField(f.name) << "\n";
-    }
-}
-
 // Markdown text in a table cell: '|' and line breaks would end the cell; the characters that would format are
 // escaped.
 std::string cell(const std::string &s)
@@ -226,9 +171,9 @@ void printMarkdown(const RoundsResult &r)
         out += "| " + cell(s.name) + " | " + std::to_string(s.estimate.k) + " | " +
                formatValue(double(s.estimate.total), unit) + " | " +
                formatValue(double(s.estimate.durationNanos), "nanoseconds") + " | " +
-               rateText(s.estimate.rate, unit) + " ± " + rateText(s.estimate.standardError, unit) + " | " +
-               (base ? "" : percentText(s.vsBaseline.percent)) + " | " +
-               (base ? "" : percentText(s.vsPrevious.percent)) + " | **" + verdictName(s.vsBaseline.verdict) +
+               formatRate(s.estimate.rate, unit) + " ± " + formatRate(s.estimate.standardError, unit) + " | " +
+               (base ? "" : formatChangePercent(s.vsBaseline.percent)) + " | " +
+               (base ? "" : formatChangePercent(s.vsPrevious.percent)) + " | **" + verdictName(s.vsBaseline.verdict) +
                "** |\n";
     }
     const size_t n = shownFunctions(r, 10);
@@ -311,7 +256,7 @@ int runRounds(const std::vector<std::string> &argv)
     case Output::Tsv: printTsv(result); break;
     case Output::Csv: printCsv(result); break;
     case Output::Markdown: printMarkdown(result); break;
-    case Output::Text: printText(result); break;
+    case Output::Window: break;   // not reached: without an output option, qflame-gui opens the rounds tab
     }
     return 0;
 }

@@ -1,6 +1,9 @@
 #include "rounds/RoundStats.h"
 
 #include "pprof/Profile.h"
+#include "pprof/Units.h"
+
+#include <cstdio>
 
 #include <cmath>
 #include <limits>
@@ -83,6 +86,30 @@ const char *verdictName(RoundVerdict v)
     case RoundVerdict::Unknown: break;
     }
     return "unknown";
+}
+
+std::string formatRate(double perSecond, const std::string &unit)
+{
+    if (!std::isfinite(perSecond))
+        return "?";
+    char buf[64];
+    if (unit == "nanoseconds") {
+        snprintf(buf, sizeof buf, "%.4g cores", perSecond / 1e9);
+        return buf;
+    }
+    if (unit == "bytes")
+        return formatValue(perSecond, unit) + "/s";
+    snprintf(buf, sizeof buf, "%.4g %s/s", perSecond, unit.c_str());
+    return buf;
+}
+
+std::string formatChangePercent(double percent)
+{
+    if (!std::isfinite(percent))
+        return "?";
+    char buf[32];
+    snprintf(buf, sizeof buf, "%+.2f%%", percent);
+    return buf;
 }
 
 RateChange compareRates(const RateEstimate &base, const RateEstimate &other, double k)

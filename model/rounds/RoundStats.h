@@ -54,4 +54,9 @@ struct RateChange {
 // sign decides). Unknown when either rate is, or when the test needs an error that either side lacks.
 RateChange compareRates(const RateEstimate &base, const RateEstimate &other, double k);
 
+// For people, as the CLI's tables and the rounds tab show them: a rate per second in the sample type's unit
+// (CPU nanoseconds per second as cores, bytes per second scaled), "?" when unknown; a change as "+1.48%".
+std::string formatRate(double perSecond, const std::string &unit);
+std::string formatChangePercent(double percent);
+
 }   // namespace qflame

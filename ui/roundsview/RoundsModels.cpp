@@ -12,9 +12,7 @@ namespace {
 
 QString percentText(double pct)
 {
-    if (!std::isfinite(pct))
-        return QStringLiteral("?");
-    return QString::asprintf("%+.2f%%", pct);
+    return QString::fromStdString(formatChangePercent(pct));
 }
 
 QColor blend(const QColor &c, double strength)
@@ -40,13 +38,7 @@ QColor verdictColor(RoundVerdict v, bool colorBlindSafe)
 
 QString rateText(double perSecond, const std::string &unit)
 {
-    if (!std::isfinite(perSecond))
-        return QStringLiteral("?");
-    if (unit == "nanoseconds")
-        return QString::asprintf("%.4g cores", perSecond / 1e9);
-    if (unit == "bytes")
-        return QString::fromStdString(formatValue(perSecond, unit)) + QStringLiteral("/s");
-    return QString::asprintf("%.4g %s/s", perSecond, unit.c_str());
+    return QString::fromStdString(formatRate(perSecond, unit));
 }
 
 QString rateWithError(double rate, double se, const std::string &unit)
