@@ -31,7 +31,7 @@ LAYERS = {
         'layout': ['io', 'pprof', 'tree'],
         'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
-        'pgo': ['io', 'pprof'],
+        'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
     },
     'ui': {

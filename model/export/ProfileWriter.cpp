@@ -155,7 +155,8 @@ std::string encodePprof(const Profile &p)
         for (uint32_t i = 0; i < l.lineCount; ++i) {
             const Line &ln = p.lines[l.firstLine + i];
             pb::Line *line = o->add_line();
-            line->set_function_id(p.functions[ln.function].id);
+            if (ln.function != kNone)   // a line without a function keeps function_id 0
+                line->set_function_id(p.functions[ln.function].id);
             line->set_line(ln.line);
             line->set_column(ln.column);
         }

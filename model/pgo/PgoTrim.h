@@ -24,6 +24,7 @@ std::shared_ptr<Profile> trimForPgo(const std::vector<std::shared_ptr<const Prof
 
 struct PgoTrimmedFile {
     std::string gzipBytes;       // the trimmed profile as gzip'd pprof, ready to write
+    std::string pprofBytes;      // the same uncompressed (for writers that compress themselves)
     size_t edges = 0;            // the named edges of the input, which the trimmed profile gives identically
 };
 
