@@ -2,6 +2,7 @@
 #include "CliDiff.h"
 
 #include "Cli.h"
+#include "CliPgo.h"
 #include "CliRender.h"
 #include "diff/DiffTable.h"
 #include "export/TableCsv.h"
@@ -20,7 +21,7 @@ namespace {
 struct DiffArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg;
-    bool tsv = false, csv = false;
+    bool tsv = false, csv = false, inlining = false;
 };
 
 DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
@@ -56,6 +57,8 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
             a.tsv = true;
         else if (s == "--csv")   // the --tsv columns for spreadsheets, as `top --csv`
             a.csv = true;
+        else if (s == "--inlining")
+            a.inlining = true;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);
         else
@@ -139,6 +142,8 @@ int runDiff(const std::vector<std::string> &argv)
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    if (a.inlining && (a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
+        usageError("--inlining compares calls by function name: it takes only --sample, --tsv and --max-size");
     const DiffOptions options = diffOptions(a);
     const ReadOptions ro = readOptions(a);
     const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
@@ -155,6 +160,8 @@ int runDiff(const std::vector<std::string> &argv)
     }
     if (type < 0)
         throw ProfileError(base->sourceName + ": the profile has no sample types");
+    if (a.inlining)   // the sample type: --sample's, else the compiler's, else the default
+        return printInliningChanges(base, comparison, a.sample ? type : -1, a.tsv);
     const DiffSide before = DiffSide::fromProfiles({base}, size_t(type), build);
     const DiffSide after = DiffSide::fromProfiles({comparison}, before.tree->sampleType(), build);
     const auto diff = DiffTree::build(before, after, options);

@@ -1,12 +1,14 @@
-// `qflame convert FILE... --to pprof|folded [--output OUT]`: export through the model's writers.
+// `qflame convert FILE... --to pprof|folded [--output OUT]` and `--for pgo`: export through the model's writers.
 #include "CliFormats.h"
 
 #include "Cli.h"
 #include "export/FoldedWriter.h"
 #include "export/ProfileWriter.h"
 #include "formats/ProfileInput.h"
+#include "pgo/PgoTrim.h"
 #include "tree/CallTreeBuilder.h"
 
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include <cstdio>
@@ -19,7 +21,7 @@ namespace {
 
 struct ConvertArgs {
     std::vector<std::string> inputs;
-    std::optional<std::string> to, output, sample, granularity, maxSize;
+    std::optional<std::string> to, output, sample, granularity, maxSize, forTool;
 };
 
 ConvertArgs parseConvertArgs(const std::vector<std::string> &argv)
@@ -47,12 +49,24 @@ ConvertArgs parseConvertArgs(const std::vector<std::string> &argv)
             value(a.granularity);
         else if (is("--max-size"))
             value(a.maxSize);
+        else if (is("--for"))
+            value(a.forTool);
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);
         else
             a.inputs.push_back(s);
     }
     return a;
+}
+
+// `--for pgo`: only what go build -pgo reads; the sizes go to stderr, so the profile can go to stdout.
+int convertForPgo(const ConvertArgs &a, const std::vector<std::shared_ptr<const Profile>> &profiles,
+                  uint64_t inputBytes)
+{
+    const PgoTrimmedFile trimmed = encodeTrimmedForPgo(profiles);
+    writeOutput(a.output.value_or("-"), trimmed.gzipBytes);
+    std::cerr << trimmedForPgoReport(inputBytes, trimmed) << "\n";
+    return 0;
 }
 
 int sampleTypeOf(const Profile &p, const std::optional<std::string> &spec)
@@ -70,6 +84,17 @@ int sampleTypeOf(const Profile &p, const std::optional<std::string> &spec)
 }
 
 }   // namespace
+
+std::string trimmedForPgoReport(uint64_t inputBytes, const PgoTrimmedFile &trimmed)
+{
+    std::string line = "trimmed for go build -pgo: " + std::to_string(trimmed.gzipBytes.size()) + " bytes";
+    if (inputBytes > 0) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.1f", double(inputBytes) / double(std::max<size_t>(trimmed.gzipBytes.size(), 1)));
+        line += " from " + std::to_string(inputBytes) + " (" + ratio + "x smaller)";
+    }
+    return line + ", the same " + std::to_string(trimmed.edges) + " edges";
+}
 
 void writeOutput(const std::string &path, const std::string &bytes)
 {
@@ -90,18 +115,27 @@ int runConvert(const std::vector<std::string> &argv)
     const ConvertArgs a = parseConvertArgs(argv);
     if (a.inputs.empty())
         usageError("convert takes one or more FILEs (several are merged)");
-    if (!a.to || (*a.to != "pprof" && *a.to != "folded"))
-        usageError("convert needs --to pprof or --to folded");
+    if (a.forTool && *a.forTool != "pgo")
+        usageError("--for takes pgo (the profile go build -pgo reads), not '" + *a.forTool + "'");
+    if (a.forTool && ((a.to && *a.to != "pprof") || a.sample || a.granularity))
+        usageError("--for pgo writes pprof with the compiler's sample types and frames: it takes neither --to " +
+                   std::string("folded, --sample nor --granularity"));
+    if (!a.forTool && (!a.to || (*a.to != "pprof" && *a.to != "folded")))
+        usageError("convert needs --to pprof, --to folded or --for pgo");
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
     const ReadOptions read = readOptionsFor(a.maxSize);
 
     std::vector<std::shared_ptr<const Profile>> profiles;
+    uint64_t inputBytes = 0;
     for (const std::string &f : a.inputs) {
         profiles.push_back(readProfileFile(QString::fromStdString(f), read));
         leaveToProcessEnd(profiles.back());
+        inputBytes += f == "-" ? 0 : uint64_t(QFileInfo(QString::fromStdString(f)).size());
     }
+    if (a.forTool)
+        return convertForPgo(a, profiles, inputBytes);
     const std::string output = a.output.value_or("-");
     if (*a.to == "pprof" && profiles.size() == 1 && !a.sample && !a.granularity) {
         writeOutput(output, gzipCompress(encodePprof(*profiles.front())));

@@ -4,6 +4,7 @@
 #include "Cli.h"
 #include "CliFormats.h"
 #include "formats/ProfileInput.h"
+#include "pgo/InliningChanges.h"
 #include "pgo/PgoCandidates.h"
 #include "pgo/PgoEdges.h"
 #include "pgo/PgoReadiness.h"
@@ -11,6 +12,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -125,7 +127,70 @@ void printCandidates(const PgoEdges &e)
                   << " of the site, " << percent(s.totalShare) << " of the total)\n";
 }
 
+// The TSV token of a kind: its name with underscores.
+std::string kindToken(InliningChange::Kind kind)
+{
+    std::string token = inliningKindName(kind);
+    std::replace(token.begin(), token.end(), ' ', '_');
+    return token;
+}
+
+void printInliningTsv(const InliningChanges &c)
+{
+    std::string out;
+    for (const InliningChange &x : c.inlining) {
+        out += "inlining\t" + kindToken(x.kind) + '\t';
+        appendEscaped(out, x.caller);
+        out += '\t';
+        appendEscaped(out, x.callee);
+        for (int64_t v : {x.base.called, x.base.inlined, x.next.called, x.next.inlined})
+            out += '\t' + std::to_string(v);
+        out += '\n';
+    }
+    for (const HotEdgeChange &h : c.hotEdges) {
+        out += std::string("hot\t") + (h.appeared ? "appeared" : "vanished") + '\t';
+        appendEscaped(out, h.caller);
+        out += '\t';
+        appendEscaped(out, h.callee);
+        for (int64_t v : {h.offset, h.baseWeight, h.nextWeight})
+            out += '\t' + std::to_string(v);
+        out += '\n';
+    }
+    std::cout << out;
+}
+
+void printInliningForPeople(const InliningChanges &c, const std::string &baseName, const std::string &nextName)
+{
+    std::cout << "Inlining changes from " << baseName << " to " << nextName << " (" << c.sampleType << "): "
+              << c.inlining.size() << "\n";
+    for (const InliningChange &x : c.inlining)
+        std::cout << "  " << inliningKindName(x.kind) << ": " << escapeField(x.caller) << " -> "
+                  << escapeField(x.callee) << ": base called " << x.base.called << ", inlined " << x.base.inlined
+                  << "; new called " << x.next.called << ", inlined " << x.next.inlined << "\n";
+    for (bool appeared : {true, false}) {
+        size_t n = 0;
+        for (const HotEdgeChange &h : c.hotEdges)
+            n += h.appeared == appeared;
+        std::cout << "PGO hot edges that " << (appeared ? "appeared" : "vanished") << ": " << n << "\n";
+        for (const HotEdgeChange &h : c.hotEdges)
+            if (h.appeared == appeared)
+                std::cout << "  " << escapeField(h.caller) << " -> " << escapeField(h.callee) << " +" << h.offset
+                          << ": base " << h.baseWeight << ", new " << h.nextWeight << "\n";
+    }
+}
+
 }   // namespace
+
+int printInliningChanges(const std::shared_ptr<const Profile> &base, const std::shared_ptr<const Profile> &next,
+                         int sampleIndex, bool tsv)
+{
+    const InliningChanges changes = computeInliningChanges({base}, {next}, sampleIndex);
+    if (tsv)
+        printInliningTsv(changes);
+    else
+        printInliningForPeople(changes, base->sourceName, next->sourceName);
+    return 0;
+}
 
 int runPgo(const std::vector<std::string> &argv)
 {

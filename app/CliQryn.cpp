@@ -3,7 +3,11 @@
 
 #include "Cli.h"
 #include "CliDiff.h"
+#include "CliFormats.h"
 #include "export/ProfileWriter.h"
+#include "pgo/PgoEdges.h"
+#include "pgo/PgoReadiness.h"
+#include "pgo/PgoTrim.h"
 #include "qryn/ExportCheck.h"
 #include "qryn/PprofExport.h"
 #include "qryn/QrynClient.h"
@@ -18,6 +22,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <optional>
 
 namespace qflame {
 
@@ -231,9 +236,12 @@ RemoteTop fetchRemoteTop(const std::vector<std::string> &argv)
 
 int runMerge(const std::vector<std::string> &argv)
 {
-    const ServerArgs a = parseServerArgs(argv, "merge", {"output"});
+    const ServerArgs a = parseServerArgs(argv, "merge", {"output", "for"});
     if (!a.has("output"))
         usageError("merge needs --output FILE");
+    const bool forPgo = a.has("for");
+    if (forPgo && a.get("for") != QLatin1String("pgo"))
+        usageError("--for takes pgo (the profile go build -pgo reads), not '" + a.get("for").toStdString() + "'");
     const QString output = a.get("output");
     // Checked before asking the server, so a long query is not wasted; the write itself is exclusive again.
     if (!a.force && QFile::exists(output))
@@ -252,11 +260,25 @@ int runMerge(const std::vector<std::string> &argv)
     ProfileType type;
     ProfileType::parse(query.profileTypeId, &type);
     const TotalsCheck check = checkExportTotals(graph.graph.total, merged.profile.get(), type);
-    const QString error = writeGzipPprof(output, merged.pprof, a.force);
+    std::optional<PgoTrimmedFile> trimmed;
+    if (forPgo) {
+        trimmed = encodeTrimmedForPgo({merged.profile});
+        for (const PgoReadinessLine &line : pgoReadiness({merged.profile}, computePgoEdges({merged.profile}), 0))
+            if (line.level != PgoLevel::Ok && line.check != "size")
+                std::cerr << "qflame: " << formatReadinessLine(line) << "\n";
+    }
+    const QString error = writeGzipPprof(output, trimmed ? QByteArray::fromStdString(trimmed->pprofBytes) : merged.pprof,
+                                         a.force);
     if (!error.isEmpty())
         serverError(error + (a.force ? QString() : QStringLiteral(" (--force overwrites it)")));
     if (!check.agree)
         std::cerr << "qflame: warning: " << check.message.toStdString() << "\n";
+    if (trimmed) {
+        // "from M": what the merge without --for pgo writes, gzip'd alike, so the ratio compares like with like.
+        const size_t untrimmed = gzipCompress(std::string_view(merged.pprof.constData(), size_t(merged.pprof.size()))).size();
+        std::cout << "Wrote " << output.toStdString() << ": " << trimmedForPgoReport(untrimmed, *trimmed) << "\n";
+        return 0;
+    }
     std::cout << "Wrote " << output.toStdString() << ": " << merged.profile->sampleCount() << " samples, "
               << merged.profile->sampleTypes.size() << " sample types, " << merged.pprof.size()
               << " bytes of pprof (gzip-compressed)\n";
