@@ -16,10 +16,11 @@ namespace qflame {
 // Usage lines for cliUsage(), a macro so that they concatenate with its string literal.
 #define QFLAME_QRYN_USAGE \
     "  qflame merge --url URL --type PROFILE_TYPE_ID [--query SELECTOR] --from TIME --to TIME\n" \
-    "               --output FILE [--force]\n" \
+    "               --output FILE [--force] [--for pgo]\n" \
     "                                the server's merged pprof of the query, gzip-compressed as\n" \
     "                                profilecli query merge --output pprof=FILE writes it (for go build\n" \
     "                                -pgo); warns when its total disagrees with the server's flamegraph\n" \
+    "                                --for pgo: trimmed as convert --for pgo trims\n" \
     "  qflame top --url URL --type PROFILE_TYPE_ID [--query SELECTOR] --from TIME --to TIME\n" \
     "             [--limit N] [--tsv|--csv]\n" \
     "                                the table of `qflame top FILE` for the server's merged flamegraph\n" \

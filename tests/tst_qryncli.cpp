@@ -1,10 +1,12 @@
 // `qflame merge` and `qflame top --url` as a user runs them: the real binary against the real qryn of the ctest
 // fixture (tests/qryn/qryn-fixture.sh), its output, its files and its exit status (0 ok, 1 usage, 2 failure).
 #include "formats/ProfileInput.h"
+#include "pgo/PgoEdges.h"
 #include "qryn/QrynFixtureEnv.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -64,6 +66,7 @@ private Q_SLOTS:
     void topTable();
     void mergeWritesGzipPprof();
     void mergeRefusesToOverwrite();
+    void mergeForPgo();
     void basicAuth();
     void diffTsvEqualsLocalDiff();
     void diffTable_data();
@@ -179,6 +182,36 @@ void tst_QrynCli::mergeRefusesToOverwrite()
                                                       << "--output" << out << "--force");
     QVERIFY2(forced.code == 0, forced.err.constData());
     QCOMPARE(qflame::readPprofFile(out)->total(0), 1587LL);
+}
+
+// --for pgo trims the server's merge (as convert --for pgo trims files): the same edges as the untrimmed merge.
+void tst_QrynCli::mergeForPgo()
+{
+    const QString whole = m_tmp.filePath("whole.pb.gz"), trimmed = m_tmp.filePath("pgo.pb.gz");
+    const Run plain = runQflame(QStringList{"merge"} << server() << "--output" << whole);
+    QVERIFY2(plain.code == 0, plain.err.constData());
+    const Run r = runQflame(QStringList{"merge"} << server() << "--output" << trimmed << "--for" << "pgo");
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto before = qflame::computePgoEdges({qflame::readPprofFile(whole)});
+    const auto after = qflame::computePgoEdges({qflame::readPprofFile(trimmed)});
+    QVERIFY(!before.edges.empty());
+    QVERIFY(after.edges == before.edges);
+    const qint64 wholeBytes = QFileInfo(whole).size(), trimmedBytes = QFileInfo(trimmed).size();
+    QCOMPARE(QString::fromUtf8(r.out), QStringLiteral("Wrote %1: trimmed for go build -pgo: %2 bytes from %3 (%4x "
+                                                      "smaller), the same %5 edges\n")
+                                           .arg(trimmed)
+                                           .arg(trimmedBytes)
+                                           .arg(wholeBytes)
+                                           .arg(double(wholeBytes) / double(trimmedBytes), 0, 'f', 1)
+                                           .arg(before.edges.size()));
+    // qryn keeps no Function.start_line: the build would fail, and the user hears it before building.
+    QVERIFY2(r.err.contains("qflame: error: start-lines: "), r.err.constData());
+    QVERIFY2(r.err.contains("qflame: warning: the merged pprof (SelectMergeProfile) has a cpu/nanoseconds total"),
+             r.err.constData());
+    const Run bad = runQflame(QStringList{"merge"} << server() << "--output" << m_tmp.filePath("x.pb.gz") << "--for"
+                                                   << "perf");
+    QCOMPARE(bad.code, 1);
+    QVERIFY(bad.err.startsWith("qflame: --for takes pgo (the profile go build -pgo reads), not 'perf'\n"));
 }
 
 void tst_QrynCli::basicAuth()
