@@ -39,9 +39,10 @@ LAYERS = {
         'flame': ['controls'],
         'tables': ['controls', 'flame'],
         'compare': ['controls', 'flame', 'tables'],
-        'document': ['controls', 'flame', 'tables', 'compare'],
-        'roundsview': ['controls', 'flame', 'tables', 'compare', 'document'],
-        'explorer': ['controls', 'flame', 'tables', 'compare', 'document'],
+        'pgoview': ['controls', 'flame', 'tables', 'compare'],
+        'document': ['controls', 'flame', 'tables', 'compare', 'pgoview'],
+        'roundsview': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'document'],
+        'explorer': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'document'],
     },
 }
 MAX_LINES = 800

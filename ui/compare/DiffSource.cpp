@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 #include <cmath>
 
 namespace qflame {
@@ -75,6 +77,31 @@ FrameMark DiffSource::mark(NodeId n) const
     return FrameMark::None;
 }
 
+bool DiffSource::callMarked(NodeId n) const
+{
+    return m_callMarks && n != DiffTree::kRoot && m_callMarks->count(callKey(m_diff->frame(m_diff->parent(n)), m_diff->frame(n)));
+}
+
+std::shared_ptr<const DiffSource::CallMarks> callMarksOf(const DiffTree &diff, const InliningChanges &changes)
+{
+    auto marks = std::make_shared<DiffSource::CallMarks>();
+    if (changes.inlining.empty())
+        return marks;
+    const FrameTable &frames = diff.frames();
+    std::unordered_map<std::string_view, std::vector<FrameId>> byName;
+    for (FrameId f = 1; f < frames.size(); ++f)
+        byName[frames.strings().str(frames.frame(f).key.name)].push_back(f);
+    for (const InliningChange &c : changes.inlining) {
+        const auto caller = byName.find(c.caller), callee = byName.find(c.callee);
+        if (caller == byName.end() || callee == byName.end())
+            continue;
+        for (FrameId a : caller->second)
+            for (FrameId b : callee->second)
+                marks->insert(DiffSource::callKey(a, b));
+    }
+    return marks;
+}
+
 QString DiffSource::describe(NodeId n, Viewport) const
 {
     const DiffTree &d = *m_diff;
@@ -105,6 +132,10 @@ QString DiffSource::describe(NodeId n, Viewport) const
     text += QLatin1Char('\n') + tr("Share of total: %1 → %2")
                                     .arg(share(d.beforeTotal(n), d.beforeTotal(DiffTree::kRoot)),
                                          share(d.afterTotal(n), d.afterTotal(DiffTree::kRoot)));
+    if (callMarked(n))
+        text += QLatin1Char('\n') + tr("Purple corner: the call from %1 changed inlining between the profiles "
+                                       "(PGO panel, Inlining changes)")
+                                         .arg(QString::fromStdString(d.label(d.parent(n))));
     return text;
 }
 

@@ -3,6 +3,9 @@
 
 #include "diff/DiffTree.h"
 #include "flame/FlameSource.h"
+#include "pgo/InliningChanges.h"
+
+#include <unordered_set>
 
 namespace qflame {
 
@@ -29,6 +32,7 @@ public:
     bool inlined(NodeId n) const override { return m_diff->callKinds(n) == CallTree::kInlined; }
     QColor color(NodeId n, const PaintOptions &options) const override;
     FrameMark mark(NodeId n) const override;
+    bool callMarked(NodeId n) const override;
     QString describe(NodeId n, Viewport view) const override;
 
     const DiffTree &diff() const { return *m_diff; }
@@ -45,12 +49,24 @@ public:
     static QColor deltaColor(double delta, double scale, bool colorBlindSafe);
     static QColor neutralColor() { return QColor(0xc8, 0xc8, 0xc8); }
 
+    // Calls to point out, by (parent frame, frame) of this diff's frame table: a comparison's inlining changes.
+    // Built once per source (callMarksOf), so that painting a frame costs one set lookup.
+    using CallMarks = std::unordered_set<uint64_t>;
+    static uint64_t callKey(FrameId parent, FrameId frame) { return uint64_t(parent) << 32 | frame; }
+    void setCallMarks(std::shared_ptr<const CallMarks> marks) { m_callMarks = std::move(marks); }
+    bool hasCallMarks() const { return m_callMarks && !m_callMarks->empty(); }
+
 private:
     std::shared_ptr<const DiffTree> m_diff;
     DiffColoring m_coloring;
     FlameLayout m_layout;
     double m_largest = 0, m_scale = 1;
+    std::shared_ptr<const CallMarks> m_callMarks;
 };
+
+// The (parent frame, frame) pairs of `diff` whose functions are the caller and callee of an inlining change: by
+// the frames' function names, so that at line or address granularity every frame of the function counts.
+std::shared_ptr<const DiffSource::CallMarks> callMarksOf(const DiffTree &diff, const InliningChanges &changes);
 
 std::vector<double> diffWidths(const DiffTree &diff, DiffWidth width);
 

@@ -308,7 +308,14 @@ void DiffView::apply()
     DiffColoring coloring;
     coloring.bySelf = m_bySelf->isChecked();
     coloring.scale = m_scale->value();
-    m_source = std::make_shared<DiffSource>(m_shown, DiffWidth(m_width->currentData().toInt()), coloring);
+    auto source = std::make_shared<DiffSource>(m_shown, DiffWidth(m_width->currentData().toInt()), coloring);
+    if (m_inlining)   // by the frames of the tree shown: a rebuild for another granularity has other frames
+        source->setCallMarks(callMarksOf(*m_shown, *m_inlining));
+    m_legend->setToolTip(source->hasCallMarks()
+                             ? tr("Frames with a purple corner: the call from their parent changed inlining "
+                                  "between the profiles (see the PGO panel's Inlining changes)")
+                             : QString());
+    m_source = std::move(source);
     m_syncing = true;
     m_diffView->setSource(m_source, true);
     m_syncing = false;
@@ -318,6 +325,12 @@ void DiffView::apply()
     updateSummary();
     applyCommonScale();
     runSearch();
+}
+
+void DiffView::setInliningChanges(std::shared_ptr<const InliningChanges> changes)
+{
+    m_inlining = std::move(changes);
+    apply();
 }
 
 const DiffTable *DiffView::diffTable() const

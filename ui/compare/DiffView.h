@@ -31,6 +31,9 @@ public:
     explicit DiffView(QWidget *parent = nullptr);
 
     void setDiff(std::shared_ptr<const DiffTree> diff);
+    // A comparison's inlining changes (pgo/InliningChanges.h): the diff flamegraph marks the frames of those
+    // calls with a purple corner. nullptr clears the marks.
+    void setInliningChanges(std::shared_ptr<const InliningChanges> changes);
     const DiffTree *diff() const { return m_diff.get(); }
     const DiffSource *source() const { return m_source.get(); }
 
@@ -71,6 +74,7 @@ private:
     std::shared_ptr<const DiffTree> m_diff;   // as built, with the options it was built with
     std::shared_ptr<const DiffTree> m_shown;  // with the options of the controls
     std::shared_ptr<const DiffSource> m_source;
+    std::shared_ptr<const InliningChanges> m_inlining;
     std::vector<NodeId> m_diffOfBefore, m_diffOfAfter;   // side node -> diff node
     bool m_syncing = false;
     bool m_commonScale = true;

@@ -7,6 +7,7 @@
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "flame/FrameDetails.h"
+#include "pgoview/PgoPanel.h"
 #include "pprof/Units.h"
 #include "tables/SandwichView.h"
 #include "tables/TopTableModel.h"
@@ -170,9 +171,16 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_views = new QTabWidget;
     m_views->addTab(top, tr("Flame graph"));
     m_views->addTab(m_sandwich, tr("Sandwich"));
+    // The PGO panel beside the top table under the flamegraph, not a view of its own: selecting an edge
+    // highlights its caller and callee in the flamegraph, so both must be on screen together.
+    m_pgo = new PgoPanel;
+    m_lower = new QTabWidget;
+    m_lower->setDocumentMode(true);
+    m_lower->addTab(m_table, tr("Top"));
+    m_lower->addTab(m_pgo, tr("PGO"));
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_views);
-    split->addWidget(m_table);
+    split->addWidget(m_lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
@@ -193,6 +201,7 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
         showSandwich(FrameId(index.data(TopTableModel::FrameRole).toUInt()));
     });
     connect(m_flameView->graph(), &FlameGraphWidget::contextMenuRequested, this, &ProfilePane::frameMenu);
+    connect(m_pgo, &PgoPanel::edgeSelected, this, &ProfilePane::highlightEdge);
 
     FlameGraphWidget *g = m_flameView->graph();
     connect(g, &FlameGraphWidget::hovered, this, [this, g](NodeId n) {
@@ -234,6 +243,21 @@ void ProfilePane::showSandwich(FrameId frame)
         return;
     m_sandwich->showFunction(*m_view.tree, frame);
     m_views->setCurrentWidget(m_sandwich);
+}
+
+void ProfilePane::showPgo()
+{
+    m_lower->setCurrentWidget(m_pgo);
+}
+
+void ProfilePane::highlightEdge(const std::string &caller, const std::string &callee)
+{
+    if (!m_view.tree || (caller.empty() && callee.empty())) {
+        runSearch();   // no edge selected: the search bar's matches again
+        return;
+    }
+    // The search's dimming, reused: the caller's and callee's frames keep their colour, the rest fade.
+    m_flameView->graph()->setMatches(framesOfFunctions(m_view.tree->frames(), caller, callee));
 }
 
 void ProfilePane::runSearch()
@@ -325,6 +349,10 @@ void ProfilePane::showView(LoadedView view)
     m_sandwich->clear();
     m_views->setCurrentIndex(0);
     runSearch();   // the search stays in force on the new tree
+    uint64_t bytes = 0;   // on disk, for the readiness' size check; a server's merge has none (0: unknown)
+    for (const QString &p : m_paths)
+        bytes += uint64_t(QFileInfo(p).size());
+    m_pgo->setProfiles(m_view.profiles, bytes);
     // Nothing shown refers to the previous view now. Freeing a large profile's millions of strings here
     // would hold the GUI thread; a worker does it.
     (void)QtConcurrent::run([old = std::make_shared<LoadedView>(std::move(old))] {});
@@ -335,10 +363,37 @@ void ProfilePane::showView(LoadedView view)
 DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
 {
     m_diffView = new DiffView;
+    m_pgo = new PgoPanel;
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_diffView);
+    split->addWidget(m_pgo);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(header());
-    layout->addWidget(m_diffView, 1);
+    layout->addWidget(split, 1);
+    connect(m_pgo, &PgoPanel::inliningChangesReady, m_diffView, &DiffView::setInliningChanges);
+    connect(m_pgo, &PgoPanel::edgeSelected, this, [this](const std::string &caller, const std::string &callee) {
+        // The edges are the new side's: its frames in the diff flamegraph keep their colour, the rest fade.
+        const DiffTree *d = m_diffView->diff();
+        if (!d)
+            return;
+        FlameGraphWidget *g = m_diffView->diffGraph()->graph();
+        g->setMatches(caller.empty() && callee.empty() ? std::vector<uint8_t>()
+                                                        : framesOfFunctions(d->frames(), caller, callee));
+    });
+}
+
+void DiffPane::showDiff(LoadedDiff d)
+{
+    m_loaded = std::move(d);
+    fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
+    m_diffView->setDiff(m_loaded.diff);
+    uint64_t bytes = 0;
+    for (const QString &p : m_after)
+        bytes += uint64_t(QFileInfo(p).size());
+    m_pgo->setComparison(m_loaded.before, m_loaded.after, bytes);
 }
 
 void DiffPane::open(const QStringList &before, const QStringList &after)
@@ -347,22 +402,14 @@ void DiffPane::open(const QStringList &before, const QStringList &after)
     m_after = after;
     run<LoadedDiff>(loadDiffAsync(before, after, -1, Granularity(granularityBox()->currentData().toInt()),
                                   m_diffView->options()),
-                    [this](LoadedDiff d) {
-                        m_loaded = std::move(d);
-                        fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
-                        m_diffView->setDiff(m_loaded.diff);
-                    });
+                    [this](LoadedDiff d) { showDiff(std::move(d)); });
 }
 
 void DiffPane::rebuild()
 {
     run<LoadedDiff>(rebuildDiffAsync(m_loaded.before, m_loaded.after, sampleTypeBox()->currentIndex(),
                                      Granularity(granularityBox()->currentData().toInt()), m_diffView->options()),
-                    [this](LoadedDiff d) {
-                        m_loaded = std::move(d);
-                        fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
-                        m_diffView->setDiff(m_loaded.diff);
-                    });
+                    [this](LoadedDiff d) { showDiff(std::move(d)); });
 }
 
 QString DiffPane::title() const

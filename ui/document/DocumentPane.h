@@ -24,6 +24,7 @@ class SandwichView;
 class SearchBar;
 class FlameView;
 class FrameDetails;
+class PgoPanel;
 class TopTableModel;
 
 // A call tree as export bytes: gzip pprof (one sample type, the tree's nodes and values) or folded stacks.
@@ -129,6 +130,11 @@ public:
     FilterBar *filterBar() const { return m_filters; }
     SandwichView *sandwichView() const { return m_sandwich; }
     QTabWidget *views() const { return m_views; }
+    // Below the flamegraph: the top table and the PGO panel, as tabs.
+    QTabWidget *lowerTabs() const { return m_lower; }
+    PgoPanel *pgoPanel() const { return m_pgo; }
+    // Shows the PGO panel (the edges are computed when the profiles arrive, so it is ready).
+    void showPgo();
     // Shows the sandwich of a frame of the current tree.
     void showSandwich(FrameId frame);
     // Writes the subtree of `node` (with its path) as gzip pprof or folded stacks; asks for a file when `path`
@@ -144,6 +150,7 @@ protected:
 private:
     void showView(LoadedView view);
     void runSearch();
+    void highlightEdge(const std::string &caller, const std::string &callee);
     void frameMenu(NodeId node, QPoint globalPos);
     LoadedView m_view;
     SearchBar *m_search;
@@ -155,6 +162,8 @@ private:
     FrameDetails *m_details;
     TopTableModel *m_model;
     QTableView *m_table;
+    QTabWidget *m_lower;
+    PgoPanel *m_pgo;
 };
 
 class DiffPane : public DocumentPane {
@@ -166,14 +175,18 @@ public:
     QString title() const override;
     DiffView *diffView() const { return m_diffView; }
     const LoadedDiff &loaded() const { return m_loaded; }
+    // The PGO panel of the comparison's new side, with the inlining changes from the baseline.
+    PgoPanel *pgoPanel() const { return m_pgo; }
 
 protected:
     void rebuild() override;
 
 private:
+    void showDiff(LoadedDiff d);
     LoadedDiff m_loaded;
     QStringList m_before, m_after;
     DiffView *m_diffView;
+    PgoPanel *m_pgo;
 };
 
 }   // namespace qflame

@@ -57,6 +57,7 @@ public:
     // Search: frames flagged in `matches` (indexed by FrameId) keep their colour, the rest are dimmed. Empty
     // clears the search.
     void setMatches(std::vector<uint8_t> matches);
+    const std::vector<uint8_t> &matches() const { return m_matches; }
     // Moves the selection to the next (+1) or previous (-1) matching node, in left-to-right order.
     bool selectNextMatch(int direction);
     // Frames sharing this frame id get an outline (the top table's selection).

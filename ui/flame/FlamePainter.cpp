@@ -473,6 +473,13 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
             break;
         case FrameMark::None: break;
         }
+        if (m_source.callMarked(r.node) && b.width() >= 4) {   // a purple corner: visible at any frame colour
+            const qreal side = std::min<qreal>(b.height() * 0.6, b.width());
+            const QPointF corner[3] = {b.topLeft(), b.topLeft() + QPointF(side, 0), b.topLeft() + QPointF(0, side)};
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0x7b, 0x1f, 0xa2));
+            p.drawPolygon(corner, 3);
+        }
         if (m_source.inlined(r.node)) {   // inlined frames: a dotted underline
             p.setPen(QPen(Qt::black, 1, Qt::DotLine));
             p.drawLine(b.bottomLeft(), b.bottomRight());

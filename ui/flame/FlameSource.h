@@ -40,6 +40,9 @@ public:
     virtual bool inlined(NodeId n) const = 0;
     virtual QColor color(NodeId n, const PaintOptions &options) const = 0;
     virtual FrameMark mark(NodeId) const { return FrameMark::None; }
+    // A call the view points out besides the mark (a comparison's inlining changes): a glyph in the frame's
+    // corner, which combines with any mark.
+    virtual bool callMarked(NodeId) const { return false; }
     // Tooltip text; `view` is the viewport, for "% of view".
     virtual QString describe(NodeId n, Viewport view) const = 0;
     // The call tree behind the source, when it is one (nullptr for a diff).
