@@ -10,6 +10,7 @@
 #include "document/DocumentPane.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
+#include "pgoview/PgoPanel.h"
 #include "tables/TopTableModel.h"
 
 #include <QApplication>
@@ -38,6 +39,13 @@ static void shoot(QWidget &w, const QString &path)
     QApplication::processEvents();
     w.grab().save(path);
     qInfo("wrote %s", qPrintable(path));
+}
+
+static void waitPgo(PgoPanel *panel)
+{
+    if (panel->isComputing())
+        QSignalSpy(panel, &PgoPanel::computed).wait(60000);
+    QApplication::processEvents();
 }
 
 static QPalette darkPalette()
@@ -113,6 +121,30 @@ int main(int argc, char **argv)
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(1);
     shoot(c, out + QStringLiteral("/side-by-side.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(0);
+    // The comparison's PGO panel: one Go program built with -gcflags=-l (no inlining) and as is
+    // (tests/data/pgo-inlining): the calls that became inlined, and their frames marked in the diff flamegraph.
+    MainWindow inl;
+    inl.resize(1400, 900);
+    inl.show();
+    inl.openArguments({data + QStringLiteral("pgo-inlining/called.cpu.pb.gz"),
+                       data + QStringLiteral("pgo-inlining/inlined.cpu.pb.gz")});
+    waitLoaded(inl);
+    waitPgo(inl.currentDiff()->pgoPanel());
+    inl.currentDiff()->pgoPanel()->tabs()->setCurrentIndex(2);
+    shoot(inl, out + QStringLiteral("/pgo-inlining.png"));
+
+    // The PGO panel of a Go CPU profile under its flamegraph, the second edge selected: its caller and callee
+    // keep their colour.
+    MainWindow pg;
+    pg.resize(1400, 900);
+    pg.show();
+    pg.openFiles({data + QStringLiteral("gen__optimized.cpu.pb.gz")});
+    waitLoaded(pg);
+    pg.currentProfile()->showPgo();
+    PgoPanel *panel = pg.currentProfile()->pgoPanel();
+    waitPgo(panel);
+    panel->edgeTable()->setCurrentIndex(panel->edgeTable()->model()->index(1, 1));
+    shoot(pg, out + QStringLiteral("/pgo-panel.png"));
 
     // Rounds: each of the two real profiles dealt out into 6 observations of ~1.7 s (ProfileFactory's
     // splitProfile: the sampling spread of real consecutive profiles); the baseline twice over (a rebuild that

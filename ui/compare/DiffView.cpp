@@ -75,6 +75,19 @@ protected:
         swatch(tr("unchanged"), FrameMark::None);
         swatch(tr("within noise"), FrameMark::Hatched);
         swatch(tr("one side only"), FrameMark::Dashed);
+        if (m_source->hasCallMarks()) {   // only when the PGO panel found inlining changes: the frames it marks
+            const QRect r(x, bar.y(), 28, h);
+            const QColor purple(0x7b, 0x1f, 0xa2);
+            p.fillRect(r, DiffSource::neutralColor());
+            p.setPen(QPen(purple, 1.5));
+            p.drawRect(QRectF(r).adjusted(0.75, 0.75, -0.75, -0.75));
+            const QPointF corner[3] = {r.topLeft(), r.topLeft() + QPointF(h, 0), r.topLeft() + QPointF(0, h)};
+            p.setPen(Qt::NoPen);
+            p.setBrush(purple);
+            p.drawPolygon(corner, 3);
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(r.right() + 4, bar.y() + fontMetrics().ascent(), tr("inlining changed (PGO)"));
+        }
     }
 
 private:

@@ -178,17 +178,24 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_lower->setDocumentMode(true);
     m_lower->addTab(m_table, tr("Top"));
     m_lower->addTab(m_pgo, tr("PGO"));
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_views);
-    split->addWidget(m_lower);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    m_split = new QSplitter(Qt::Vertical);
+    m_split->addWidget(m_views);
+    m_split->addWidget(m_lower);
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 1);
+    connect(m_lower, &QTabWidget::currentChanged, this, [this] {
+        // The PGO panel needs more room than the top table: readiness, controls and a table of edges.
+        const QList<int> sizes = m_split->sizes();
+        const int total = sizes.value(0) + sizes.value(1);
+        if (m_lower->currentWidget() == m_pgo && total > 0 && sizes.value(1) < total * 2 / 5)
+            m_split->setSizes({total - total * 2 / 5, total * 2 / 5});
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(header());
     layout->addWidget(m_search);
     layout->addWidget(m_filters);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
     connect(m_search, &SearchBar::changed, this, &ProfilePane::runSearch);
     connect(m_search, &SearchBar::stepRequested, this, [this](int direction) {
         m_flameView->graph()->selectNextMatch(direction);
@@ -369,6 +376,7 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     split->addWidget(m_pgo);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setSizes({700, 300});   // proportions until shown: the diff view keeps most of the height
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(header());

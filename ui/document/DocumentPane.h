@@ -13,6 +13,7 @@ class QProgressBar;
 class QPushButton;
 class QTableView;
 class QHBoxLayout;
+class QSplitter;
 class QTabWidget;
 
 namespace qflame {
@@ -164,6 +165,7 @@ private:
     QTableView *m_table;
     QTabWidget *m_lower;
     PgoPanel *m_pgo;
+    QSplitter *m_split;
 };
 
 class DiffPane : public DocumentPane {

@@ -473,12 +473,16 @@ void FlamePainter::paint(QPainter &p, const QRect &area, int w, int h) const
             break;
         case FrameMark::None: break;
         }
-        if (m_source.callMarked(r.node) && b.width() >= 4) {   // a purple corner: visible at any frame colour
-            const qreal side = std::min<qreal>(b.height() * 0.6, b.width());
+        if (m_source.callMarked(r.node)) {   // purple, a colour no scheme fills with: a corner and an outline
+            const QColor purple(0x7b, 0x1f, 0xa2);
+            const qreal side = std::min(b.height(), b.width());
             const QPointF corner[3] = {b.topLeft(), b.topLeft() + QPointF(side, 0), b.topLeft() + QPointF(0, side)};
             p.setPen(Qt::NoPen);
-            p.setBrush(QColor(0x7b, 0x1f, 0xa2));
+            p.setBrush(purple);
             p.drawPolygon(corner, 3);
+            p.setPen(QPen(purple, 1.5));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(b.adjusted(0.75, 0.75, -0.75, -0.75));
         }
         if (m_source.inlined(r.node)) {   // inlined frames: a dotted underline
             p.setPen(QPen(Qt::black, 1, Qt::DotLine));

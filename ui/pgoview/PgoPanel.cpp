@@ -69,16 +69,20 @@ QString sizeText(uint64_t bytes)
     return QObject::tr("%1 MiB").arg(double(bytes) / double(uint64_t(1) << 20), 0, 'f', 1);
 }
 
-QTableView *makeTable(QAbstractItemModel *model)
+// `names`: the columns of names, which take the width (Go names are long); numbers keep theirs.
+QTableView *makeTable(QAbstractItemModel *model, std::initializer_list<int> names)
 {
     auto *t = new QTableView;
     t->setModel(model);
     t->setSortingEnabled(true);
+    t->sortByColumn(-1, Qt::AscendingOrder);   // the model's order (heaviest first) until a header is clicked
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->verticalHeader()->hide();
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
-    t->horizontalHeader()->setStretchLastSection(true);
+    t->horizontalHeader()->setStretchLastSection(false);
+    for (int c : names)
+        t->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Stretch);
     t->setWordWrap(false);
     t->setTextElideMode(Qt::ElideMiddle);   // Go names differ at both ends: package path and method
     return t;
@@ -138,23 +142,23 @@ PgoPanel::PgoPanel(QWidget *parent) : QWidget(parent)
     m_edgeModel = new PgoEdgeModel(this);
     m_edgeFilter = new PgoEdgeFilter(this);
     m_edgeFilter->setSourceModel(m_edgeModel);
-    m_edgeTable = makeTable(m_edgeFilter);
+    m_edgeTable = makeTable(m_edgeFilter, {PgoEdgeModel::Caller, PgoEdgeModel::Callee});
     m_edgeTable->sortByColumn(PgoEdgeModel::Rank, Qt::AscendingOrder);
     m_candidatesModel = new PgoCandidatesModel(this);
     auto *candidatesProxy = new QSortFilterProxyModel(this);
     candidatesProxy->setSortRole(kPgoSortRole);
     candidatesProxy->setSourceModel(m_candidatesModel);
-    m_candidatesTable = makeTable(candidatesProxy);
+    m_candidatesTable = makeTable(candidatesProxy, {PgoCandidatesModel::Caller, PgoCandidatesModel::Heaviest});
     m_inliningModel = new InliningModel(this);
     auto *inliningProxy = new QSortFilterProxyModel(this);
     inliningProxy->setSortRole(kPgoSortRole);
     inliningProxy->setSourceModel(m_inliningModel);
-    m_inliningTable = makeTable(inliningProxy);
+    m_inliningTable = makeTable(inliningProxy, {InliningModel::Caller, InliningModel::Callee});
     m_hotChangesModel = new HotEdgeChangesModel(this);
     auto *hotProxy = new QSortFilterProxyModel(this);
     hotProxy->setSortRole(kPgoSortRole);
     hotProxy->setSourceModel(m_hotChangesModel);
-    m_hotChangesTable = makeTable(hotProxy);
+    m_hotChangesTable = makeTable(hotProxy, {HotEdgeChangesModel::Caller, HotEdgeChangesModel::Callee});
 
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
@@ -266,11 +270,23 @@ void PgoPanel::show(PgoAnalysis analysis)
                     .arg(levelColor(PgoLevel::Error), tr("Not usable for PGO: %1").arg(m_analysis.error.toHtmlEscaped()));
         plain << m_analysis.error;
     }
+    // What fails or weakens the build in full, one a line; the checks that passed on one line by name (their
+    // text in the tooltip), so the edge table keeps the room.
+    QStringList passed, passedText;
     for (const PgoReadinessLine &l : m_analysis.readiness) {
         const QString line = QString::fromStdString(formatReadinessLine(l));
-        html << QStringLiteral("<span style='color:%1'>%2</span>").arg(levelColor(l.level), line.toHtmlEscaped());
         plain << line;
+        if (l.level == PgoLevel::Ok) {
+            passed << QString::fromStdString(l.check);
+            passedText << line;
+            continue;
+        }
+        html << QStringLiteral("<span style='color:%1'>%2</span>").arg(levelColor(l.level), line.toHtmlEscaped());
     }
+    if (!passed.isEmpty())
+        html << QStringLiteral("<span style='color:%1'>%2</span>")
+                    .arg(levelColor(PgoLevel::Ok), tr("ok: %1").arg(passed.join(QStringLiteral(", "))).toHtmlEscaped());
+    m_readiness->setToolTip(passedText.join(QLatin1Char('\n')));
     if (!m_analysis.inliningError.isEmpty()) {
         html << QStringLiteral("<span style='color:%1'>%2</span>")
                     .arg(levelColor(PgoLevel::Warning),
@@ -301,6 +317,11 @@ void PgoPanel::show(PgoAnalysis analysis)
     m_saveTrimmed->setEnabled(ok && !m_saveWatcher.isRunning());
     // The preprofile format has no way to say "absolute lines": go tool preprofile refuses such a profile too.
     m_savePreprofile->setEnabled(ok && m_analysis.edges->hasStartLines);
+    m_savePreprofile->setToolTip(ok && !m_analysis.edges->hasStartLines
+                                     ? tr("The profile has no Function.start_line: go tool preprofile refuses it, "
+                                          "as go build -pgo does")
+                                     : tr("go tool preprofile's text, which go build -pgo reads from Go 1.23 on "
+                                          "without parsing a protobuf in every package"));
     m_slider->setEnabled(ok);
     m_spin->setEnabled(ok);
     m_filter->setEnabled(ok);
