@@ -393,7 +393,21 @@ void tst_PgoPanel::inliningChangesAndDiffMarks()
         if (s->callMarked(n))
             marked.push_back(d.label(d.parent(n)) + " -> " + d.label(n));
     QCOMPARE(marked, (std::vector<std::string>{"main.main -> main.work"}));
-    QVERIFY(s->describe(1, {}).size() > 0);
+    // The legend of the mark, in the frame's tooltip and on the diff legend.
+    for (NodeId n = 1; n < d.size(); ++n)
+        QCOMPARE(s->describe(n, {}).contains(QLatin1String("Purple outline: the call from main.main changed inlining")),
+                 s->callMarked(n));
+
+    // An edge of the new side selected: its caller and callee keep their colour in the diff flamegraph.
+    QTableView *edges = panel->edgeTable();
+    QCOMPARE(edges->model()->rowCount(), 2);   // main.main -> main.work (120), main.work -> main.leaf (20)
+    edges->setCurrentIndex(edges->model()->index(1, PgoEdgeModel::Caller));
+    FlameGraphWidget *g = pane.diffView()->diffGraph()->graph();
+    std::set<std::string> lit;
+    for (FrameId f = 0; f < g->matches().size(); ++f)
+        if (g->matches()[f])
+            lit.insert(d.frames().label(f));
+    QCOMPARE(lit, (std::set<std::string>{"main.leaf", "main.work"}));
 }
 
 QTEST_MAIN(tst_PgoPanel)

@@ -7,6 +7,7 @@
 #include "export/TableCsv.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
+#include "pgoview/PgoPanel.h"
 #include "roundsview/RoundsPane.h"
 
 #include <QAction>
@@ -21,6 +22,7 @@
 #include <QFileInfo>
 #include <QSettings>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
@@ -117,6 +119,34 @@ void MainWindow::createActions()
     edit->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, this, [this] {
         if (FlameGraphWidget *g = flameGraph())
             g->selectNextMatch(-1);
+    });
+
+    // PGO: the current tab's panel (a profile's, or a comparison's new side), its saves as its buttons are.
+    QMenu *pgo = menuBar()->addMenu(tr("&PGO"));
+    auto pgoPanel = [this]() -> PgoPanel * {
+        if (ProfilePane *p = currentProfile())
+            return p->pgoPanel();
+        if (DiffPane *d = currentDiff())
+            return d->pgoPanel();
+        return nullptr;
+    };
+    QAction *showPgo = pgo->addAction(tr("Show PGO &Panel"), QKeySequence(tr("Ctrl+G")), this, [this] {
+        if (ProfilePane *p = currentProfile())
+            p->showPgo();
+    });
+    QAction *saveTrimmed = pgo->addAction(tr("Save for go build -&pgo..."), this, [pgoPanel] {
+        if (PgoPanel *p = pgoPanel())
+            p->saveTrimmed();
+    });
+    QAction *savePreprofile = pgo->addAction(tr("Save Pre&profile..."), this, [pgoPanel] {
+        if (PgoPanel *p = pgoPanel())
+            p->savePreprofile();
+    });
+    connect(pgo, &QMenu::aboutToShow, this, [this, pgoPanel, showPgo, saveTrimmed, savePreprofile] {
+        PgoPanel *p = pgoPanel();
+        showPgo->setEnabled(currentProfile() != nullptr);
+        saveTrimmed->setEnabled(p && p->saveTrimmedButton()->isEnabled());
+        savePreprofile->setEnabled(p && p->savePreprofileButton()->isEnabled());
     });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));

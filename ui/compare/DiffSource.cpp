@@ -133,7 +133,7 @@ QString DiffSource::describe(NodeId n, Viewport) const
                                     .arg(share(d.beforeTotal(n), d.beforeTotal(DiffTree::kRoot)),
                                          share(d.afterTotal(n), d.afterTotal(DiffTree::kRoot)));
     if (callMarked(n))
-        text += QLatin1Char('\n') + tr("Purple corner: the call from %1 changed inlining between the profiles "
+        text += QLatin1Char('\n') + tr("Purple outline: the call from %1 changed inlining between the profiles "
                                        "(PGO panel, Inlining changes)")
                                          .arg(QString::fromStdString(d.label(d.parent(n))));
     return text;
