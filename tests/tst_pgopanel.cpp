@@ -116,6 +116,9 @@ std::string roundWith(bool inlined)
         const uint64_t lmain = b.location(0x1, {{fmain, 12}}), lwork = b.location(0x2, {{work, 25}});
         b.sample({lwork, lmain}, 100);
         b.sample({lleaf, lwork, lmain}, 20);
+        // A light call the next round no longer makes: hot at 100 only (cum 120, 140 of 141 cross 99 first).
+        const uint64_t other = b.function("main.other", 50);
+        b.sample({b.location(0x5, {{other, 51}}), lmain}, 1);
     }
     return b.bytes();
 }
@@ -378,11 +381,31 @@ void tst_PgoPanel::inliningChangesAndDiffMarks()
     QCOMPARE(cell(m, 0, InliningModel::Kind), QStringLiteral("became inlined"));
     QCOMPARE(cell(m, 0, InliningModel::Caller), QStringLiteral("main.main"));
     QCOMPARE(cell(m, 0, InliningModel::Callee), QStringLiteral("main.work"));
-    QCOMPARE(cell(m, 0, InliningModel::BaseCalled), QStringLiteral("120"));
+    QCOMPARE(cell(m, 0, InliningModel::BaseCalled), QStringLiteral("120"));   // main.other's sample is not in it
     QCOMPARE(cell(m, 0, InliningModel::BaseInlined), QStringLiteral("0"));
     QCOMPARE(cell(m, 0, InliningModel::NewCalled), QStringLiteral("0"));
     QCOMPARE(cell(m, 0, InliningModel::NewInlined), QStringLiteral("120"));
     QCOMPARE(panel->hotChangesTable()->model()->rowCount(), int(changes.hotEdges.size()));
+    QCOMPARE(panel->tabs()->tabText(3), QStringLiteral("Hot edges appeared / vanished (%1, at 99 %)")
+                                            .arg(changes.hotEdges.size()));
+    QCOMPARE(changes.hotEdges.size(), size_t(0));   // at 99 main.main -> main.other is cold in the baseline
+    // At 100 every edge is hot, main.main -> main.other (offset 2, weight 1) too, and the new round lacks it: it
+    // vanished. The list is recomputed on the pool once the threshold rests.
+    QSignalSpy updated(panel, &PgoPanel::hotChangesUpdated);
+    panel->setThreshold(100);
+    QVERIFY(updated.wait(30000));
+    QAbstractItemModel *hot = panel->hotChangesTable()->model();
+    QCOMPARE(hot->rowCount(), 1);
+    QCOMPARE(cell(hot, 0, HotEdgeChangesModel::Change), QStringLiteral("vanished"));
+    QCOMPARE(cell(hot, 0, HotEdgeChangesModel::Caller), QStringLiteral("main.main"));
+    QCOMPARE(cell(hot, 0, HotEdgeChangesModel::Callee), QStringLiteral("main.other"));
+    QCOMPARE(cell(hot, 0, HotEdgeChangesModel::Offset), QStringLiteral("2"));
+    QCOMPARE(cell(hot, 0, HotEdgeChangesModel::BaseWeight), QStringLiteral("1"));
+    QCOMPARE(cell(hot, 0, HotEdgeChangesModel::NewWeight), QStringLiteral("0"));
+    QCOMPARE(panel->tabs()->tabText(3), QStringLiteral("Hot edges appeared / vanished (1, at 100 %)"));
+    panel->setThreshold(99);
+    QVERIFY(updated.wait(30000));
+    QCOMPARE(hot->rowCount(), 0);
 
     // The diff flamegraph marks main.work under main.main, and no other frame.
     const DiffSource *s = pane.diffView()->source();

@@ -216,13 +216,28 @@ PgoPanel::PgoPanel(QWidget *parent) : QWidget(parent)
         m_saveTrimmed->setEnabled(m_analysis.edges != nullptr);
         Q_EMIT saved(ok, ok ? message : message.mid(1));
     });
+    m_hotChangesTimer.setSingleShot(true);
+    m_hotChangesTimer.setInterval(300);
+    connect(&m_hotChangesTimer, &QTimer::timeout, this, &PgoPanel::recomputeHotChanges);
+    connect(&m_hotChangesWatcher, &QFutureWatcherBase::finished, this, [this] {
+        auto changes = m_hotChangesWatcher.future().result();
+        if (changes && m_analysis.inlining && !m_computing) {   // not for profiles replaced meanwhile
+            m_analysis.inlining = std::move(changes);
+            m_hotChangesThreshold = m_pendingThreshold;
+            showInlining();
+            Q_EMIT hotChangesUpdated();
+        }
+        if (threshold() != m_hotChangesThreshold)
+            m_hotChangesTimer.start();
+    });
     show(PgoAnalysis{});
 }
 
 PgoPanel::~PgoPanel()
 {
-    m_watcher.waitForFinished();   // the job holds only its own copies, but the watcher must not outlive us
+    m_watcher.waitForFinished();   // the jobs hold only their own copies, but the watchers must not outlive us
     m_saveWatcher.waitForFinished();
+    m_hotChangesWatcher.waitForFinished();
 }
 
 QSortFilterProxyModel *PgoPanel::edgeFilter() const
@@ -250,6 +265,7 @@ void PgoPanel::start(ProfileList base, ProfileList profiles, uint64_t inputBytes
     m_profiles = std::move(profiles);
     m_inputBytes = inputBytes;
     m_computing = true;
+    m_hotChangesThreshold = threshold();
     m_readiness->setText(tr("Computing the PGO edges…"));
     setStatus(QString(), false);
     // The edge walk reads every sample: on the pool, as the tab's own jobs. A newer request supersedes the running
@@ -299,17 +315,10 @@ void PgoPanel::show(PgoAnalysis analysis)
 
     m_edgeModel->setEdges(m_analysis.edges);
     m_candidatesModel->setCandidates(m_analysis.candidates);
-    m_inliningModel->setChanges(m_analysis.inlining);
-    m_hotChangesModel->setChanges(m_analysis.inlining);
     const bool comparison = !m_base.empty();
     m_tabs->setTabVisible(2, comparison);
     m_tabs->setTabVisible(3, comparison);
-    if (comparison) {
-        const size_t n = m_analysis.inlining ? m_analysis.inlining->inlining.size() : 0;
-        const size_t h = m_analysis.inlining ? m_analysis.inlining->hotEdges.size() : 0;
-        m_tabs->setTabText(2, tr("Inlining changes (%1)").arg(n));
-        m_tabs->setTabText(3, tr("Hot edges appeared / vanished (%1, at %2 %)").arg(h).arg(m_spin->value()));
-    }
+    showInlining();
     m_tabs->setTabText(0, tr("Edges (%1)").arg(ok ? m_analysis.edges->edges.size() : 0));
     m_tabs->setTabText(1, tr("Devirtualisation candidates (%1)").arg(m_analysis.candidates.size()));
     for (QTableView *t : {m_edgeTable, m_candidatesTable, m_inliningTable, m_hotChangesTable})
@@ -329,6 +338,33 @@ void PgoPanel::show(PgoAnalysis analysis)
     Q_EMIT computed();
     if (comparison)
         Q_EMIT inliningChangesReady(m_analysis.inlining);
+}
+
+void PgoPanel::showInlining()
+{
+    m_inliningModel->setChanges(m_analysis.inlining);
+    m_hotChangesModel->setChanges(m_analysis.inlining);
+    if (m_base.empty())
+        return;
+    const size_t n = m_analysis.inlining ? m_analysis.inlining->inlining.size() : 0;
+    const size_t h = m_analysis.inlining ? m_analysis.inlining->hotEdges.size() : 0;
+    m_tabs->setTabText(2, tr("Inlining changes (%1)").arg(n));
+    m_tabs->setTabText(3, tr("Hot edges appeared / vanished (%1, at %2 %)").arg(h).arg(m_hotChangesThreshold));
+}
+
+void PgoPanel::recomputeHotChanges()
+{
+    if (m_base.empty() || !m_analysis.inlining || m_hotChangesWatcher.isRunning())
+        return;   // a running job re-arms the timer when it ends, if the threshold moved on meanwhile
+    m_pendingThreshold = threshold();
+    m_hotChangesWatcher.setFuture(QtConcurrent::run(
+        [base = m_base, next = m_profiles, t = m_pendingThreshold]() -> std::shared_ptr<const InliningChanges> {
+            try {
+                return std::make_shared<InliningChanges>(computeInliningChanges(base, next, -1, t));
+            } catch (const ProfileError &) {
+                return nullptr;   // it computed at load; the same profiles cannot fail now
+            }
+        }));
 }
 
 double PgoPanel::threshold() const
@@ -354,6 +390,8 @@ void PgoPanel::applyThreshold()
     for (size_t i = 0; i < hot; ++i)
         hotWeight += uint64_t(copy[i].weight);
     m_edgeModel->setHotCount(hot);
+    if (!m_base.empty() && m_analysis.inlining && threshold() != m_hotChangesThreshold)
+        m_hotChangesTimer.start();
     m_hot->setText(tr("%1 of %2 edges hot, %3 of the weight")
                        .arg(hot)
                        .arg(copy.size())

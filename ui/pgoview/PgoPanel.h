@@ -15,6 +15,7 @@
 #include "tree/FrameTable.h"
 
 #include <QFutureWatcher>
+#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -105,11 +106,15 @@ Q_SIGNALS:
     // A comparison's inlining changes, for the diff flamegraph's marks; nullptr when there are none.
     void inliningChangesReady(std::shared_ptr<const InliningChanges> changes);
     void saved(bool ok, const QString &message);
+    // A comparison's hot edges appeared / vanished, recomputed at a new threshold.
+    void hotChangesUpdated();
 
 private:
     void start(ProfileList base, ProfileList profiles, uint64_t inputBytes);
     void show(PgoAnalysis analysis);
     void applyThreshold();
+    void showInlining();
+    void recomputeHotChanges();
     void setStatus(const QString &text, bool error);
 
     ProfileList m_profiles, m_base;
@@ -118,6 +123,11 @@ private:
     QFutureWatcher<PgoAnalysis> m_watcher;
     bool m_computing = false;   // until the newest job's result is shown (the watcher's state leads it)
     QFutureWatcher<QString> m_saveWatcher;
+    // A comparison's hot edges that appeared or vanished depend on the threshold: recomputed on the pool once the
+    // slider rests (the inlining changes themselves do not, and the diff flamegraph's marks stay).
+    QTimer m_hotChangesTimer;
+    QFutureWatcher<std::shared_ptr<const InliningChanges>> m_hotChangesWatcher;
+    double m_hotChangesThreshold = kPgoDefaultHotThreshold, m_pendingThreshold = kPgoDefaultHotThreshold;
     QString m_readinessPlain;
 
     QLabel *m_readiness;
