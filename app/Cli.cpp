@@ -4,6 +4,7 @@
 
 #include "CliDiff.h"
 #include "CliFormats.h"
+#include "CliList.h"
 #include "CliPgo.h"
 #include "CliQryn.h"
 #include "CliRounds.h"
@@ -385,7 +386,8 @@ const char *cliUsage()
            "  qflame diff BASE NEW [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
            "                     [--normalize none|per-second|total|FACTOR] [--noise K] [--tsv|--csv]\n"
            "                     [--png FILE] [--svg FILE]\n"
-           "  qflame diff BASE NEW --inlining [--sample TYPE|INDEX] [--tsv]\n"
+           "  qflame diff BASE NEW --inlining [--sample TYPE|INDEX] [--tsv]\n"           "  qflame diff BASE NEW --list REGEX [--sample TYPE|INDEX] [--source-path DIRS] [--trim-path P]\n"
+           "                     [--tsv]\n"
            "                                per-function change from BASE to NEW (delta = NEW - BASE);\n"
            "                                --normalize: none (default, absolute), per-second (each side\n"
            "                                by its duration), total (NEW scaled to BASE's total: the share\n"
@@ -402,7 +404,9 @@ const char *cliUsage()
            "                                <TAB>base_inlined<TAB>new_called<TAB>new_inlined, KIND one of\n"
            "                                became_inlined, no_longer_inlined, partly_inlined, partly_called;\n"
            "                                then hot<TAB>appeared|vanished<TAB>caller<TAB>callee<TAB>offset\n"
-           "                                <TAB>base_weight<TAB>new_weight\n"
+           "                                <TAB>base_weight<TAB>new_weight\n"           "                                --list REGEX: per source line cum before, after and delta (see\n"
+           "                                list); --tsv: function file line before_flat after_flat delta_flat\n"
+           "                                before_cum after_cum delta_cum text\n"
            "  qflame convert FILE... --to pprof|folded [--output OUT] [--sample TYPE|INDEX]\n"
            "                     [--granularity functions|lines|addresses]\n"
            "  qflame convert FILE... --for pgo [--output OUT]\n"
@@ -415,6 +419,15 @@ const char *cliUsage()
            "                                each sample with their inline lines and start lines, samples/count\n"
            "                                and cpu/nanoseconds, the period), checked to give the same edges;\n"
            "                                the sizes before and after go to standard error\n"
+           "  qflame list REGEX FILE... [--sample TYPE|INDEX] [--granularity lines] [--source-path DIRS]\n"
+           "                     [--trim-path PREFIXES] [--tsv]\n"
+           "                                the cost of every source line of the functions REGEX matches, as\n"
+           "                                go tool pprof -list prints it (several FILEs are merged); sources are\n"
+           "                                found as pprof finds them (--source-path DIR[:DIR], default the\n"
+           "                                working directory and its parents; --trim-path cuts prefixes), then\n"
+           "                                in GOROOT and the Go module cache;\n"
+           "                                --tsv: function<TAB>file<TAB>line<TAB>flat<TAB>cum<TAB>text, file\n"
+           "                                the one read, exact integers\n"
            "  qflame pgo FILE... [--threshold P] [--tsv | --preprofile OUT]\n"
            "                                the call edges go build -pgo builds from CPU profiles (the last two\n"
            "                                frames of each sample; several FILEs are merged): readiness lines\n"
@@ -466,7 +479,7 @@ namespace {
 
 const std::vector<std::string> &cliVerbs()
 {
-    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds"};
+    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds", "list"};
     return verbs;
 }
 
@@ -501,6 +514,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
             return runServerVerb(serverVerbs().merge, args);
         if (verb == "pgo")
             return runPgo(args);
+        if (verb == "list")
+            return runList(args);
         if (verb == "rounds")
             return runRounds(args);
         usageError("unknown verb " + verb);

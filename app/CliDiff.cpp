@@ -2,6 +2,7 @@
 #include "CliDiff.h"
 
 #include "Cli.h"
+#include "CliList.h"
 #include "CliPgo.h"
 #include "CliRender.h"
 #include "diff/DiffTable.h"
@@ -20,7 +21,7 @@ namespace {
 
 struct DiffArgs {
     std::vector<std::string> positional;
-    std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg;
+    std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg, list, sourcePath, trimPath;
     bool tsv = false, csv = false, inlining = false;
 };
 
@@ -53,6 +54,12 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
             value(a.png);
         else if (is("--svg"))
             value(a.svg);
+        else if (is("--list"))
+            value(a.list);
+        else if (is("--source-path"))
+            value(a.sourcePath);
+        else if (is("--trim-path"))
+            value(a.trimPath);
         else if (s == "--tsv")
             a.tsv = true;
         else if (s == "--csv")   // the --tsv columns for spreadsheets, as `top --csv`
@@ -142,6 +149,11 @@ int runDiff(const std::vector<std::string> &argv)
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    if (a.list && (a.inlining || a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
+        usageError("--list shows source lines: it takes only --sample, --source-path, --trim-path, --tsv and "
+                   "--max-size");
+    if (!a.list && (a.sourcePath || a.trimPath))
+        usageError("--source-path and --trim-path go with --list REGEX");
     if (a.inlining && (a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
         usageError("--inlining compares calls by function name: it takes only --sample, --tsv and --max-size");
     const DiffOptions options = diffOptions(a);
@@ -160,6 +172,8 @@ int runDiff(const std::vector<std::string> &argv)
     }
     if (type < 0)
         throw ProfileError(base->sourceName + ": the profile has no sample types");
+    if (a.list)
+        return printDiffListing(base, comparison, size_t(type), *a.list, ListPaths{a.sourcePath, a.trimPath}, a.tsv);
     if (a.inlining)   // the sample type: --sample's, else the compiler's, else the default
         return printInliningChanges(base, comparison, a.sample ? type : -1, a.tsv);
     const DiffSide before = DiffSide::fromProfiles({base}, size_t(type), build);

@@ -1,4 +1,5 @@
-// What the PGO tests share: a pprof message built field by field, and the real binary run with arguments.
+// What the PGO and source tests share: a pprof message built field by field, and the real binary run with
+// arguments.
 #pragma once
 
 #include "formats/ProfileInput.h"
@@ -36,10 +37,12 @@ public:
         m_p.add_string_table(s);
         return m_p.string_table_size() - 1;
     }
-    uint64_t function(const std::string &name, int64_t startLine)
+    uint64_t function(const std::string &name, int64_t startLine, const std::string &file = {})
     {
         auto *f = m_p.add_function();
         f->set_id(uint64_t(m_p.function_size())), f->set_name(str(name)), f->set_start_line(startLine);
+        if (!file.empty())
+            f->set_filename(str(file));
         return f->id();
     }
     // Lines innermost first, as pprof stores them: {function id, line}.

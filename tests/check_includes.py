@@ -32,6 +32,7 @@ LAYERS = {
         'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
+        'source': ['io', 'pprof', 'tree'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
     },
     'ui': {

@@ -1,0 +1,268 @@
+// `qflame list` and `qflame diff --list`, printed from model/source.
+#include "CliList.h"
+
+#include "Cli.h"
+#include "formats/ProfileInput.h"
+#include "pprof/PprofLabels.h"
+#include "source/LineCosts.h"
+#include "source/SourceListing.h"
+#include "tree/PprofRegex.h"
+
+#include <QString>
+
+#include <cstdio>
+#include <iostream>
+
+namespace qflame {
+
+namespace {
+
+struct ListArgs {
+    std::vector<std::string> positional;
+    std::optional<std::string> sample, granularity, maxSize;
+    ListPaths paths;
+    bool tsv = false;
+};
+
+ListArgs parseListArgs(const std::vector<std::string> &argv)
+{
+    ListArgs a;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--granularity", a.granularity) ||
+            takeOption(argv, i, "--max-size", a.maxSize) ||
+            takeOption(argv, i, "--source-path", a.paths.sourcePath) ||
+            takeOption(argv, i, "--trim-path", a.paths.trimPath))
+            continue;
+        if (s == "--tsv")
+            a.tsv = true;
+        else if (s.size() > 1 && s[0] == '-' && s != "-" && !(a.positional.empty()))
+            usageError("unknown option " + s);
+        else
+            a.positional.push_back(s);   // the first is the regex, which may begin with '-'
+    }
+    return a;
+}
+
+std::vector<std::string> splitList(const std::optional<std::string> &s)
+{
+    std::vector<std::string> out;
+    if (!s)
+        return out;
+    size_t start = 0;
+    for (;;) {
+        const size_t colon = s->find(':', start);
+        const std::string part = s->substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        if (!part.empty())
+            out.push_back(part);
+        if (colon == std::string::npos)
+            return out;
+        start = colon + 1;
+    }
+}
+
+SourceFinder finderFor(const ListPaths &paths, const std::vector<std::shared_ptr<const Profile>> &profiles)
+{
+    SourcePaths sp = defaultSourcePaths();
+    sp.searchPath = splitList(paths.sourcePath);
+    sp.trimPaths = splitList(paths.trimPath);
+    SourceFinder finder(std::move(sp));
+    std::vector<std::string> files;
+    for (const auto &p : profiles)
+        for (const Function &f : p->functions)
+            files.emplace_back(p->str(f.filename));
+    finder.learnProfileGoroot(files);
+    return finder;
+}
+
+LineCosts costsOf(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
+                  const QRegularExpression &re, SourceFinder &finder)
+{
+    return computeLineCosts(profiles, type, re,
+                            [&finder](const std::string &path) { return finder.displayPath(path); });
+}
+
+std::string padLeft(const std::string &s, size_t width)
+{
+    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+std::string valueOrDot(int64_t v, const std::string &unit)
+{
+    return v == 0 ? "." : pprofScaledLabel(v, unit);
+}
+
+std::string signedValue(int64_t v, const std::string &unit)
+{
+    return v == 0 ? "." : (v > 0 ? "+" : "") + pprofScaledLabel(v, unit);
+}
+
+// Files that could not be shown, and files that are shorter than the profile says, on stderr: the listing on
+// stdout stays what pprof prints.
+void warnAbout(const ListedFile &f)
+{
+    if (f.linesPastEnd > 0)
+        std::cerr << "qflame: warning: " << f.readFile << " has " << f.lines.size() << " lines shown but the "
+                  << "profile has costs on " << f.linesPastEnd << " lines past its end (up to line "
+                  << f.lastCostLine << "): it is not the source that was profiled\n";
+}
+
+// Where pprof finds the file, the listing is pprof's; where only qflame does, it says where it read.
+std::string foundBeyondPprof(const ListedFile &f)
+{
+    return f.foundIn.empty() ? std::string() : " Source: " + f.readFile + " (found in " + f.foundIn + ")\n";
+}
+
+void printListing(const SourceListing &l, bool tsv)
+{
+    std::string out;
+    if (!tsv)
+        out += "Total: " + pprofScaledLabel(l.total, l.unit) + "\n";
+    for (const ListedFile &f : l.files) {
+        if (f.file.empty()) {
+            if (!tsv)
+                out += "No source information for " + f.function + "\n";
+            else
+                std::cerr << "qflame: no source information for " << f.function << "\n";
+            continue;
+        }
+        if (tsv) {
+            if (!f.error.empty())
+                std::cerr << "qflame: " << f.function << ": " << f.error << "\n";
+            for (const ListedLine &line : f.lines) {
+                appendEscaped(out, f.function);
+                out += '\t';
+                appendEscaped(out, f.readFile);
+                out += '\t' + std::to_string(line.line) + '\t' + std::to_string(line.before.flat) + '\t' +
+                       std::to_string(line.before.cum) + '\t';
+                appendEscaped(out, line.text);
+                out += '\n';
+            }
+        } else {
+            out += "ROUTINE ======================== " + f.function + " in " + f.file + "\n";
+            out += padLeft(pprofScaledLabel(f.before.flat, l.unit), 10) + " " +
+                   padLeft(pprofScaledLabel(f.before.cum, l.unit), 10) + " (flat, cum) " +
+                   pprofPercentage(f.before.cum, l.total) + " of Total\n";
+            if (!f.error.empty())
+                out += " Error: " + f.error + "\n";
+            out += foundBeyondPprof(f);
+            for (const ListedLine &line : f.lines) {
+                char number[32];
+                std::snprintf(number, sizeof number, "%6lld:", static_cast<long long>(line.line));
+                out += padLeft(valueOrDot(line.before.flat, l.unit), 10) + " " +
+                       padLeft(valueOrDot(line.before.cum, l.unit), 10) + " " + number + line.text + "\n";
+            }
+        }
+        warnAbout(f);
+    }
+    std::cout << out;
+}
+
+void printDiff(const SourceListing &l, bool tsv)
+{
+    std::string out;
+    if (!tsv)
+        out += "Total: " + pprofScaledLabel(l.total, l.unit) + " -> " + pprofScaledLabel(l.afterTotal, l.unit) +
+               "\n";
+    for (const ListedFile &f : l.files) {
+        if (f.file.empty()) {
+            (tsv ? std::cerr : std::cout) << (tsv ? "qflame: n" : "N") << "o source information for " << f.function
+                                          << "\n";
+            continue;
+        }
+        if (tsv) {
+            if (!f.error.empty())
+                std::cerr << "qflame: " << f.function << ": " << f.error << "\n";
+            for (const ListedLine &line : f.lines) {
+                appendEscaped(out, f.function);
+                out += '\t';
+                appendEscaped(out, f.readFile);
+                out += '\t' + std::to_string(line.line);
+                for (int64_t v : {line.before.flat, line.after.flat, wrappingAdd(line.after.flat, -line.before.flat),
+                                  line.before.cum, line.after.cum, wrappingAdd(line.after.cum, -line.before.cum)})
+                    out += '\t' + std::to_string(v);
+                out += '\t';
+                appendEscaped(out, line.text);
+                out += '\n';
+            }
+        } else {
+            out += "ROUTINE ======================== " + f.function + " in " + f.file + "\n";
+            out += padLeft(pprofScaledLabel(f.before.cum, l.unit), 10) + " " +
+                   padLeft(pprofScaledLabel(f.after.cum, l.unit), 10) + " " +
+                   padLeft(signedValue(wrappingAdd(f.after.cum, -f.before.cum), l.unit), 10) +
+                   " (cum before, after, delta)\n";
+            if (!f.error.empty())
+                out += " Error: " + f.error + "\n";
+            out += foundBeyondPprof(f);
+            for (const ListedLine &line : f.lines) {
+                char number[32];
+                std::snprintf(number, sizeof number, "%6lld:", static_cast<long long>(line.line));
+                out += padLeft(valueOrDot(line.before.cum, l.unit), 10) + " " +
+                       padLeft(valueOrDot(line.after.cum, l.unit), 10) + " " +
+                       padLeft(signedValue(wrappingAdd(line.after.cum, -line.before.cum), l.unit), 10) + " " +
+                       number + line.text + "\n";
+            }
+        }
+        warnAbout(f);
+    }
+    std::cout << out;
+}
+
+void requireMatches(const SourceListing &l, const std::string &regex)
+{
+    if (l.files.empty())
+        throw ProfileError("no matches found for regexp: " + regex);   // pprof's words
+}
+
+}   // namespace
+
+int runList(const std::vector<std::string> &argv)
+{
+    const ListArgs a = parseListArgs(argv);
+    if (a.positional.size() < 2)
+        usageError("list takes a REGEX and one or more FILEs (several are merged)");
+    if (a.granularity && *a.granularity != "lines")
+        usageError("list shows source lines: --granularity takes only lines, not '" + *a.granularity + "'");
+    const QRegularExpression re = compileRequiredPprofRegex(a.positional[0], "list");
+    const ReadOptions read = readOptionsFor(a.maxSize);
+    std::vector<std::shared_ptr<const Profile>> profiles;
+    for (size_t i = 1; i < a.positional.size(); ++i) {
+        profiles.push_back(readProfileFile(QString::fromStdString(a.positional[i]), read));
+        leaveToProcessEnd(profiles.back());
+    }
+    const Profile &first = *profiles.front();
+    const int type = a.sample ? first.findSampleType(*a.sample) : first.effectiveDefaultType();
+    if (type < 0) {
+        if (a.sample)
+            usageError("no sample type '" + *a.sample + "' in " + first.sourceName);
+        throw ProfileError(first.sourceName + ": the profile has no sample types");
+    }
+    SourceFinder finder = finderFor(a.paths, profiles);
+    const SourceListing listing = listSource(costsOf(profiles, size_t(type), re, finder), finder);
+    requireMatches(listing, a.positional[0]);
+    printListing(listing, a.tsv);
+    return 0;
+}
+
+int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shared_ptr<const Profile> &next,
+                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv)
+{
+    const QRegularExpression re = compileRequiredPprofRegex(regex, "list");
+    SourceFinder finder = finderFor(paths, {base, next});
+    // The other side's type of the same name and unit (computeLineCosts checks it).
+    const LineCosts before = costsOf({base}, sampleType, re, finder);
+    int nextType = -1;
+    for (size_t i = 0; i < next->sampleTypes.size(); ++i)
+        if (next->typeName(i) == base->typeName(sampleType) && next->unitName(i) == base->unitName(sampleType))
+            nextType = int(i);
+    if (nextType < 0)
+        throw ProfileError(next->sourceName + ": no " + base->typeName(sampleType) + "/" +
+                           base->unitName(sampleType) + " sample type, which " + base->sourceName + " is listed in");
+    const LineCosts after = costsOf({next}, size_t(nextType), re, finder);
+    const SourceListing listing = listSourceDiff(before, after, finder);
+    requireMatches(listing, regex);
+    printDiff(listing, tsv);
+    return 0;
+}
+
+}   // namespace qflame

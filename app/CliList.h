@@ -1,0 +1,26 @@
+// The `list` verb and `diff --list`: the cost of every source line of the functions a regex picks, as
+// go tool pprof -list shows it (model/source).
+#pragma once
+
+#include "pprof/Profile.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+// Runs `qflame list REGEX FILE... [--sample TYPE|INDEX] [--granularity lines] [--source-path DIRS]
+// [--trim-path P] [--tsv]` and returns the exit status.
+int runList(const std::vector<std::string> &args);
+
+struct ListPaths {
+    std::optional<std::string> sourcePath, trimPath;
+};
+
+// `qflame diff BASE NEW --list REGEX [--tsv]`: per line before, after and delta.
+int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shared_ptr<const Profile> &next,
+                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv);
+
+}   // namespace qflame
