@@ -145,6 +145,12 @@ int main(int argc, char **argv)
     waitPgo(panel);
     panel->edgeTable()->setCurrentIndex(panel->edgeTable()->model()->index(1, 1));
     shoot(pg, out + QStringLiteral("/pgo-panel.png"));
+    // Not a CPU profile: the panel says why go build -pgo would refuse it (not in docs/, for looking at).
+    pg.openFiles({data + QStringLiteral("gen__heap.pb.gz")});
+    waitLoaded(pg);
+    pg.currentProfile()->showPgo();
+    waitPgo(pg.currentProfile()->pgoPanel());
+    shoot(pg, out + QStringLiteral("/pgo-not-cpu.png"));
 
     // Rounds: each of the two real profiles dealt out into 6 observations of ~1.7 s (ProfileFactory's
     // splitProfile: the sampling spread of real consecutive profiles); the baseline twice over (a rebuild that

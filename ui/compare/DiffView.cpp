@@ -342,6 +342,8 @@ void DiffView::apply()
 
 void DiffView::setInliningChanges(std::shared_ptr<const InliningChanges> changes)
 {
+    if (!changes && !m_inlining)
+        return;   // no marks before nor after: a second apply() of a large diff for nothing
     m_inlining = std::move(changes);
     apply();
 }
