@@ -146,11 +146,14 @@ int main(int argc, char **argv)
     panel->edgeTable()->setCurrentIndex(panel->edgeTable()->model()->index(1, 1));
     shoot(pg, out + QStringLiteral("/pgo-panel.png"));
     // Not a CPU profile: the panel says why go build -pgo would refuse it (not in docs/, for looking at).
-    pg.openFiles({data + QStringLiteral("gen__heap.pb.gz")});
-    waitLoaded(pg);
-    pg.currentProfile()->showPgo();
-    waitPgo(pg.currentProfile()->pgoPanel());
-    shoot(pg, out + QStringLiteral("/pgo-not-cpu.png"));
+    MainWindow heap;
+    heap.resize(1400, 900);
+    heap.show();
+    heap.openFiles({data + QStringLiteral("gen__heap.pb.gz")});
+    waitLoaded(heap);
+    heap.currentProfile()->showPgo();
+    waitPgo(heap.currentProfile()->pgoPanel());
+    shoot(heap, out + QStringLiteral("/pgo-not-cpu.png"));
 
     // Rounds: each of the two real profiles dealt out into 6 observations of ~1.7 s (ProfileFactory's
     // splitProfile: the sampling spread of real consecutive profiles); the baseline twice over (a rebuild that
@@ -184,5 +187,6 @@ int main(int argc, char **argv)
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));
     shoot(r, out + QStringLiteral("/rounds-dark.png"));
+    shoot(pg, out + QStringLiteral("/pgo-panel-dark.png"));
     return 0;
 }

@@ -7,6 +7,7 @@
 #include "pgoview/PgoModels.h"
 
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -88,15 +89,16 @@ QTableView *makeTable(QAbstractItemModel *model, std::initializer_list<int> name
     return t;
 }
 
-// The readiness verdict's colour by level: what fails the build in red, what weakens PGO in amber.
-QString levelColor(PgoLevel level)
+// The readiness verdict's colour by level: what fails the build in red, what weakens PGO in amber; lighter
+// shades on a dark window, where the dark ones would not read.
+QString levelColor(bool dark, PgoLevel level)
 {
     switch (level) {
-    case PgoLevel::Error: return QStringLiteral("#d32f2f");
-    case PgoLevel::Warning: return QStringLiteral("#c77700");
+    case PgoLevel::Error: return dark ? QStringLiteral("#ef5350") : QStringLiteral("#d32f2f");
+    case PgoLevel::Warning: return dark ? QStringLiteral("#ffb74d") : QStringLiteral("#c77700");
     case PgoLevel::Ok: break;
     }
-    return QStringLiteral("#2e7d32");
+    return dark ? QStringLiteral("#81c784") : QStringLiteral("#2e7d32");
 }
 
 QString writeFile(const QString &path, const std::string &bytes)
@@ -240,6 +242,13 @@ PgoPanel::~PgoPanel()
     m_hotChangesWatcher.waitForFinished();
 }
 
+void PgoPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange && !m_computing)
+        showReadiness();   // its colours follow the palette
+    QWidget::changeEvent(event);
+}
+
 QSortFilterProxyModel *PgoPanel::edgeFilter() const
 {
     return m_edgeFilter;
@@ -275,15 +284,13 @@ void PgoPanel::start(ProfileList base, ProfileList profiles, uint64_t inputBytes
     }));
 }
 
-void PgoPanel::show(PgoAnalysis analysis)
+void PgoPanel::showReadiness()
 {
-    m_analysis = std::move(analysis);
-    m_computing = false;
-    const bool ok = m_analysis.edges != nullptr;
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
     QStringList html, plain;
     if (!m_analysis.error.isEmpty()) {
         html << QStringLiteral("<span style='color:%1'>%2</span>")
-                    .arg(levelColor(PgoLevel::Error), tr("Not usable for PGO: %1").arg(m_analysis.error.toHtmlEscaped()));
+                    .arg(levelColor(dark, PgoLevel::Error), tr("Not usable for PGO: %1").arg(m_analysis.error.toHtmlEscaped()));
         plain << m_analysis.error;
     }
     // What fails or weakens the build in full, one a line; the checks that passed on one line by name (their
@@ -297,21 +304,28 @@ void PgoPanel::show(PgoAnalysis analysis)
             passedText << line;
             continue;
         }
-        html << QStringLiteral("<span style='color:%1'>%2</span>").arg(levelColor(l.level), line.toHtmlEscaped());
+        html << QStringLiteral("<span style='color:%1'>%2</span>").arg(levelColor(dark, l.level), line.toHtmlEscaped());
     }
     if (!passed.isEmpty())
         html << QStringLiteral("<span style='color:%1'>%2</span>")
-                    .arg(levelColor(PgoLevel::Ok), tr("ok: %1").arg(passed.join(QStringLiteral(", "))).toHtmlEscaped());
+                    .arg(levelColor(dark, PgoLevel::Ok), tr("ok: %1").arg(passed.join(QStringLiteral(", "))).toHtmlEscaped());
     m_readiness->setToolTip(passedText.join(QLatin1Char('\n')));
     if (!m_analysis.inliningError.isEmpty()) {
         html << QStringLiteral("<span style='color:%1'>%2</span>")
-                    .arg(levelColor(PgoLevel::Warning),
+                    .arg(levelColor(dark, PgoLevel::Warning),
                          tr("Inlining changes: %1").arg(m_analysis.inliningError.toHtmlEscaped()));
         plain << m_analysis.inliningError;
     }
     m_readinessPlain = plain.join(QLatin1Char('\n'));
     m_readiness->setText(html.isEmpty() ? tr("No profile.") : html.join(QStringLiteral("<br>")));
-    m_readiness->setVisible(true);
+}
+
+void PgoPanel::show(PgoAnalysis analysis)
+{
+    m_analysis = std::move(analysis);
+    m_computing = false;
+    const bool ok = m_analysis.edges != nullptr;
+    showReadiness();
 
     m_edgeModel->setEdges(m_analysis.edges);
     m_candidatesModel->setCandidates(m_analysis.candidates);

@@ -109,7 +109,11 @@ Q_SIGNALS:
     // A comparison's hot edges appeared / vanished, recomputed at a new threshold.
     void hotChangesUpdated();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void showReadiness();
     void start(ProfileList base, ProfileList profiles, uint64_t inputBytes);
     void show(PgoAnalysis analysis);
     void applyThreshold();
