@@ -32,7 +32,7 @@ LAYERS = {
         'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
-        'source': ['io', 'pprof', 'tree'],
+        'source': ['io', 'pprof', 'tree', 'diff'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
     },
     'ui': {
