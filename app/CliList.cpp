@@ -5,6 +5,7 @@
 #include "formats/ProfileInput.h"
 #include "diff/DiffTree.h"
 #include "pprof/PprofLabels.h"
+#include "source/FunctionSource.h"
 #include "source/LineCosts.h"
 #include "source/SourceListing.h"
 #include "tree/PprofRegex.h"
@@ -67,20 +68,7 @@ SourceFinder finderFor(const ListPaths &paths, const std::vector<std::shared_ptr
     SourcePaths sp = defaultSourcePaths();
     sp.searchPath = splitList(paths.sourcePath);
     sp.trimPaths = splitList(paths.trimPath);
-    SourceFinder finder(std::move(sp));
-    std::vector<std::string> files;
-    for (const auto &p : profiles)
-        for (const Function &f : p->functions)
-            files.emplace_back(p->str(f.filename));
-    finder.learnProfileGoroot(files);
-    return finder;
-}
-
-LineCosts costsOf(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
-                  const QRegularExpression &re, SourceFinder &finder)
-{
-    return computeLineCosts(profiles, type, re,
-                            [&finder](const std::string &path) { return finder.displayPath(path); });
+    return sourceFinderFor(sp, profiles);
 }
 
 std::string padLeft(const std::string &s, size_t width)
@@ -249,7 +237,7 @@ int runList(const std::vector<std::string> &argv)
         throw ProfileError(first.sourceName + ": the profile has no sample types");
     }
     SourceFinder finder = finderFor(a.paths, profiles);
-    const SourceListing listing = listSource(costsOf(profiles, size_t(type), re, finder), finder);
+    const SourceListing listing = listSource(lineCostsFor(profiles, size_t(type), re, finder), finder);
     requireMatches(listing, a.positional[0]);
     printListing(listing, a.tsv);
     return 0;
@@ -261,7 +249,7 @@ int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shar
     const QRegularExpression re = compileRequiredPprofRegex(regex, "list");
     SourceFinder finder = finderFor(paths, {base, next});
     // The other side's type of the same name and unit (computeLineCosts checks it).
-    const LineCosts before = costsOf({base}, sampleType, re, finder);
+    const LineCosts before = lineCostsFor({base}, sampleType, re, finder);
     int nextType = -1;
     for (size_t i = 0; i < next->sampleTypes.size(); ++i)
         if (next->typeName(i) == base->typeName(sampleType) && next->unitName(i) == base->unitName(sampleType))
@@ -269,15 +257,15 @@ int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shar
     if (nextType < 0)
         throw ProfileError(next->sourceName + ": no " + base->typeName(sampleType) + "/" +
                            base->unitName(sampleType) + " sample type, which " + base->sourceName + " is listed in");
-    const LineCosts after = costsOf({next}, size_t(nextType), re, finder);
+    const LineCosts after = lineCostsFor({next}, size_t(nextType), re, finder);
     // The noise test counts samples: samples/count where both sides have it.
     const int beforeCounts = base->findSampleType("samples/count"), afterCounts = next->findSampleType("samples/count");
     LineNoise noise;
     noise.k = noiseK;
     LineCosts beforeN, afterN;
     if (beforeCounts >= 0 && afterCounts >= 0) {
-        beforeN = costsOf({base}, size_t(beforeCounts), re, finder);
-        afterN = costsOf({next}, size_t(afterCounts), re, finder);
+        beforeN = lineCostsFor({base}, size_t(beforeCounts), re, finder);
+        afterN = lineCostsFor({next}, size_t(afterCounts), re, finder);
         noise.beforeCounts = &beforeN;
         noise.afterCounts = &afterN;
     }
