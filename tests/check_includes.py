@@ -32,7 +32,7 @@ LAYERS = {
         'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof'],
-        'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
+        'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
     },
     'ui': {
         'controls': [],
