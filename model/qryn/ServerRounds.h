@@ -10,7 +10,9 @@
 // is not trusted (e.g. a window older than the 7 days it always covers) and each step is its own merge instead.
 //
 // Times: qryn floors start and end to whole seconds, so the window is [floor(from), floor(to)) in seconds; a step
-// [s, e) merges as start s, end e - 1 ms (SelectMergeStacktraces includes its end, which is the next step's start).
+// [s, e) merges as start s, end e - 1 ms (SelectMergeStacktraces includes its end, which is the next step's start;
+// qryn floors e - 1 ms to e - 1 s, so a profile stamped inside the last second of a window but not on a whole second
+// is in SelectSeries' step yet not in the merge: ingesters stamp whole seconds, and the check above would say so).
 #pragma once
 
 #include "qryn/ConnectionSettings.h"
@@ -60,6 +62,9 @@ struct ServerRounds {
     std::vector<RoundInput> rounds;   // each with its observations and one tree (the window's merge)
     std::string sample;               // "TYPE/UNIT" of the profile type, for RoundsOptions::sample
     std::vector<std::string> notes;   // what the user should know (a source replaced, ...)
+    // Which error the functions' verdicts use, for reports (issue 17: "say which").
+    std::string functionNoise = "functions: Poisson errors from each window's merged tree (the server's windows "
+                                "have one tree each, not one per step)";
 };
 
 // Asks the server, all rounds at once, and waits (QrynClient::wait: the calling thread's event loop runs; for the
