@@ -1,4 +1,4 @@
-// Rounds from a server (issue 17) against the real qryn 3.2.39 of the ctest fixture (tests/qryn/qryn-fixture.sh):
+// Rounds from a server (issue 17) against a real qryn 3.2.39 of its own (ctest fixture qryn_rounds, qryn-fixture.sh):
 // three windows of one service, one profile per 10 s step with totals the test chose, loaded as qryn-otel-
 // collector would. The model (qryn/ServerRounds.h) and `qflame rounds --url ... --tsv` must give each step the
 // total of the profile loaded into it (0 where none was), and the rounds' k, total, duration, rate, error and
