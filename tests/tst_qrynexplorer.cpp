@@ -267,6 +267,15 @@ void tst_QrynExplorer::roundsOfTheRanges()
     }
     QVERIFY(pane.fromServer());
     QCOMPARE(pane.title(), QStringLiteral("Rounds: baseline · comparison"));
+    // Edited like rounds of files, without asking the server again: the steps stay with their round.
+    done.clear();
+    pane.removeRound(0);
+    QVERIFY(done.wait(30000));
+    QVERIFY2(done.front()[0].toBool(), qPrintable(done.front()[1].toString()));
+    QCOMPARE(pane.loaded().result->rounds.size(), size_t(1));
+    QCOMPARE(pane.loaded().result->rounds[0].estimate.total, totals[1]);
+    QCOMPARE(pane.loaded().result->rounds[0].estimate.k, size_t(30));
+    QCOMPARE(pane.title(), QStringLiteral("Rounds: comparison"));
 }
 
 void tst_QrynExplorer::compareSelectors()
