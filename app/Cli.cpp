@@ -467,7 +467,7 @@ bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args)
     if (verbDraws(args) || (verb == "rounds" && roundsWantsWindow(args)))
         return false;
     const ServerVerbs &server = serverVerbs();
-    return !(verb == "merge" || wantsServer(args)) || (server.top && server.diff && server.merge);
+    return !(verb == "merge" || wantsServer(args)) || (server.top && server.diff && server.merge && server.rounds);
 }
 
 void leaveToProcessEnd(std::shared_ptr<const void> object)
@@ -518,7 +518,7 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
         if (verb == "list")
             return runList(args);
         if (verb == "rounds")
-            return runRounds(args);
+            return wantsServer(args) ? runServerVerb(serverVerbs().rounds, args) : runRounds(args);
         usageError("unknown verb " + verb);
     } catch (const CliExit &e) {
         return e.code;

@@ -33,7 +33,7 @@ LAYERS = {
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
         'source': ['io', 'pprof', 'tree', 'diff'],
-        'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
+        'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
     },
     'ui': {
         'controls': [],
