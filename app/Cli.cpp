@@ -386,8 +386,8 @@ const char *cliUsage()
            "  qflame diff BASE NEW [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
            "                     [--normalize none|per-second|total|FACTOR] [--noise K] [--tsv|--csv]\n"
            "                     [--png FILE] [--svg FILE]\n"
-           "  qflame diff BASE NEW --inlining [--sample TYPE|INDEX] [--tsv]\n"           "  qflame diff BASE NEW --list REGEX [--sample TYPE|INDEX] [--source-path DIRS] [--trim-path P]\n"
-           "                     [--tsv]\n"
+           "  qflame diff BASE NEW --inlining [--sample TYPE|INDEX] [--tsv]\n"           "  qflame diff BASE NEW --list REGEX [--sample TYPE|INDEX] [--noise K] [--source-path DIRS]\n"
+           "                     [--trim-path P] [--tsv]\n"
            "                                per-function change from BASE to NEW (delta = NEW - BASE);\n"
            "                                --normalize: none (default, absolute), per-second (each side\n"
            "                                by its duration), total (NEW scaled to BASE's total: the share\n"
@@ -404,9 +404,10 @@ const char *cliUsage()
            "                                <TAB>base_inlined<TAB>new_called<TAB>new_inlined, KIND one of\n"
            "                                became_inlined, no_longer_inlined, partly_inlined, partly_called;\n"
            "                                then hot<TAB>appeared|vanished<TAB>caller<TAB>callee<TAB>offset\n"
-           "                                <TAB>base_weight<TAB>new_weight\n"           "                                --list REGEX: per source line cum before, after and delta (see\n"
-           "                                list); --tsv: function file line before_flat after_flat delta_flat\n"
-           "                                before_cum after_cum delta_cum text\n"
+           "                                <TAB>base_weight<TAB>new_weight\n"           "                                --list REGEX: per source line cum before, after, delta and class\n"
+           "                                (noise from samples/count, --noise K; see list); --tsv: function\n"
+           "                                file line before_flat after_flat delta_flat before_cum after_cum\n"
+           "                                delta_cum class text\n"
            "  qflame convert FILE... --to pprof|folded [--output OUT] [--sample TYPE|INDEX]\n"
            "                     [--granularity functions|lines|addresses]\n"
            "  qflame convert FILE... --for pgo [--output OUT]\n"
@@ -466,7 +467,7 @@ bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args)
     if (verbDraws(args) || (verb == "rounds" && roundsWantsWindow(args)))
         return false;
     const ServerVerbs &server = serverVerbs();
-    return !(verb == "merge" || wantsServer(args)) || (server.top && server.diff && server.merge);
+    return !(verb == "merge" || wantsServer(args)) || (server.top && server.diff && server.merge && server.rounds);
 }
 
 void leaveToProcessEnd(std::shared_ptr<const void> object)
@@ -517,7 +518,7 @@ int runCli(const std::string &verb, const std::vector<std::string> &args)
         if (verb == "list")
             return runList(args);
         if (verb == "rounds")
-            return runRounds(args);
+            return wantsServer(args) ? runServerVerb(serverVerbs().rounds, args) : runRounds(args);
         usageError("unknown verb " + verb);
     } catch (const CliExit &e) {
         return e.code;

@@ -30,6 +30,7 @@ struct ServerVerbs {
     int (*top)(const std::vector<std::string> &args) = nullptr;     // top --url
     int (*diff)(const std::vector<std::string> &args) = nullptr;    // diff --url
     int (*merge)(const std::vector<std::string> &args) = nullptr;   // merge
+    int (*rounds)(const std::vector<std::string> &args) = nullptr;  // rounds --url
 };
 void setServerVerbs(const ServerVerbs &verbs);
 // Whether a verb's arguments name a server (--url) rather than files.

@@ -149,9 +149,9 @@ int runDiff(const std::vector<std::string> &argv)
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
-    if (a.list && (a.inlining || a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
-        usageError("--list shows source lines: it takes only --sample, --source-path, --trim-path, --tsv and "
-                   "--max-size");
+    if (a.list && (a.inlining || a.csv || a.png || a.svg || a.normalize || a.granularity))
+        usageError("--list shows source lines: it takes only --sample, --noise, --source-path, --trim-path, --tsv "
+                   "and --max-size");
     if (!a.list && (a.sourcePath || a.trimPath))
         usageError("--source-path and --trim-path go with --list REGEX");
     if (a.inlining && (a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
@@ -173,7 +173,8 @@ int runDiff(const std::vector<std::string> &argv)
     if (type < 0)
         throw ProfileError(base->sourceName + ": the profile has no sample types");
     if (a.list)
-        return printDiffListing(base, comparison, size_t(type), *a.list, ListPaths{a.sourcePath, a.trimPath}, a.tsv);
+        return printDiffListing(base, comparison, size_t(type), *a.list, ListPaths{a.sourcePath, a.trimPath}, a.tsv,
+                                options.noiseK);
     if (a.inlining)   // the sample type: --sample's, else the compiler's, else the default
         return printInliningChanges(base, comparison, a.sample ? type : -1, a.tsv);
     const DiffSide before = DiffSide::fromProfiles({base}, size_t(type), build);

@@ -3,7 +3,9 @@
 
 #include "Cli.h"
 #include "formats/ProfileInput.h"
+#include "diff/DiffTree.h"
 #include "pprof/PprofLabels.h"
+#include "source/FunctionSource.h"
 #include "source/LineCosts.h"
 #include "source/SourceListing.h"
 #include "tree/PprofRegex.h"
@@ -66,20 +68,7 @@ SourceFinder finderFor(const ListPaths &paths, const std::vector<std::shared_ptr
     SourcePaths sp = defaultSourcePaths();
     sp.searchPath = splitList(paths.sourcePath);
     sp.trimPaths = splitList(paths.trimPath);
-    SourceFinder finder(std::move(sp));
-    std::vector<std::string> files;
-    for (const auto &p : profiles)
-        for (const Function &f : p->functions)
-            files.emplace_back(p->str(f.filename));
-    finder.learnProfileGoroot(files);
-    return finder;
-}
-
-LineCosts costsOf(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
-                  const QRegularExpression &re, SourceFinder &finder)
-{
-    return computeLineCosts(profiles, type, re,
-                            [&finder](const std::string &path) { return finder.displayPath(path); });
+    return sourceFinderFor(sp, profiles);
 }
 
 std::string padLeft(const std::string &s, size_t width)
@@ -161,9 +150,18 @@ void printListing(const SourceListing &l, bool tsv)
 void printDiff(const SourceListing &l, bool tsv)
 {
     std::string out;
-    if (!tsv)
+    if (!tsv) {
         out += "Total: " + pprofScaledLabel(l.total, l.unit) + " -> " + pprofScaledLabel(l.afterTotal, l.unit) +
                "\n";
+        char rule[160];
+        if (l.countsKnown && l.noiseK > 0)
+            std::snprintf(rule, sizeof rule, "Noise: a line's cum delta under %g Poisson standard errors (from "
+                          "samples/count) is noise\n", l.noiseK);
+        else
+            std::snprintf(rule, sizeof rule, "Noise: not tested (%s)\n",
+                          l.noiseK > 0 ? "no samples/count on both sides" : "--noise 0");
+        out += rule;
+    }
     for (const ListedFile &f : l.files) {
         if (f.file.empty()) {
             (tsv ? std::cerr : std::cout) << (tsv ? "qflame: n" : "N") << "o source information for " << f.function
@@ -181,7 +179,7 @@ void printDiff(const SourceListing &l, bool tsv)
                 for (int64_t v : {line.before.flat, line.after.flat, wrappingAdd(line.after.flat, -line.before.flat),
                                   line.before.cum, line.after.cum, wrappingAdd(line.after.cum, -line.before.cum)})
                     out += '\t' + std::to_string(v);
-                out += '\t';
+                out += std::string("\t") + diffClassName(line.cls) + '\t';
                 appendEscaped(out, line.text);
                 out += '\n';
             }
@@ -197,10 +195,11 @@ void printDiff(const SourceListing &l, bool tsv)
             for (const ListedLine &line : f.lines) {
                 char number[32];
                 std::snprintf(number, sizeof number, "%6lld:", static_cast<long long>(line.line));
+                const std::string cls = line.cls == DiffClass::Unchanged ? "" : diffClassName(line.cls);
                 out += padLeft(valueOrDot(line.before.cum, l.unit), 10) + " " +
                        padLeft(valueOrDot(line.after.cum, l.unit), 10) + " " +
                        padLeft(signedValue(wrappingAdd(line.after.cum, -line.before.cum), l.unit), 10) + " " +
-                       number + line.text + "\n";
+                       padLeft(cls, 7) + " " + number + line.text + "\n";
             }
         }
         warnAbout(f);
@@ -238,19 +237,19 @@ int runList(const std::vector<std::string> &argv)
         throw ProfileError(first.sourceName + ": the profile has no sample types");
     }
     SourceFinder finder = finderFor(a.paths, profiles);
-    const SourceListing listing = listSource(costsOf(profiles, size_t(type), re, finder), finder);
+    const SourceListing listing = listSource(lineCostsFor(profiles, size_t(type), re, finder), finder);
     requireMatches(listing, a.positional[0]);
     printListing(listing, a.tsv);
     return 0;
 }
 
 int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shared_ptr<const Profile> &next,
-                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv)
+                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv, double noiseK)
 {
     const QRegularExpression re = compileRequiredPprofRegex(regex, "list");
     SourceFinder finder = finderFor(paths, {base, next});
     // The other side's type of the same name and unit (computeLineCosts checks it).
-    const LineCosts before = costsOf({base}, sampleType, re, finder);
+    const LineCosts before = lineCostsFor({base}, sampleType, re, finder);
     int nextType = -1;
     for (size_t i = 0; i < next->sampleTypes.size(); ++i)
         if (next->typeName(i) == base->typeName(sampleType) && next->unitName(i) == base->unitName(sampleType))
@@ -258,8 +257,19 @@ int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shar
     if (nextType < 0)
         throw ProfileError(next->sourceName + ": no " + base->typeName(sampleType) + "/" +
                            base->unitName(sampleType) + " sample type, which " + base->sourceName + " is listed in");
-    const LineCosts after = costsOf({next}, size_t(nextType), re, finder);
-    const SourceListing listing = listSourceDiff(before, after, finder);
+    const LineCosts after = lineCostsFor({next}, size_t(nextType), re, finder);
+    // The noise test counts samples: samples/count where both sides have it.
+    const int beforeCounts = base->findSampleType("samples/count"), afterCounts = next->findSampleType("samples/count");
+    LineNoise noise;
+    noise.k = noiseK;
+    LineCosts beforeN, afterN;
+    if (beforeCounts >= 0 && afterCounts >= 0) {
+        beforeN = lineCostsFor({base}, size_t(beforeCounts), re, finder);
+        afterN = lineCostsFor({next}, size_t(afterCounts), re, finder);
+        noise.beforeCounts = &beforeN;
+        noise.afterCounts = &afterN;
+    }
+    const SourceListing listing = listSourceDiff(before, after, finder, noise);
     requireMatches(listing, regex);
     printDiff(listing, tsv);
     return 0;

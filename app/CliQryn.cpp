@@ -327,9 +327,17 @@ int runRemoteTop(const std::vector<std::string> &args)
     return printTop(*remote.table, remote.limit, remote.tsv, remote.csv);
 }
 
+qryn::ConnectionSettings connectionFromOptions(const std::map<std::string, std::string> &values)
+{
+    ServerArgs a;
+    a.values = values;
+    return connectionFrom(a);
+}
+
 ServerVerbs qrynVerbs()
 {
     ServerVerbs verbs;
+    verbs.rounds = runServerRounds;
     verbs.top = runRemoteTop;
     verbs.diff = runRemoteDiff;
     verbs.merge = runMerge;

@@ -3,9 +3,13 @@
 #pragma once
 
 #include "Cli.h"
+#include "CliRounds.h"
+#include "qryn/ConnectionSettings.h"
+#include "qryn/ServerRounds.h"
 #include "tree/FlatTable.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,7 +32,7 @@ namespace qflame {
     "              [--base-to TIME] [--query SELECTOR] --from TIME --to TIME [diff options]\n" \
     "                                the table of `qflame diff BASE NEW` for two queries of the server\n" \
     "                                (the base defaults to --query, --from and --to)\n" \
-    "Server options (merge, top --url, diff --url):\n" \
+    "Server options (merge, top --url, diff --url, rounds --url):\n" \
     "  --type ID                     e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds\n" \
     "  --query SELECTOR              e.g. '{service_name=\"api\", env=~\"prod.*\"}' (default {}: all)\n" \
     "  --from, --to TIME             RFC 3339 (2026-11-29T21:00:00Z), epoch seconds or ms, now,\n" \
@@ -65,7 +69,26 @@ int runRemoteDiff(const std::vector<std::string> &args);
 // `qflame top --url ...`: fetchRemoteTop, printed.
 int runRemoteTop(const std::vector<std::string> &args);
 
-// The three, for setServerVerbs (qflame-gui's main).
+// `qflame rounds --url URL --type ID [--step SECONDS] (-r NAME [--query SEL] --from T --to T)... [--noise K]
+// [server options] --tsv|--csv|--markdown` (CliQrynRounds.cpp): rounds as windows of the server
+// (qryn/ServerRounds.h), printed by the code that prints rounds of files.
+int runServerRounds(const std::vector<std::string> &args);
+
+// What `qflame rounds --url ...` asks for; without an output option, qflame-gui opens it in a rounds tab. A usage
+// error prints its line and throws CliExit.
+struct ServerRoundsRequest {
+    qryn::ConnectionSettings settings;
+    qryn::ServerRoundsQuery query;
+    RoundsOptions options;
+    RoundsOutput output = RoundsOutput::Window;
+};
+ServerRoundsRequest parseServerRoundsRequest(const std::vector<std::string> &args);
+
+// The server options every --url verb takes (url, user, password-env, token-env, tenant, ca-file, protocol,
+// timeout, max-size; by name without "--") as connection settings; a usage error when one is wrong.
+qryn::ConnectionSettings connectionFromOptions(const std::map<std::string, std::string> &values);
+
+// The four, for setServerVerbs (qflame-gui's main).
 ServerVerbs qrynVerbs();
 
 }   // namespace qflame

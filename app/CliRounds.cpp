@@ -15,7 +15,7 @@ namespace qflame {
 
 namespace {
 
-enum class Output { Window, Tsv, Csv, Markdown };
+using Output = RoundsOutput;
 
 struct RoundsArgs {
     std::vector<std::pair<std::string, std::vector<std::string>>> rounds;   // name, files
@@ -65,7 +65,9 @@ RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
     return a;
 }
 
-double parseNumber(const std::string &text, const char *option)
+}   // namespace
+
+double parseNonNegative(const std::string &text, const char *option)
 {
     size_t used = 0;
     double v = 0;
@@ -78,6 +80,8 @@ double parseNumber(const std::string &text, const char *option)
         usageError(std::string(option) + " takes a number >= 0, not '" + text + "'");
     return v;
 }
+
+namespace {
 
 // At least 9 significant digits, as scripts need; "-" for what is not known.
 std::string number(double v)
@@ -204,9 +208,9 @@ RoundsOptions roundsOptions(const RoundsArgs &a)
     if (a.granularity && !parseGranularity(*a.granularity, &options.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
     if (a.noise)
-        options.noiseK = parseNumber(*a.noise, "--noise");
+        options.noiseK = parseNonNegative(*a.noise, "--noise");
     if (a.duration) {
-        const double seconds = parseNumber(*a.duration, "--duration");
+        const double seconds = parseNonNegative(*a.duration, "--duration");
         if (seconds <= 0 || seconds > 1e9)
             usageError("--duration takes a number of seconds > 0, not '" + *a.duration + "'");
         options.durationNanos = int64_t(std::llround(seconds * 1e9));
@@ -227,6 +231,16 @@ std::vector<RoundFiles> roundFiles(const RoundsArgs &a)
 }
 
 }   // namespace
+
+void printRounds(const RoundsResult &result, RoundsOutput output)
+{
+    switch (output) {
+    case Output::Tsv: printTsv(result); break;
+    case Output::Csv: printCsv(result); break;
+    case Output::Markdown: printMarkdown(result); break;
+    case Output::Window: break;   // not reached: without an output option, qflame-gui opens the rounds tab
+    }
+}
 
 bool roundsWantsWindow(const std::vector<std::string> &args)
 {
@@ -252,12 +266,7 @@ int runRounds(const std::vector<std::string> &argv)
     for (auto &r : rounds)
         for (auto &p : r.profiles)
             leaveToProcessEnd(std::move(p));
-    switch (a.output) {
-    case Output::Tsv: printTsv(result); break;
-    case Output::Csv: printCsv(result); break;
-    case Output::Markdown: printMarkdown(result); break;
-    case Output::Window: break;   // not reached: without an output option, qflame-gui opens the rounds tab
-    }
+    printRounds(result, a.output);
     return 0;
 }
 

@@ -82,17 +82,21 @@ int main(int argc, char **argv)
         return *status;
     // `qflame rounds` without an output option is the window's rounds tab.
     std::optional<qflame::RoundsRequest> rounds;
+    std::optional<qflame::ServerRoundsRequest> serverRounds;   // `qflame rounds --url ...`
     if (argc >= 2 && std::string(argv[1]) == "rounds") {
         const std::vector<std::string> args(argv + 2, argv + argc);
         if (qflame::roundsWantsWindow(args)) {
             try {
-                rounds = qflame::parseRoundsRequest(args);
+                if (qflame::wantsServer(args))
+                    serverRounds = qflame::parseServerRoundsRequest(args);
+                else
+                    rounds = qflame::parseRoundsRequest(args);
             } catch (const qflame::CliExit &e) {
                 return e.code;
             }
         }
     }
-    if (argc >= 2 && qflame::isCliVerb(argv[1]) && !rounds) {
+    if (argc >= 2 && qflame::isCliVerb(argv[1]) && !rounds && !serverRounds) {
         // A verb that draws needs fonts and painting: a GUI application, offscreen unless a display is there,
         // so that it works on servers and in CI alike.
         qflame::setDiffPictureWriter(qflame::writeDiffPicture);
@@ -118,6 +122,10 @@ int main(int argc, char **argv)
     window.show();
     if (rounds) {
         window.openRounds(std::move(rounds->rounds), rounds->options);
+        return app.exec();
+    }
+    if (serverRounds) {
+        window.openServerRounds(serverRounds->settings, serverRounds->query, serverRounds->options);
         return app.exec();
     }
     QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)

@@ -32,8 +32,8 @@ LAYERS = {
         'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
-        'source': ['io', 'pprof', 'tree'],
-        'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export'],
+        'source': ['io', 'pprof', 'tree', 'diff'],
+        'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
     },
     'ui': {
         'controls': [],

@@ -14,6 +14,7 @@
 #include "formats/ProfileInput.h"
 #include "qryn/QrynFixtureEnv.h"
 #include "qryn/SeriesText.h"
+#include "roundsview/RoundsPane.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -72,6 +73,7 @@ private Q_SLOTS:
     void flamegraphAndTimeline();
     void groupedTimeline();
     void compareRanges();
+    void roundsOfTheRanges();
     void compareSelectors();
     void saveMerged();
     void emptyRange();
@@ -225,6 +227,55 @@ void tst_QrynExplorer::compareRanges()
     QCOMPARE(d->afterTotal(DiffTree::kRoot), 9660000000.0 / 300);
     if (const QString dir = qEnvironmentVariable("QFLAME_SCREENSHOTS_DIR"); !dir.isEmpty())
         QVERIFY(m_explorer->grab().save(dir + QStringLiteral("/qryn-compare.png")));
+}
+
+// The Rounds button asks for the two brushed 5-minute windows of compareRanges as rounds; the rounds tab shows one
+// observation per 10 s step (30 each), one of which holds the window's profile.
+void tst_QrynExplorer::roundsOfTheRanges()
+{
+    std::optional<std::pair<ConnectionSettings, ServerRoundsQuery>> asked;
+    const auto c = connect(m_explorer.get(), &QrynExplorer::roundsRequested, this,
+                           [&](const ConnectionSettings &s, const ServerRoundsQuery &q) { asked = {s, q}; });
+    m_answers->clear();
+    m_explorer->openRounds();
+    disconnect(c);
+    QVERIFY(m_answers->take(QStringLiteral("rounds")).ok);
+    QVERIFY(asked);
+    QCOMPARE(asked->second.profileTypeId, kCpu);
+    QCOMPARE(asked->second.rounds.size(), size_t(2));
+    QCOMPARE(asked->second.rounds[0].name, std::string("baseline"));
+    QCOMPARE(asked->second.rounds[0].range.startMs, (m_b - 120) * 1000);
+    QCOMPARE(asked->second.rounds[1].range.endMs, (m_o + 180) * 1000);
+
+    RoundsPane pane;
+    QSignalSpy done(&pane, &DocumentPane::loadFinished);
+    pane.openServer(asked->first, asked->second);
+    QVERIFY(done.wait(60000));
+    QVERIFY2(done.front()[0].toBool(), qPrintable(done.front()[1].toString()));
+    const RoundsResult &r = *pane.loaded().result;
+    QCOMPARE(r.sampleType.type, std::string("cpu"));
+    QCOMPARE(r.rounds.size(), size_t(2));
+    const int64_t totals[] = {9760000000, 9660000000};
+    for (size_t i = 0; i < 2; ++i) {
+        QCOMPARE(r.rounds[i].estimate.k, size_t(30));
+        QCOMPARE(r.rounds[i].estimate.total, totals[i]);
+        QCOMPARE(r.rounds[i].estimate.durationNanos, int64_t(300'000'000'000));
+        size_t nonZero = 0;
+        for (const Observation &o : r.rounds[i].observations)
+            nonZero += o.value != 0;
+        QCOMPARE(nonZero, size_t(1));
+    }
+    QVERIFY(pane.fromServer());
+    QCOMPARE(pane.title(), QStringLiteral("Rounds: baseline · comparison"));
+    // Edited like rounds of files, without asking the server again: the steps stay with their round.
+    done.clear();
+    pane.removeRound(0);
+    QVERIFY(done.wait(30000));
+    QVERIFY2(done.front()[0].toBool(), qPrintable(done.front()[1].toString()));
+    QCOMPARE(pane.loaded().result->rounds.size(), size_t(1));
+    QCOMPARE(pane.loaded().result->rounds[0].estimate.total, totals[1]);
+    QCOMPARE(pane.loaded().result->rounds[0].estimate.k, size_t(30));
+    QCOMPARE(pane.title(), QStringLiteral("Rounds: comparison"));
 }
 
 void tst_QrynExplorer::compareSelectors()

@@ -1,9 +1,10 @@
 // The small pure pieces of the qryn client: time specs, label selectors, profile type IDs, and how error answers
-// become one-line messages. No network.
+// become one-line messages, the steps of a server's rounds. No network.
 #include "qryn/ConnectionSettings.h"
 #include "qryn/LabelSelector.h"
 #include "qryn/QrynError.h"
 #include "qryn/QrynTypes.h"
+#include "qryn/ServerRounds.h"
 #include "qryn/TimeSpec.h"
 
 #include <QTest>
@@ -36,6 +37,8 @@ private Q_SLOTS:
     void describeBody();
     void settings_data();
     void settings();
+    void roundSteps();
+    void observationsFromSeries();
 };
 
 void tst_QrynTime::parseTimeSpec_data()
@@ -316,6 +319,46 @@ void tst_QrynTime::settings()
     s.bearerToken = token;
     s.caFile = caFile;
     QCOMPARE(s.validate(), problem);
+}
+
+// The steps of a server's round (qryn/ServerRounds.h): about 60 per window, none under 10 s, whole seconds; the
+// SelectSeries step whose epoch-aligned buckets never straddle a step's edge.
+void tst_QrynTime::roundSteps()
+{
+    const auto w = [](qint64 fromS, qint64 toS) { return TimeRange{fromS * 1000, toS * 1000}; };
+    QCOMPARE(roundStepSeconds(w(0, 60), 0), qint64(10));
+    QCOMPARE(roundStepSeconds(w(0, 5), 0), qint64(10));
+    QCOMPARE(roundStepSeconds(w(0, 1200), 0), qint64(20));
+    QCOMPARE(roundStepSeconds(w(0, 3600), 0), qint64(60));
+    QCOMPARE(roundStepSeconds(w(0, 3600), 7), qint64(7));
+    // Whole seconds, as qryn floors them; the last step is the rest of the window.
+    const std::vector<TimeRange> steps = qflame::qryn::roundSteps({1000'400, 1065'900}, 10);
+    QCOMPARE(steps.size(), size_t(7));
+    QCOMPARE(steps.front().startMs, qint64(1000'000));
+    QCOMPARE(steps.back().startMs, qint64(1060'000));
+    QCOMPARE(steps.back().endMs, qint64(1065'000));
+    QVERIFY(qflame::qryn::roundSteps(w(5, 5), 10).empty());
+    QCOMPARE(seriesStepSeconds(w(1000, 1060), 10), qint64(10));
+    QCOMPARE(seriesStepSeconds(w(1005, 1065), 10), qint64(5));
+    QCOMPARE(seriesStepSeconds(w(1000, 1065), 10), qint64(5));
+    QCOMPARE(seriesStepSeconds(w(1001, 1061), 20), qint64(1));
+}
+
+// Points of every series summed per step; points outside the window dropped (qryn sends 7 days); empty steps 0.
+void tst_QrynTime::observationsFromSeries()
+{
+    const std::vector<TimeRange> steps = qflame::qryn::roundSteps({100'000, 125'000}, 10);   // 10, 10, 5 s
+    QList<Series> series(2);
+    series[0].points = {{90'000, 7}, {100'000, 3}, {105'000, 4}, {120'000, 1e10}, {125'000, 99}};
+    series[1].points = {{100'000, 5}};
+    const std::vector<qflame::Observation> o = qflame::qryn::observationsFromSeries(series, steps, "r");
+    QCOMPARE(o.size(), size_t(3));
+    QCOMPARE(o[0].value, int64_t(12));
+    QCOMPARE(o[1].value, int64_t(0));
+    QCOMPARE(o[2].value, int64_t(10'000'000'000));
+    QCOMPARE(o[0].durationNanos, int64_t(10'000'000'000));
+    QCOMPARE(o[2].durationNanos, int64_t(5'000'000'000));
+    QCOMPARE(o[1].source, std::string("r step 110000"));
 }
 
 QTEST_GUILESS_MAIN(tst_QrynTime)

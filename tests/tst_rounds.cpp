@@ -87,6 +87,7 @@ private Q_SLOTS:
     void verdicts();
     void publishedExample();
     void functionNoiseFromTheSpread();
+    void givenObservations();
     void cumPerRoundEqualsGoToolPprof();
     void badRounds_data();
     void badRounds();
@@ -247,6 +248,28 @@ void tst_Rounds::functionNoiseFromTheSpread()
     QCOMPARE(r.functions[0].name, std::string("main"));
     QCOMPARE(r.functions[1].name, std::string("a"));
     QCOMPARE(r.functions[2].name, std::string("b"));
+}
+
+// A server's round (qryn/ServerRounds.h): its observations are given (a step without data is 0), its one profile
+// only its tree. v = 6, 10, 0 over 1 s each: R = 16/3 per s; SE = sqrt(3/2 · (2/3² + 14/3² + 16/3²)) / 3 s
+// = sqrt(3/2 · 456/9) / 3 = sqrt(76) / 3.
+void tst_Rounds::givenObservations()
+{
+    RoundInput round{"window", {cpuProfile("main;a 16", 3 * kSecond, "tree")}, observations({6, 10, 0}, {1, 1, 1})};
+    const RoundsResult r = compareRounds({round}, RoundsOptions{});
+    const RateEstimate &e = r.rounds.front().estimate;
+    QCOMPARE(e.k, size_t(3));
+    QCOMPARE(e.total, int64_t(16));
+    QCOMPARE(e.durationNanos, 3 * kSecond);
+    QCOMPARE(e.basis, ErrorBasis::Spread);
+    QVERIFY(close(e.rate, 16.0 / 3) && close(e.standardError, std::sqrt(76.0) / 3));
+    QCOMPARE(r.rounds.front().observations.back().value, int64_t(0));
+    // The functions come from the tree: one unit over the window's 3 s, no spread to measure.
+    QCOMPARE(r.functions.size(), size_t(2));
+    QCOMPARE(r.functions[0].cum, std::vector<int64_t>{16});
+    QCOMPARE(r.functions[0].cumRate[0].k, size_t(1));
+    QVERIFY(close(r.functions[0].cumRate[0].rate, 16.0 / 3));
+    QCOMPARE(r.notes, std::vector<std::string>{"round window: no sample counts: its functions' noise is unknown"});
 }
 
 void tst_Rounds::cumPerRoundEqualsGoToolPprof()

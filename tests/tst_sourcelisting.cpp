@@ -288,9 +288,11 @@ void tst_SourceListing::diffListing()
     QCOMPARE(r.code, 0);
     const QList<QByteArray> lines = r.out.split('\n');
     const QByteArray work = dir.filePath("app/work.go").toUtf8();
-    QCOMPARE(lines.value(5), "work\t" + work + "\t21\t0\t0\t0\t5\t5\t0\twork.go line 21");
-    QCOMPARE(lines.value(6), "work\t" + work + "\t22\t3\t7\t4\t5\t9\t4\twork.go line 22");
-    QCOMPARE(lines.value(0), "work\t" + work + "\t16\t0\t0\t0\t0\t0\t0\twork.go line 16");
+    QCOMPARE(lines.value(5), "work\t" + work + "\t21\t0\t0\t0\t5\t5\t0\tunchanged\twork.go line 21");
+    // Line 22: cum 5 -> 9 on 5 and 9 samples (the values are counts): SE = sqrt(25/5 + 81/9) = 3.74, and
+    // 4 < 2 x 3.74: noise.
+    QCOMPARE(lines.value(6), "work\t" + work + "\t22\t3\t7\t4\t5\t9\t4\tnoise\twork.go line 22");
+    QCOMPARE(lines.value(0), "work\t" + work + "\t16\t0\t0\t0\t0\t0\t0\tunchanged\twork.go line 16");
     // work_linux.go is missing: said on stderr, nothing listed for it.
     QVERIFY2(r.err.startsWith("qflame: work: could not find work_linux.go"), r.err.constData());
     QCOMPARE(lines.size(), 12 + 1);
@@ -300,9 +302,19 @@ void tst_SourceListing::diffListing()
     QCOMPARE(text.code, 0);
     const QList<QByteArray> t = text.out.split('\n');
     QCOMPARE(t.value(0), QByteArray("Total: 15 -> 19"));
-    QCOMPARE(t.value(1), QByteArray("ROUTINE ======================== work in work.go"));
-    QCOMPARE(t.value(2), QByteArray("        10         14         +4 (cum before, after, delta)"));
-    QCOMPARE(t.value(9), QByteArray("         5          9         +4     22:work.go line 22"));
+    QCOMPARE(t.value(1), QByteArray("Noise: a line's cum delta under 2 Poisson standard errors (from samples/count) "
+                                    "is noise"));
+    QCOMPARE(t.value(2), QByteArray("ROUTINE ======================== work in work.go"));
+    QCOMPARE(t.value(3), QByteArray("        10         14         +4 (cum before, after, delta)"));
+    QCOMPARE(t.value(10), QByteArray("         5          9         +4   noise     22:work.go line 22"));
+    // Without the noise test, the same delta is a change.
+    const Run off = runQflameIn(dir.path(), {QStringLiteral("diff"), base, next, QStringLiteral("--list"),
+                                             QStringLiteral("^work$"), QStringLiteral("--source-path"),
+                                             dir.filePath("app"), QStringLiteral("--noise"), QStringLiteral("0")});
+    QCOMPARE(off.code, 0);
+    const QList<QByteArray> o = off.out.split('\n');
+    QCOMPARE(o.value(1), QByteArray("Noise: not tested (--noise 0)"));
+    QCOMPARE(o.value(10), QByteArray("         5          9         +4  slower     22:work.go line 22"));
 }
 
 void tst_SourceListing::realGoProgramEqualsPprof()

@@ -71,6 +71,8 @@ void MainWindow::createActions()
     file->addAction(tr("Compare &Rounds..."), this, [this] { openRounds({}); });
     file->addAction(tr("Connect to &qryn..."), this, [this] {
         auto *explorer = new qryn::QrynExplorer;
+        connect(explorer, &qryn::QrynExplorer::roundsRequested, this,
+                [this](const qryn::ConnectionSettings &s, const qryn::ServerRoundsQuery &q) { openServerRounds(s, q); });
         addPane(explorer, explorer->title());
         explorer->connectDialog();
         m_tabs->setTabText(m_tabs->indexOf(explorer), explorer->title());
@@ -273,6 +275,22 @@ void MainWindow::openRounds(std::vector<RoundFiles> rounds, RoundsOptions option
         QMetaObject::invokeMethod(pane, &RoundsPane::askForRound, Qt::QueuedConnection);
     else
         pane->open(std::move(rounds), options);
+}
+
+void MainWindow::openServerRounds(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
+                                  RoundsOptions options)
+{
+    auto *pane = new RoundsPane;
+    pane->setColorBlindSafe(m_colorBlind);
+    connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok) {
+        const int i = m_tabs->indexOf(pane);
+        if (ok && i >= 0) {
+            m_tabs->setTabText(i, pane->title());
+            m_tabs->setTabToolTip(i, pane->title());
+        }
+    });
+    addPane(pane, pane->title());
+    pane->openServer(settings, query, options);
 }
 
 QStringList MainWindow::recentFiles() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "LoadJob.h"
+#include "qryn/ServerRounds.h"
 
 #include <QMainWindow>
 
@@ -32,6 +33,9 @@ public:
     void compareFiles(const QStringList &before, const QStringList &after);
     // Opens a rounds tab on these rounds (the first the baseline); an empty list opens the tab and asks for one.
     void openRounds(std::vector<RoundFiles> rounds, RoundsOptions options = {});
+    // A rounds tab of a server's windows (the explorer's Rounds button).
+    void openServerRounds(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
+                          RoundsOptions options = {});
     // What the command line and drops mean: one file opens, two files compare.
     void openArguments(const QStringList &paths);
 

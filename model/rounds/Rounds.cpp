@@ -56,8 +56,9 @@ ByName sumsByName(const FlatTable &table)
 // number of samples behind each function's cum (for the Poisson error).
 struct RoundData {
     ByName merged;
-    std::vector<ByName> perFile;
+    std::vector<ByName> perFile;   // per file; for given observations one: the merged tree
     std::vector<int64_t> durations;
+    std::vector<std::string> sources;
     double roundSamples = 0;       // k = 1 only
     ByName countByName;            // k = 1 only, when a samples/count type gives the counts
     double valuePerSample = 0;     // k = 1 only, when each sample has the same value
@@ -70,11 +71,14 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
     BuildOptions build;
     build.granularity = options.granularity;
     bool noted = false;
+    const bool given = !round.observations.empty();
     for (const auto &p : round.profiles) {
         const int t = exactType(*p, type);
         if (t < 0)
             throw ProfileError("round " + round.name + ": " + p->sourceName + " has no sample type " + type.type +
                                "/" + type.unit + " (it has: " + typeList(*p) + ")");
+        if (given)
+            continue;   // the profiles are the round's tree only
         int64_t duration = p->durationNanos > 0 ? p->durationNanos : options.durationNanos;
         if (p->durationNanos <= 0 && !noted) {
             notes->push_back("round " + round.name + ": " + p->sourceName + " has no duration_nanos" +
@@ -84,14 +88,30 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
         }
         summary->observations.push_back({p->total(size_t(t)), std::max<int64_t>(duration, 0), p->sourceName});
         data.durations.push_back(std::max<int64_t>(duration, 0));
+        data.sources.push_back(p->sourceName);
+    }
+    const int firstType = exactType(*round.profiles.front(), type);
+    if (given) {
+        // A server's window: the steps are the observations, and the window's one tree is the only unit a
+        // function's values are known for (its duration the steps' sum, unknown when any step's is).
+        summary->observations = round.observations;
+        int64_t duration = 0;
+        for (const Observation &o : round.observations)
+            duration = o.durationNanos > 0 && duration >= 0 ? wrappingAdd(duration, o.durationNanos) : -1;
+        data.durations = {std::max<int64_t>(duration, 0)};
+        data.sources = {round.name};
+        data.merged = sumsByName(*FlatTable::compute(round.profiles, size_t(firstType), build));
+        data.perFile = {data.merged};
     }
     // Each file's table on its own, for the spread of each function's values: a round may hold hundreds of
     // files, which the pool's threads share.
-    data.perFile.resize(round.profiles.size());
+    data.perFile.resize(given ? 1 : round.profiles.size());
     std::vector<std::exception_ptr> errors(round.profiles.size());
     std::vector<size_t> indexes(round.profiles.size());
     std::iota(indexes.begin(), indexes.end(), size_t(0));
     QtConcurrent::blockingMap(indexes, [&](size_t i) {
+        if (given)
+            return;
         try {
             const auto &p = round.profiles[i];
             data.perFile[i] = sumsByName(*FlatTable::compute({p}, size_t(exactType(*p, type)), build));
@@ -102,9 +122,9 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
     for (const std::exception_ptr &e : errors)
         if (e)
             std::rethrow_exception(e);
-    const int firstType = exactType(*round.profiles.front(), type);
-    data.merged = sumsByName(*FlatTable::compute(round.profiles, size_t(firstType), build));
-    if (round.profiles.size() == 1) {
+    if (!given)
+        data.merged = sumsByName(*FlatTable::compute(round.profiles, size_t(firstType), build));
+    if (data.perFile.size() == 1) {
         // The samples behind the values, as the diff counts them (DiffSide: a samples/count type of the same
         // samples, or the period when it is the value of every sample).
         const DiffSide side = DiffSide::fromProfiles(round.profiles, size_t(firstType), build);
@@ -113,9 +133,13 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
             data.countByName = sumsByName(*FlatTable::compute(side.countTree));
         } else if (side.valuePerSample > 0) {
             data.valuePerSample = side.valuePerSample;
-            data.roundSamples = double(summary->observations.front().value) / side.valuePerSample;
+            double value = 0;   // the round's whole value: one file's, or all steps' of a window
+            for (const Observation &o : summary->observations)
+                value += double(o.value);
+            data.roundSamples = value / side.valuePerSample;
         } else {
-            notes->push_back("round " + round.name + ": one profile and no sample counts: its noise is unknown");
+            notes->push_back("round " + round.name + (given ? ": no sample counts: its functions' noise is unknown"
+                                                            : ": one profile and no sample counts: its noise is unknown"));
         }
     }
     return data;
@@ -150,7 +174,7 @@ RoundsResult compareRounds(const std::vector<RoundInput> &rounds, const RoundsOp
         throw ProfileError("the noise setting must be a number of standard errors >= 0 (0 turns it off)");
     for (const RoundInput &r : rounds)
         if (r.profiles.empty())
-            throw ProfileError("round " + r.name + " has no profiles");
+            throw ProfileError("round " + r.name + (r.observations.empty() ? " has no profiles" : " has no tree"));
 
     const Profile &first = *rounds.front().profiles.front();
     const int typeIndex = options.sample.empty() ? first.effectiveDefaultType() : first.findSampleType(options.sample);
@@ -204,7 +228,7 @@ RoundsResult compareRounds(const std::vector<RoundInput> &rounds, const RoundsOp
             for (size_t i = 0; i < data[j].perFile.size(); ++i) {
                 const auto it = data[j].perFile[i].find(name);
                 perFile.push_back({it == data[j].perFile[i].end() ? 0 : it->second.cum, data[j].durations[i],
-                                   result.rounds[j].observations[i].source});
+                                   data[j].sources[i]});
             }
             f.cumRate.push_back(estimateRate(perFile, perFile.size() == 1 ? functionSamples(data[j], name, f.cum[j])
                                                                           : 0));

@@ -5,6 +5,9 @@
 // over its duration_nanos), and its tree the merge of its files. Per function and round: flat and cum with
 // pprof's semantics (as `qflame top` over the round's files), and the function's rate, its error from the
 // spread of its per-file values (Poisson for a round of one file) and its verdict against the baseline.
+//
+// From a server query (qryn/ServerRounds.h), a round is one observation per step of its window and one tree,
+// the window's merge: its observations are given, and its functions' errors are Poisson (one tree, no spread).
 #pragma once
 
 #include "pprof/Profile.h"
@@ -20,7 +23,10 @@ namespace qflame {
 
 struct RoundInput {
     std::string name;
-    std::vector<std::shared_ptr<const Profile>> profiles;   // one observation each
+    std::vector<std::shared_ptr<const Profile>> profiles;   // one observation each, unless `observations`
+    // When not empty: the round's observations (a server window's steps, a step without data an observation of
+    // 0), and `profiles` only the round's tree (merged), each function's error then Poisson.
+    std::vector<Observation> observations;
 };
 
 struct RoundsOptions {

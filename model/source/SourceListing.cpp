@@ -9,6 +9,7 @@ namespace {
 
 struct SidedCost {
     LineCost before, after;
+    int64_t beforeCount = 0, afterCount = 0;   // the samples behind the cum values
 };
 
 // One function's file on both sides: its lines with a cost.
@@ -31,7 +32,28 @@ void addSide(const LineCosts &costs, bool after,
     }
 }
 
-SourceListing listSides(const std::map<std::string, std::map<std::string, Sided>> &byFunction, SourceFinder &finder)
+// The counts of one side, onto the lines that side has values for (the same samples, so the same lines).
+void addCounts(const LineCosts &counts, bool after, std::map<std::string, std::map<std::string, Sided>> &byFunction)
+{
+    for (const FunctionLineCosts &fn : counts.functions) {
+        auto f = byFunction.find(fn.name);
+        if (f == byFunction.end())
+            continue;
+        for (const FileLineCosts &file : fn.files) {
+            auto s = f->second.find(file.file);
+            if (s == f->second.end())
+                continue;
+            for (const auto &[line, cost] : file.lines) {
+                auto l = s->second.lines.find(line);
+                if (l != s->second.lines.end())
+                    (after ? l->second.afterCount : l->second.beforeCount) = cost.cum;
+            }
+        }
+    }
+}
+
+SourceListing listSides(const std::map<std::string, std::map<std::string, Sided>> &byFunction, SourceFinder &finder,
+                        const LineNoise *noise = nullptr)
 {
     SourceListing out;
     for (const auto &[function, files] : byFunction) {
@@ -62,8 +84,19 @@ SourceListing listSides(const std::map<std::string, std::map<std::string, Sided>
                 ListedLine line;
                 line.line = n;
                 auto it = sided.lines.find(n);
-                if (it != sided.lines.end())
+                if (it != sided.lines.end()) {
                     line.before = it->second.before, line.after = it->second.after;
+                    if (noise) {
+                        const double delta = double(line.after.cum) - double(line.before.cum);
+                        if (noise->beforeCounts && noise->afterCounts)
+                            line.standardError = deltaStandardError(double(line.before.cum),
+                                                                    double(it->second.beforeCount),
+                                                                    double(line.after.cum),
+                                                                    double(it->second.afterCount));
+                        line.cls = classifyDelta(line.before.cum != 0, line.after.cum != 0, delta,
+                                                 line.standardError, noise->k);
+                    }
+                }
                 line.text = src.lines[size_t(n - 1)];
                 lf.lines.push_back(std::move(line));
             }
@@ -88,12 +121,20 @@ SourceListing listSource(const LineCosts &costs, SourceFinder &finder)
     return out;
 }
 
-SourceListing listSourceDiff(const LineCosts &before, const LineCosts &after, SourceFinder &finder)
+SourceListing listSourceDiff(const LineCosts &before, const LineCosts &after, SourceFinder &finder,
+                             const LineNoise &noise)
 {
     std::map<std::string, std::map<std::string, Sided>> byFunction;
     addSide(before, false, byFunction);
     addSide(after, true, byFunction);
-    SourceListing out = listSides(byFunction, finder);
+    const bool counts = noise.beforeCounts && noise.afterCounts;
+    if (counts) {
+        addCounts(*noise.beforeCounts, false, byFunction);
+        addCounts(*noise.afterCounts, true, byFunction);
+    }
+    SourceListing out = listSides(byFunction, finder, &noise);
+    out.countsKnown = counts;
+    out.noiseK = noise.k;
     out.sampleType = before.sampleType;
     out.unit = before.unit;
     out.total = before.total;

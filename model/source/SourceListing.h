@@ -3,6 +3,7 @@
 // this window), stopping at the end of the file. The same for a comparison, over the lines of both sides.
 #pragma once
 
+#include "diff/DiffTree.h"
 #include "source/LineCosts.h"
 #include "source/SourceFinder.h"
 
@@ -18,6 +19,10 @@ struct ListedLine {
     int64_t line = 0;
     LineCost before, after;        // `after` only in a comparison
     std::string text;
+    // In a comparison: the class of the cum delta (DiffTree's rule), with the Poisson standard error from the
+    // sample counts behind each side's cum when they are known (else 0: no noise test).
+    DiffClass cls = DiffClass::Unchanged;
+    double standardError = 0;
 };
 
 struct ListedFile {
@@ -37,12 +42,22 @@ struct SourceListing {
     std::string sampleType, unit;
     int64_t total = 0, afterTotal = 0;
     bool comparison = false;
+    bool countsKnown = false;      // the comparison's lines have sample counts (a noise test)
+    double noiseK = 0;
     std::vector<ListedFile> files;  // functions by name, each's files by name
 };
 
 SourceListing listSource(const LineCosts &costs, SourceFinder &finder);
 
+// The sample counts behind the values of a comparison (LineCosts of samples/count over the same functions), for
+// its noise test; null: unknown.
+struct LineNoise {
+    const LineCosts *beforeCounts = nullptr, *afterCounts = nullptr;
+    double k = 2.0;
+};
+
 // Per line before and after; functions and files of either side, in the same order.
-SourceListing listSourceDiff(const LineCosts &before, const LineCosts &after, SourceFinder &finder);
+SourceListing listSourceDiff(const LineCosts &before, const LineCosts &after, SourceFinder &finder,
+                             const LineNoise &noise = {});
 
 }   // namespace qflame

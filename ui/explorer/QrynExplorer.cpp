@@ -83,6 +83,9 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     m_compare = new QPushButton(tr("Compare"));
     m_compare->setToolTip(tr("Baseline and comparison ranges brushed on the timeline (drag, Shift+drag), "
                              "or this range under the two selectors"));
+    m_rounds = new QPushButton(tr("Rounds"));
+    m_rounds->setToolTip(tr("The ranges (or selectors) of Compare as rounds in a rounds tab: one observation per "
+                            "step of each, the noise measured from their spread"));
     m_save = new QPushButton(tr("Save merged profile..."));
     m_message = new QLabel;
     m_message->setWordWrap(true);
@@ -115,6 +118,7 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     row2->addStretch(1);
     row2->addWidget(m_load);
     row2->addWidget(m_compare);
+    row2->addWidget(m_rounds);
     row2->addWidget(m_save);
     header()->insertLayout(0, row2, 1);
     auto *split = new QSplitter(Qt::Vertical);
@@ -139,6 +143,7 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     connect(m_selector, &QLineEdit::returnPressed, this, &QrynExplorer::load);
     connect(m_compare, &QPushButton::clicked, this, &QrynExplorer::compare);
     connect(m_save, &QPushButton::clicked, this, [this] { saveMerged(); });
+    connect(m_rounds, &QPushButton::clicked, this, &QrynExplorer::openRounds);
     connect(m_presets, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_from->setEnabled(i == Custom);
         m_to->setEnabled(i == Custom);
@@ -175,7 +180,7 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
             Q_UNUSED(edit);
         });
     for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
-                       static_cast<QWidget *>(m_save)})
+                       static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save)})
         w->setEnabled(false);
 }
 
@@ -274,7 +279,7 @@ void QrynExplorer::loadTypes()
                                   if (ids.contains(current))
                                       m_types->setCurrentText(current);
                                   for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
-                                                     static_cast<QWidget *>(m_save)})
+                                                     static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save)})
                                       w->setEnabled(!ids.isEmpty());
                                   finished(QStringLiteral("types"), true,
                                            ids.isEmpty() ? tr("%1 has no profiles in the last 7 days")
@@ -459,6 +464,27 @@ void QrynExplorer::loadFlamegraph(const ProfileQuery &q)
         showMessage(QString(), false);
         finished(QStringLiteral("flamegraph"), true, QString());
     });
+}
+
+void QrynExplorer::openRounds()
+{
+    QString why;
+    if (!ready(&why))
+        return finished(QStringLiteral("rounds"), false, why);
+    const ProfileQuery q = query();
+    ServerRoundsQuery rounds;
+    rounds.profileTypeId = q.profileTypeId;
+    const auto b = m_timeline->brush(TimelineWidget::Baseline), c = m_timeline->brush(TimelineWidget::Comparison);
+    const QString otherSelector = m_comparisonSelector->text().trimmed();
+    const std::string base = tr("baseline").toStdString(), other = tr("comparison").toStdString();
+    if (b && c)
+        rounds.rounds = {{base, q.labelSelector, *b}, {other, q.labelSelector, *c}};
+    else if (!otherSelector.isEmpty())
+        rounds.rounds = {{base, q.labelSelector, q.range}, {other, otherSelector, q.range}};
+    else
+        rounds.rounds = {{tr("range").toStdString(), q.labelSelector, b ? *b : q.range}};
+    Q_EMIT roundsRequested(m_client->settings(), rounds);
+    finished(QStringLiteral("rounds"), true, QString());
 }
 
 void QrynExplorer::compare()

@@ -9,6 +9,7 @@
 
 #include "document/DocumentPane.h"
 #include "qryn/QrynClient.h"
+#include "qryn/ServerRounds.h"
 
 #include <QPointer>
 
@@ -64,6 +65,10 @@ public:
     // The diff of baseline and comparison: the two ranges brushed on the timeline when both are set, else the
     // current range under the selector (baseline) and the comparison selector.
     void compare();
+    // Asks for a rounds tab (roundsRequested) of the ranges compare() would compare: the brushed baseline and
+    // comparison, else this range under the selector and the comparison selector, else this range (or the
+    // baseline brush) alone; one observation per step of each (qryn/ServerRounds.h).
+    void openRounds();
     // Writes the gzip pprof of the current query (SelectMergeProfile) to path; asks for a file when empty.
     void saveMerged(const QString &path = QString());
 
@@ -83,6 +88,8 @@ Q_SIGNALS:
     // "save" or "keychain" (a secret the keychain refused); `message` is the line shown (an error or a warning),
     // empty when all is well.
     void requestFinished(const QString &what, bool ok, const QString &message);
+    // openRounds: these rounds of this server, for MainWindow to open in a rounds tab.
+    void roundsRequested(const ConnectionSettings &settings, const ServerRoundsQuery &query);
 
 protected:
     void rebuild() override;
@@ -114,7 +121,7 @@ private:
     QComboBox *m_presets;
     QDateTimeEdit *m_from, *m_to;
     QComboBox *m_groupBy;
-    QPushButton *m_load, *m_compare, *m_save;
+    QPushButton *m_load, *m_compare, *m_rounds, *m_save;
     QLabel *m_message;
     TimelineWidget *m_timeline;
     QStackedWidget *m_stack;

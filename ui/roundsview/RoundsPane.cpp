@@ -23,6 +23,7 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace qflame {
 
@@ -75,7 +76,7 @@ RoundsPane::RoundsPane(QWidget *parent) : DocumentPane(parent)
     m_noise->setValue(2);
     m_noise->setSuffix(tr(" SE"));
     m_noise->setToolTip(tr("A change is real past this many standard errors (0 turns the test off)"));
-    auto *add = new QPushButton(tr("Add Round..."));
+    m_add = new QPushButton(tr("Add Round..."));
     m_remove = new QPushButton(tr("Remove"));
     m_up = new QPushButton(tr("Move Up"));
     m_down = new QPushButton(tr("Move Down"));
@@ -83,7 +84,7 @@ RoundsPane::RoundsPane(QWidget *parent) : DocumentPane(parent)
     m_compare->setToolTip(tr("Open the two selected rounds in a comparison tab (the first as the baseline)"));
     header()->addWidget(noiseLabel);
     header()->addWidget(m_noise);
-    for (QPushButton *b : {add, m_remove, m_up, m_down, m_compare})
+    for (QPushButton *b : {m_add, m_remove, m_up, m_down, m_compare})
         header()->addWidget(b);
 
     m_roundsModel = new RoundsTableModel(this);
@@ -135,7 +136,7 @@ RoundsPane::RoundsPane(QWidget *parent) : DocumentPane(parent)
     layout->addWidget(m_notes);
     layout->addWidget(split, 1);
 
-    connect(add, &QPushButton::clicked, this, &RoundsPane::askForRound);
+    connect(m_add, &QPushButton::clicked, this, &RoundsPane::askForRound);
     connect(m_remove, &QPushButton::clicked, this, [this] {
         const QModelIndexList rows = m_roundsTable->selectionModel()->selectedRows();
         if (!rows.isEmpty())
@@ -199,7 +200,8 @@ RoundsOptions RoundsPane::currentOptions() const
     // By name and unit, not by index: the box lists the first round's first profile's types, and a reordering
     // makes another profile first.
     const int type = sampleTypeBox()->currentIndex();
-    if (type >= 0 && !m_loaded.inputs.empty()) {
+    // A server's observations are totals of the query's type: another type would not match them.
+    if (type >= 0 && !m_loaded.inputs.empty() && !m_server) {
         const Profile &first = *m_loaded.inputs.front().profiles.front();
         if (size_t(type) < first.sampleTypes.size())
             o.sample = first.typeName(size_t(type)) + "/" + first.unitName(size_t(type));
@@ -217,6 +219,40 @@ void RoundsPane::open(std::vector<RoundFiles> rounds, RoundsOptions options)
     m_updatingControls = false;
     run<LoadedRounds>(loadRoundsAsync(rounds, options),
                       [this, rounds](LoadedRounds loaded) { show(std::move(loaded), rounds); });
+}
+
+void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
+                            RoundsOptions options)
+{
+    m_server = true;
+    m_updatingControls = true;
+    m_noise->setValue(options.noiseK);
+    m_updatingControls = false;
+    sampleTypeBox()->setEnabled(false);
+    granularityBox()->setEnabled(false);   // the server's flamegraph has function names only
+    std::vector<RoundFiles> names;
+    for (const qryn::ServerRoundSpec &r : query.rounds)
+        names.push_back({r.name, {}});
+    // The client is made on the pool thread and its requests run on that thread's event loop, so the GUI thread
+    // only paints; a failure is a line naming the round, as for files.
+    auto job = QtConcurrent::run([settings, query, options]() {
+        LoadedRounds loaded;
+        loaded.options = options;
+        try {
+            qryn::ServerRounds fetched = qryn::fetchServerRounds(settings, query);
+            loaded.options.sample = fetched.sample;
+            loaded.inputs = std::move(fetched.rounds);
+            auto result = std::make_shared<RoundsResult>(compareRounds(loaded.inputs, loaded.options));
+            result->notes.insert(result->notes.begin(), fetched.notes.begin(), fetched.notes.end());
+            result->notes.push_back(fetched.functionNoise);
+            loaded.result = std::move(result);
+        } catch (const std::exception &e) {
+            loaded = LoadedRounds{};
+            loaded.error = QString::fromStdString(e.what());
+        }
+        return loaded;
+    });
+    run<LoadedRounds>(job, [this, names](LoadedRounds loaded) { show(std::move(loaded), names); });
 }
 
 void RoundsPane::rebuild()
@@ -338,7 +374,8 @@ void RoundsPane::updateButtons()
     m_remove->setEnabled(row >= 0);
     m_up->setEnabled(row > 0);
     m_down->setEnabled(row >= 0 && size_t(row) + 1 < m_files.size());
-    m_compare->setEnabled(rows.size() == 2);
+    m_compare->setEnabled(rows.size() == 2 && !m_server);
+    m_add->setEnabled(!m_server);
 }
 
 }   // namespace qflame

@@ -7,6 +7,7 @@
 
 #include "LoadJob.h"
 #include "document/DocumentPane.h"
+#include "qryn/ServerRounds.h"
 
 class QDoubleSpinBox;
 class QLabel;
@@ -28,6 +29,12 @@ public:
     explicit RoundsPane(QWidget *parent = nullptr);
     // Reads and compares these rounds (replacing any shown).
     void open(std::vector<RoundFiles> rounds, RoundsOptions options = {});
+    // Asks a server for these rounds (windows, one observation per step: qryn/ServerRounds.h) on a pool thread and
+    // compares them. Their sample type is the query's; they are removed, renamed and reordered, never added to
+    // (they have no files), and Compare Two needs files.
+    void openServer(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
+                    RoundsOptions options = {});
+    bool fromServer() const { return m_server; }
     QString title() const override;
 
     const LoadedRounds &loaded() const { return m_loaded; }
@@ -72,7 +79,8 @@ private:
     RoundsChart *m_chart;
     QLabel *m_notes;
     QDoubleSpinBox *m_noise;
-    QPushButton *m_remove, *m_up, *m_down, *m_compare;
+    QPushButton *m_add, *m_remove, *m_up, *m_down, *m_compare;
+    bool m_server = false;       // rounds of a server's windows (openServer)
     bool m_userSorted = false;   // the function matrix keeps the model's order until a header is clicked
 };
 

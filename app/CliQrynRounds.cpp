@@ -1,0 +1,171 @@
+// `qflame rounds --url ...`: rounds as windows of a server (qryn/ServerRounds.h), compared and printed by the code
+// that compares and prints rounds of files (compareRounds, printRounds), so the two outputs cannot drift apart.
+#include "Cli.h"
+#include "CliQryn.h"
+#include "CliRounds.h"
+#include "qryn/QrynClient.h"
+#include "qryn/ServerRounds.h"
+#include "qryn/TimeSpec.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <optional>
+
+namespace qflame {
+
+using namespace qryn;
+
+namespace {
+
+struct RoundArgs {
+    std::string name;
+    std::optional<std::string> query, from, to;
+};
+
+struct ServerRoundsArgs {
+    std::map<std::string, std::string> server;   // url, type and the connection options, without "--"
+    std::optional<std::string> step, noise;
+    std::vector<RoundArgs> rounds;
+    RoundsOutput output = RoundsOutput::Window;
+};
+
+// The connection options of every --url verb (CliQryn.cpp's connectionFromOptions reads them).
+const std::vector<std::string> kServerOptions = {"url",       "type",   "user",    "password-env", "token-env",
+                                                 "tenant",    "ca-file", "protocol", "timeout",      "max-size"};
+
+ServerRoundsArgs parseArgs(const std::vector<std::string> &argv)
+{
+    ServerRoundsArgs a;
+    bool outputGiven = false;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        if (s == "-r") {
+            if (i + 1 >= argv.size())
+                usageError("-r needs a round NAME");
+            a.rounds.push_back({argv[++i], {}, {}, {}});
+            continue;
+        }
+        if (s == "--tsv" || s == "--csv" || s == "--markdown") {
+            if (outputGiven)
+                usageError("rounds takes one of --tsv, --csv and --markdown");
+            outputGiven = true;
+            a.output = s == "--tsv" ? RoundsOutput::Tsv : s == "--csv" ? RoundsOutput::Csv : RoundsOutput::Markdown;
+            continue;
+        }
+        // A round's own options belong to the last -r NAME.
+        bool taken = false;
+        for (const char *own : {"--query", "--from", "--to"}) {
+            std::optional<std::string> value;
+            if (!takeOption(argv, i, own, value))
+                continue;
+            if (a.rounds.empty())
+                usageError(std::string("rounds --url: ") + own + " comes before the first -r NAME (each round has its "
+                           "own --query, --from and --to)");
+            RoundArgs &r = a.rounds.back();
+            (own[2] == 'q' ? r.query : own[2] == 'f' ? r.from : r.to) = value;
+            taken = true;
+            break;
+        }
+        if (taken || takeOption(argv, i, "--step", a.step) || takeOption(argv, i, "--noise", a.noise))
+            continue;
+        bool server = false;
+        for (const std::string &name : kServerOptions) {
+            std::optional<std::string> value;
+            if (takeOption(argv, i, ("--" + name).c_str(), value)) {
+                a.server[name] = *value;
+                server = true;
+                break;
+            }
+        }
+        if (server)
+            continue;
+        if (s.size() > 1 && s[0] == '-')
+            usageError("unknown option " + s + " for rounds --url");
+        usageError("rounds --url takes no FILE arguments ('" + s + "'); each -r NAME takes --query, --from, --to");
+    }
+    for (const char *required : {"url", "type"})
+        if (!a.server.count(required))
+            usageError(std::string("rounds --url needs --") + required);
+    if (a.rounds.empty())
+        usageError("rounds --url takes at least one round: -r NAME [--query SEL] --from T --to T");
+    for (const RoundArgs &r : a.rounds)
+        if (!r.from || !r.to)
+            usageError("round " + r.name + " needs --from and --to");
+    return a;
+}
+
+qint64 timeOf(const std::string &text, const RoundArgs &r, const char *option, qint64 now)
+{
+    QString why;
+    const std::optional<qint64> t = parseTimeSpec(QString::fromStdString(text), now, &why);
+    if (!t)
+        usageError("round " + r.name + ": " + option + ": " + why.toStdString());
+    return *t;
+}
+
+ServerRoundsQuery queryFrom(const ServerRoundsArgs &a)
+{
+    ServerRoundsQuery q;
+    q.profileTypeId = QString::fromStdString(a.server.at("type"));
+    ProfileType type;
+    if (!ProfileType::parse(q.profileTypeId, &type))
+        usageError("--type must be a profile type ID name:sample_type:sample_unit:period_type:period_unit, e.g. "
+                   "process_cpu:cpu:nanoseconds:cpu:nanoseconds, not '" + a.server.at("type") + "'");
+    if (a.step) {
+        const std::optional<uint64_t> step = parseCount(*a.step);
+        if (!step || *step == 0 || *step > 86400 * 366)
+            usageError("--step takes a whole number of seconds > 0, not '" + *a.step + "'");
+        q.stepSeconds = qint64(*step);
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const RoundArgs &r : a.rounds) {
+        ServerRoundSpec spec;
+        spec.name = r.name;
+        spec.selector = QString::fromStdString(r.query.value_or("{}"));
+        spec.range = {timeOf(*r.from, r, "--from", now), timeOf(*r.to, r, "--to", now)};
+        if (spec.range.startMs > spec.range.endMs)
+            usageError("round " + r.name + ": --from is after --to");
+        q.rounds.push_back(std::move(spec));
+    }
+    return q;
+}
+
+}   // namespace
+
+ServerRoundsRequest parseServerRoundsRequest(const std::vector<std::string> &argv)
+{
+    const ServerRoundsArgs a = parseArgs(argv);
+    ServerRoundsRequest r;
+    r.query = queryFrom(a);
+    if (a.noise)
+        r.options.noiseK = parseNonNegative(*a.noise, "--noise");
+    r.settings = connectionFromOptions(a.server);
+    r.output = a.output;
+    return r;
+}
+
+int runServerRounds(const std::vector<std::string> &argv)
+{
+    const ServerRoundsRequest request = parseServerRoundsRequest(argv);
+    if (request.output == RoundsOutput::Window)   // qflame-gui's main opens the window before verbs run
+        usageError("rounds --url: give --tsv, --csv or --markdown");
+    const ServerRoundsQuery &query = request.query;
+    RoundsOptions options = request.options;
+    QrynClient client(request.settings);
+    ServerRounds fetched = fetchServerRounds(client, query);
+    options.sample = fetched.sample;
+    RoundsResult result = compareRounds(fetched.rounds, options);
+    result.notes.insert(result.notes.begin(), fetched.notes.begin(), fetched.notes.end());
+    result.notes.push_back(fetched.functionNoise);
+    printRounds(result, request.output);
+    // The tables have no room for them, and a source replaced is worth knowing (markdown prints them itself).
+    if (request.output != RoundsOutput::Markdown)
+        for (const std::string &note : fetched.notes)
+            std::cerr << "qflame: note: " << note << "\n";
+    return 0;
+}
+
+}   // namespace qflame
