@@ -41,9 +41,10 @@ LAYERS = {
         'tables': ['controls', 'flame'],
         'compare': ['controls', 'flame', 'tables'],
         'pgoview': ['controls', 'flame', 'tables', 'compare'],
-        'document': ['controls', 'flame', 'tables', 'compare', 'pgoview'],
-        'roundsview': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'document'],
-        'explorer': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'document'],
+        'sourceview': ['controls', 'flame', 'tables', 'compare'],
+        'document': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'sourceview'],
+        'roundsview': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'sourceview', 'document'],
+        'explorer': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'sourceview', 'document'],
     },
 }
 MAX_LINES = 800

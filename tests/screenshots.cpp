@@ -11,11 +11,14 @@
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "pgoview/PgoPanel.h"
+#include "sourceview/SourceView.h"
 #include "tables/TopTableModel.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -39,6 +42,13 @@ static void shoot(QWidget &w, const QString &path)
     QApplication::processEvents();
     w.grab().save(path);
     qInfo("wrote %s", qPrintable(path));
+}
+
+static void waitSource(SourceView *view)
+{
+    if (view->isListing())
+        QSignalSpy(view, &SourceView::listingReady).wait(60000);
+    QApplication::processEvents();
 }
 
 static void waitPgo(PgoPanel *panel)
@@ -183,6 +193,34 @@ int main(int argc, char **argv)
                  roundsOptions);
     waitLoaded(r);
     shoot(r, out + QStringLiteral("/rounds.png"));
+
+    // The source pane: main.mix of the Go program of tests/data/pgo-inlining (built in /tmp/pgoinl, so that
+    // prefix is trimmed and the folder searched), in its profile and in the comparison of the two builds.
+    QStandardPaths::setTestModeEnabled(true);   // the source path goes to a settings file of its own
+    QSettings().setValue(QStringLiteral("source/searchPath"), QStringList{data + QStringLiteral("pgo-inlining")});
+    QSettings().setValue(QStringLiteral("source/trimPaths"), QStringList{QStringLiteral("/tmp/pgoinl")});
+    MainWindow src;
+    src.resize(1400, 900);
+    src.show();
+    src.openFiles({data + QStringLiteral("pgo-inlining/inlined.cpu.pb.gz")});
+    waitLoaded(src);
+    const CallTree &st = *src.currentProfile()->view().tree;
+    for (NodeId n = 1; n < st.size(); ++n)
+        if (st.label(n) == "main.spin") {
+            src.currentProfile()->showSource(n);
+            break;
+        }
+    waitSource(src.currentProfile()->sourceView());
+    shoot(src, out + QStringLiteral("/source-pane.png"));
+    inl.currentDiff()->pgoPanel()->tabs()->setCurrentIndex(0);
+    const DiffTree *sd = inl.currentDiff()->diffView()->diff();
+    for (NodeId n = 1; n < sd->size(); ++n)
+        if (sd->frames().label(sd->frame(n)) == "main.spin") {
+            inl.currentDiff()->showSource(n);
+            break;
+        }
+    waitSource(inl.currentDiff()->sourceView());
+    shoot(inl, out + QStringLiteral("/source-diff.png"));
 
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));

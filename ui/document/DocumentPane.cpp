@@ -8,6 +8,7 @@
 #include "flame/FlameView.h"
 #include "flame/FrameDetails.h"
 #include "pgoview/PgoPanel.h"
+#include "sourceview/SourceView.h"
 #include "pprof/Units.h"
 #include "tables/SandwichView.h"
 #include "tables/TopTableModel.h"
@@ -171,6 +172,8 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_views = new QTabWidget;
     m_views->addTab(top, tr("Flame graph"));
     m_views->addTab(m_sandwich, tr("Sandwich"));
+    m_source = new SourceView;
+    m_views->addTab(m_source, tr("Source"));
     // The PGO panel beside the top table under the flamegraph, not a view of its own: selecting an edge
     // highlights its caller and callee in the flamegraph, so both must be on screen together.
     m_pgo = new PgoPanel;
@@ -206,6 +209,22 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
         showSandwich(FrameId(index.data(TopTableModel::FrameRole).toUInt()));
+    });
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](QPoint pos) {
+        const QModelIndex index = m_table->indexAt(pos);
+        if (!index.isValid() || !m_view.tree)
+            return;
+        const FrameId frame = FrameId(index.data(TopTableModel::FrameRole).toUInt());
+        QMenu menu(this);
+        menu.addAction(tr("&Sandwich (Callers and Callees)"), this, [this, frame] { showSandwich(frame); });
+        menu.addAction(tr("Show So&urce"), this, [this, frame] {
+            const FrameTable &frames = m_view.tree->frames();
+            m_source->showFunction(m_view.profiles, size_t(m_view.sampleType),
+                                   frames.strings().str(frames.frame(frame).key.name));
+            m_views->setCurrentWidget(m_source);
+        });
+        menu.exec(m_table->viewport()->mapToGlobal(pos));
     });
     connect(m_flameView->graph(), &FlameGraphWidget::contextMenuRequested, this, &ProfilePane::frameMenu);
     connect(m_pgo, &PgoPanel::edgeSelected, this, &ProfilePane::highlightEdge);
@@ -250,6 +269,16 @@ void ProfilePane::showSandwich(FrameId frame)
         return;
     m_sandwich->showFunction(*m_view.tree, frame);
     m_views->setCurrentWidget(m_sandwich);
+}
+
+void ProfilePane::showSource(NodeId node)
+{
+    if (!m_view.tree || node == CallTree::kRoot)
+        return;
+    const FrameTable &frames = m_view.tree->frames();
+    const std::string function = frames.strings().str(frames.frame(m_view.tree->frame(node)).key.name);
+    m_source->showFunction(m_view.profiles, size_t(m_view.sampleType), function);
+    m_views->setCurrentWidget(m_source);
 }
 
 void ProfilePane::showPgo()
@@ -319,6 +348,7 @@ void ProfilePane::frameMenu(NodeId node, QPoint globalPos)
     QMenu menu(this);
     menu.addAction(tr("&Zoom Into Frame"), this, [g, node] { g->zoomTo(node); });
     menu.addAction(tr("&Sandwich (Callers and Callees)"), this, [this, node] { showSandwich(m_view.tree->frame(node)); });
+    menu.addAction(tr("Show So&urce"), this, [this, node] { showSource(node); });
     menu.addSeparator();
     menu.addAction(tr("&Focus on %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Focus, exact); });
     menu.addAction(tr("&Ignore %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Ignore, exact); });
@@ -371,6 +401,9 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
 {
     m_diffView = new DiffView;
     m_pgo = new PgoPanel;
+    m_source = new SourceView;
+    m_diffView->tabs()->addTab(m_source, tr("Source"));
+    connect(m_diffView->diffGraph()->graph(), &FlameGraphWidget::contextMenuRequested, this, &DiffPane::diffFrameMenu);
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_diffView);
     split->addWidget(m_pgo);
@@ -391,6 +424,28 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
         g->setMatches(caller.empty() && callee.empty() ? std::vector<uint8_t>()
                                                         : framesOfFunctions(d->frames(), caller, callee));
     });
+}
+
+void DiffPane::diffFrameMenu(NodeId node, QPoint globalPos)
+{
+    const DiffTree *d = m_diffView->diff();
+    if (!d || node == CallTree::kRoot)
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("Show So&urce (Before and After)"), this, [this, node] { showSource(node); });
+    menu.exec(globalPos);
+}
+
+void DiffPane::showSource(NodeId node)
+{
+    const DiffTree *d = m_diffView->diff();
+    if (!d || node == CallTree::kRoot)
+        return;
+    const FrameTable &frames = d->frames();
+    const std::string function = frames.strings().str(frames.frame(d->frame(node)).key.name);
+    m_source->showFunctionDiff(m_loaded.before, m_loaded.after, size_t(m_loaded.sampleType), function,
+                               m_diffView->options().noiseK);
+    m_diffView->tabs()->setCurrentWidget(m_source);
 }
 
 void DiffPane::showDiff(LoadedDiff d)

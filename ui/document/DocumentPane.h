@@ -26,6 +26,7 @@ class SearchBar;
 class FlameView;
 class FrameDetails;
 class PgoPanel;
+class SourceView;
 class TopTableModel;
 
 // A call tree as export bytes: gzip pprof (one sample type, the tree's nodes and values) or folded stacks.
@@ -134,8 +135,11 @@ public:
     // Below the flamegraph: the top table and the PGO panel, as tabs.
     QTabWidget *lowerTabs() const { return m_lower; }
     PgoPanel *pgoPanel() const { return m_pgo; }
+    SourceView *sourceView() const { return m_source; }
     // Shows the PGO panel (the edges are computed when the profiles arrive, so it is ready).
     void showPgo();
+    // Lists the source lines of the function of `node` in the Source view.
+    void showSource(NodeId node);
     // Shows the sandwich of a frame of the current tree.
     void showSandwich(FrameId frame);
     // Writes the subtree of `node` (with its path) as gzip pprof or folded stacks; asks for a file when `path`
@@ -165,6 +169,7 @@ private:
     QTableView *m_table;
     QTabWidget *m_lower;
     PgoPanel *m_pgo;
+    SourceView *m_source;
     QSplitter *m_split;
 };
 
@@ -179,16 +184,21 @@ public:
     const LoadedDiff &loaded() const { return m_loaded; }
     // The PGO panel of the comparison's new side, with the inlining changes from the baseline.
     PgoPanel *pgoPanel() const { return m_pgo; }
+    SourceView *sourceView() const { return m_source; }
+    // Lists the source lines of the function of a diff flamegraph node, before and after.
+    void showSource(NodeId node);
 
 protected:
     void rebuild() override;
 
 private:
     void showDiff(LoadedDiff d);
+    void diffFrameMenu(NodeId node, QPoint globalPos);
     LoadedDiff m_loaded;
     QStringList m_before, m_after;
     DiffView *m_diffView;
     PgoPanel *m_pgo;
+    SourceView *m_source;
 };
 
 }   // namespace qflame
