@@ -2,6 +2,7 @@
 
 #include "formats/FlamebearerFormat.h"
 #include "formats/FoldedFormat.h"
+#include "formats/PerfScriptFormat.h"
 #include "io/InflatingStream.h"
 #include "io/InputFile.h"
 #include "pprof/PprofReader.h"
@@ -22,6 +23,12 @@ std::shared_ptr<const Profile> readFoldedBytes(std::string_view text, const std:
                                                const ReadOptions &)
 {
     return readFolded(text, sourceName);
+}
+
+std::shared_ptr<const Profile> readPerfScriptBytes(std::string_view text, const std::string &sourceName,
+                                                   const ReadOptions &options)
+{
+    return readPerfScript(text, sourceName, options);
 }
 
 std::shared_ptr<const Profile> readFlamebearerBytes(std::string_view json, const std::string &sourceName,
@@ -110,6 +117,7 @@ const char *profileFormatName(ProfileFormat f)
     case ProfileFormat::Pprof: return "pprof";
     case ProfileFormat::Folded: return "folded";
     case ProfileFormat::Flamebearer: return "flamebearer";
+    case ProfileFormat::PerfScript: return "perf script";
     }
     return "pprof";
 }
@@ -118,8 +126,10 @@ const std::vector<FormatReader> &formatReaders()
 {
     // A pprof message cannot start with '{' (field 15, wire type 3: a group, which proto3 has none of), and its
     // first bytes are binary tags and lengths, so text that parses as a folded line is never a real profile.
+    // perf script comes before folded: its header ends in an "EVENT:" token, which no folded line's count is.
     static const std::vector<FormatReader> readers = {
         {ProfileFormat::Flamebearer, looksLikeJsonObject, readFlamebearerBytes, nullptr},
+        {ProfileFormat::PerfScript, looksLikePerfScript, readPerfScriptBytes, nullptr},
         {ProfileFormat::Folded, recognizesFolded, readFoldedBytes, nullptr},
         {ProfileFormat::Pprof, nullptr, readPprofBytes, readPprofInflating},
     };
