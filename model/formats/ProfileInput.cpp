@@ -5,6 +5,7 @@
 #include "formats/PerfScriptFormat.h"
 #include "io/InflatingStream.h"
 #include "io/InputFile.h"
+#include "names/Demangle.h"
 #include "pprof/PprofReader.h"
 
 #include <algorithm>
@@ -101,12 +102,19 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
     }
 }
 
+// Names are made readable after the reader, for every format alike (readers keep names exactly as they arrive).
+std::shared_ptr<const Profile> readAndDemangle(std::string_view bytes, const std::string &sourceName,
+                                               const ReadOptions &options, std::optional<ProfileFormat> only)
+{
+    return demangleProfile(readThroughDoor(bytes, sourceName, options, only), options.demangle);
+}
+
 std::shared_ptr<const Profile> readFileThroughDoor(const QString &path, const ReadOptions &options,
                                                    std::optional<ProfileFormat> only)
 {
     std::string name;
     const QByteArray bytes = readInputBytes(path, options, &name);
-    return readThroughDoor(std::string_view(bytes.constData(), size_t(bytes.size())), name, options, only);
+    return readAndDemangle(std::string_view(bytes.constData(), size_t(bytes.size())), name, options, only);
 }
 
 }   // namespace
@@ -149,7 +157,7 @@ uint64_t inputSizeCap(const ReadOptions &options)
 std::shared_ptr<const Profile> readProfile(std::string_view bytes, const std::string &sourceName,
                                            const ReadOptions &options)
 {
-    return readThroughDoor(bytes, sourceName, options, std::nullopt);
+    return readAndDemangle(bytes, sourceName, options, std::nullopt);
 }
 
 std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options)
@@ -160,7 +168,7 @@ std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOp
 std::shared_ptr<const Profile> readPprof(std::string_view bytes, const std::string &sourceName,
                                          const ReadOptions &options)
 {
-    return readThroughDoor(bytes, sourceName, options, ProfileFormat::Pprof);
+    return readAndDemangle(bytes, sourceName, options, ProfileFormat::Pprof);
 }
 
 std::shared_ptr<const Profile> readPprofFile(const QString &path, const ReadOptions &options)
