@@ -497,7 +497,7 @@ bool looksLikePerfScript(std::string_view text)
             if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
                 return false;
         Header h;
-        result = parseHeader(line, &h) && (!h.comm.empty() || h.pid);
+        result = parseHeader(line.front() == ' ' ? trimmed(line) : line, &h) && (!h.comm.empty() || h.tid);
         return false;
     });
     return result;
@@ -510,10 +510,27 @@ std::shared_ptr<const Profile> readPerfScript(std::string_view text, const std::
     PerfProfileBuilder builder(sourceName, options);
     Header h;
     size_t records = 0, frames = 0;
+    const auto afterHeader = [&](size_t lineNo, size_t consumed) {
+        if (++records % 4096 == 0) {
+            builder.checkMemory(consumed, lineNo);
+            if (options.progress && !options.progress(double(consumed) / double(text.size())))
+                throw Cancelled();
+        }
+        return true;
+    };
     forEachLine(text, [&](size_t lineNo, std::string_view line, size_t consumed) {
         if (isBlankLine(line)) {
             builder.end();
             return true;
+        }
+        // perf indents call-graph frames with a tab, and pads comm with spaces when a record has no call graph
+        // (its frame is on the header line): a space-indented line is a header when it reads as one.
+        if (line.front() == ' ' && parseHeader(trimmed(line), &h)) {
+            builder.end();
+            builder.begin(h, lineNo);
+            if (!h.rest.empty())
+                builder.frame(parseFrame(h.rest));
+            return afterHeader(lineNo, consumed);
         }
         if (isBlank(line.front())) {
             if (!builder.open())
@@ -534,12 +551,7 @@ std::shared_ptr<const Profile> readPerfScript(std::string_view text, const std::
         builder.begin(h, lineNo);
         if (!h.rest.empty())
             builder.frame(parseFrame(h.rest));
-        if (++records % 4096 == 0) {
-            builder.checkMemory(consumed, lineNo);
-            if (options.progress && !options.progress(double(consumed) / double(text.size())))
-                throw Cancelled();
-        }
-        return true;
+        return afterHeader(lineNo, consumed);
     });
     builder.end();
     builder.checkMemory(text.size(), 0);
