@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstdio>
 #include <map>
 
 using namespace qflame;
@@ -133,6 +134,7 @@ private Q_SLOTS:
     void parses();
     void rejects_data();
     void rejects();
+    void limitsNameThemselves();
     void sniffs();
     void tagfocusOnComm();
     void realPerfRecord();
@@ -239,6 +241,24 @@ void tst_PerfScript::rejects()
         QFAIL("no error");
     } catch (const ProfileError &e) {
         QCOMPARE(QString::fromUtf8(e.what()), error);
+    }
+}
+
+void tst_PerfScript::limitsNameThemselves()
+{
+    // Memory is bounded by the input: a stack of 2 million distinct 7-byte frames would store ~100 bytes for each,
+    // past memoryPerInputByte (3) per byte plus 64 MiB, and is refused with that limit's name.
+    std::string hostile = "p 1 1.0: 1 cpu-clock:\n";
+    for (uint32_t a = 0x100000; a < 0x100000 + 2000000; ++a) {
+        char line[16];
+        hostile.append(line, size_t(std::snprintf(line, sizeof line, "\t%x\n", a)));
+    }
+    try {
+        readPerfScript(hostile, "in");
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QLatin1String("(the memoryPerInputByte limit)")), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).startsWith(QLatin1String("in: line ")), e.what());
     }
     // The sample-type limit names itself.
     ReadOptions few;

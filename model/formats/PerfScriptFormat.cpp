@@ -329,7 +329,8 @@ public:
     // What is stored so far, with the hash tables' nodes, against the budget of ReadOptions::memoryPerInputByte.
     void checkMemory(size_t inputBytes, size_t lineNo) const
     {
-        const uint64_t stored = m_p.strings.bytes() + 4 * m_p.sampleLocations.size() + 8 * m_p.sampleLocBegin.size() +
+        const uint64_t stored = m_p.strings.bytes() + 4 * (m_p.sampleLocations.size() + m_stack.capacity()) +
+                                8 * m_p.sampleLocBegin.size() +
                                 24 * m_p.labels.size() + 8 * m_p.sampleLabelBegin.size() +
                                 (sizeof(Location) + sizeof(Line) + 48) * m_p.locations.size() +
                                 (sizeof(Function) + 48) * m_p.functions.size() +
