@@ -365,6 +365,31 @@ void tst_PerfScript::realPerfRecord()
     QVERIFY(accumulateFlat > 0);
     QCOMPARE(simpleRows.at(QStringLiteral("work::accumulate")).first, accumulateFlat);
     QCOMPARE(simpleRows.at(QStringLiteral("leaf")), expectedFull.period.at(QStringLiteral("leaf(long)")));
+    // The CLI reads the same file to the same numbers: `qflame top --tsv --demangle full` (flat, cum, name of the
+    // default sample type, cpu-clock), and `--tagfocus comm=prog` keeps exactly the program's own records.
+    QFile m(dir.filePath(QStringLiteral("mangled.txt")));
+    QVERIFY(m.open(QIODevice::WriteOnly) && m.write(mbytes) == mbytes.size());
+    m.close();
+    std::map<QString, std::pair<int64_t, int64_t>> cli;
+    for (const QString &row : run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--demangle", "full", "mangled.txt"},
+                                  dir.path(), &code).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        cli[row.section(QLatin1Char('\t'), 2)] = {row.section(QLatin1Char('\t'), 0, 0).toLongLong(),
+                                                  row.section(QLatin1Char('\t'), 1, 1).toLongLong()};
+    QCOMPARE(code, 0);
+    QCOMPARE(cli, expectedFull.period);
+    int64_t progTotal = 0;
+    static const QRegularExpression progHeader(QStringLiteral(R"(^prog\s+\d+\s.*\s(\d+)\s+\S+:\s*$)"));
+    for (const QString &line : mangledText.split(QLatin1Char('\n')))
+        if (const auto h = progHeader.match(line); h.hasMatch())
+            progTotal += h.captured(1).toLongLong();
+    const QString focused = run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--tagfocus", "comm=prog", "mangled.txt"},
+                                dir.path(), &code);
+    QCOMPARE(code, 0);
+    int64_t focusedTotal = 0;
+    for (const QString &row : focused.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        focusedTotal += row.section(QLatin1Char('\t'), 0, 0).toLongLong();
+    QVERIFY(progTotal > 0);
+    QCOMPARE(focusedTotal, progTotal);
     // Names perf already demangled arrive readable, and simple leaves them as they are.
     QCOMPARE(flatCum(readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "perf.txt", simple), 1),
              expected.period);
