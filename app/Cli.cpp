@@ -10,6 +10,7 @@
 #include "CliRounds.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
+#include "names/Demangle.h"
 #include "pprof/Units.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
@@ -303,9 +304,43 @@ std::optional<uint64_t> parseCount(const std::string &text)
     return std::nullopt;
 }
 
+namespace {
+
+// --demangle is common to every verb that reads profiles: runCli takes it out of the arguments before a verb
+// parses them, and every verb's read options (readOptionsFor) carry it.
+DemangleMode &cliDemangleMode()
+{
+    static DemangleMode mode = DemangleMode::Simple;   // pprof's default
+    return mode;
+}
+
+std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv)
+{
+    std::vector<std::string> rest;
+    std::optional<std::string> value;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        if (argv[i] == "--") {   // what follows is files, whatever it looks like
+            rest.insert(rest.end(), argv.begin() + long(i), argv.end());
+            break;
+        }
+        if (!takeOption(argv, i, "--demangle", value))
+            rest.push_back(argv[i]);
+    }
+    if (value) {
+        const auto mode = parseDemangleMode(*value);
+        if (!mode)
+            usageError("--demangle must be none, simple, templates or full, not '" + *value + "'");
+        cliDemangleMode() = *mode;
+    }
+    return rest;
+}
+
+}   // namespace
+
 ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
 {
     ReadOptions o;
+    o.demangle = cliDemangleMode();
     if (maxSizeMiB) {
         const auto mib = parseCount(*maxSizeMiB);
         if (!mib || *mib == 0 || *mib > (uint64_t(1) << 40))
@@ -442,9 +477,13 @@ const char *cliUsage()
            QFLAME_QRYN_USAGE
            "Common options:\n"
            "  --max-size MIB                refuse inputs that inflate to more (default 1024)\n"
+           "  --demangle none|simple|templates|full\n"
+           "                                how mangled C++ and Rust names are shown (default simple): none\n"
+           "                                keeps them, full is c++filt's, templates drops parameter lists,\n"
+           "                                simple also template arguments; readable names are kept as they are\n"
            "  --help, --version\n"
-           "FILE may be pprof, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd compressed, told\n"
-           "apart by content; '-' reads standard input.\n"
+           "FILE may be pprof, perf script output, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd\n"
+           "compressed, told apart by content; '-' reads standard input.\n"
            "In --tsv output, names escape backslash, tab, newline and carriage return as \\\\, \\t, \\n and \\r.\n"
            "Exit status: 0 success, 1 usage error, 2 bad input.\n";
 }
@@ -500,9 +539,10 @@ std::string cliVerbList()
     return out;
 }
 
-int runCli(const std::string &verb, const std::vector<std::string> &args)
+int runCli(const std::string &verb, const std::vector<std::string> &allArgs)
 {
     try {
+        const std::vector<std::string> args = takeDemangleOption(allArgs);
         if (verb == "info")
             return runInfo(args);
         if (verb == "top")

@@ -2,7 +2,9 @@
 
 #include "formats/FlamebearerFormat.h"
 #include "formats/FoldedFormat.h"
+#include "formats/PerfScriptFormat.h"
 #include "formats/ProfileInput.h"
+#include "names/Demangle.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 #include "tree/PprofRegex.h"
@@ -60,6 +62,11 @@ Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader rea
         case Reader::Pprof: profile = readPprof(bytes, "fuzz", options); break;
         case Reader::Folded: profile = readFolded(bytes, "fuzz"); break;
         case Reader::Flamebearer: profile = readFlamebearer(bytes, "fuzz"); break;
+        case Reader::PerfScript:
+            // Names from perf script --no-demangle are what the demangler gets in practice: its simple mode
+            // (which also rewrites template arguments by hand) runs on every fuzzed name.
+            profile = demangleProfile(readPerfScript(bytes, "fuzz", options), DemangleMode::Simple);
+            break;
         }
         const size_t types = std::min<size_t>(profile->sampleTypes.size(), 4);
         for (size_t t = 0; t < types; ++t) {

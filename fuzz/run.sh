@@ -20,7 +20,7 @@ secs="${1:-60}"
 shift || true
 BUILD="${QFLAME_FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(fuzz_pprof fuzz_folded fuzz_flamebearer fuzz_qryn_protobuf fuzz_qryn_render)
+[ "${#targets[@]}" -gt 0 ] || targets=(fuzz_pprof fuzz_folded fuzz_flamebearer fuzz_perfscript fuzz_qryn_protobuf fuzz_qryn_render)
 
 # -O1 keeps the sanitizers' stack traces readable and runs near -O2 speed for parsers; asserts stay on.
 # Line tables only: enough for symbolised reports, and much quicker to compile than full -g.
@@ -53,6 +53,7 @@ max_len() {
   case "$1" in
     fuzz_pprof) echo 16384 ;;          # gzip/zstd-compressed or raw protobuf: the small real profiles fit whole
     fuzz_folded) echo 4096 ;;          # one stack per line
+    fuzz_perfscript) echo 4096 ;;      # a header and a frame per line: dozens of records
     fuzz_flamebearer) echo 8192 ;;     # JSON
     fuzz_qryn_render) echo 8192 ;;     # JSON, plus the selector byte
     fuzz_qryn_protobuf) echo 4096 ;;   # protobuf answers, plus the selector byte
@@ -70,6 +71,7 @@ seed_dir() {   # target -> prints a fresh directory of seeds
   case "$1" in
     fuzz_pprof) from=("$src"/tests/data/* "$src"/tests/data/regressions/* "$src"/../shared/corpus/*) ;;
     fuzz_folded) from=("$src"/fuzz/seeds/folded/* "$src"/tests/data/formats/*.folded "$src"/tests/data/regressions/*) ;;
+    fuzz_perfscript) from=("$src"/fuzz/seeds/perf/* "$src"/tests/data/regressions/*) ;;
     fuzz_flamebearer) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json "$src"/tests/data/regressions/*) ;;
     fuzz_qryn_render) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json) ;;
     fuzz_qryn_protobuf) from=("$src"/tests/data/regressions/*) ;;
@@ -102,7 +104,9 @@ for t in "${targets[@]}"; do
   fi
   start=$SECONDS
   set +e
-  "$BUILD/fuzz/$t" "${budget[@]}" -max_len="$(max_len "$t")" -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
+  dict=()   # a target's dictionary of tokens, when it has one (fuzz/TARGET.dict)
+  [ -f "$src/fuzz/$t.dict" ] && dict=(-dict="$src/fuzz/$t.dict")
+  "$BUILD/fuzz/$t" "${budget[@]}" "${dict[@]}" -max_len="$(max_len "$t")" -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$t-" "$corpus" "$seeds" > "$log" 2>&1
   rc=$?
   set -e

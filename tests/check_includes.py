@@ -25,7 +25,8 @@ LAYERS = {
     'model': {
         'io': [],
         'pprof': ['io'],
-        'formats': ['io', 'pprof'],
+        'names': ['io', 'pprof'],
+        'formats': ['io', 'pprof', 'names'],
         'tree': ['io', 'pprof'],
         'diff': ['io', 'pprof', 'tree'],
         'layout': ['io', 'pprof', 'tree'],

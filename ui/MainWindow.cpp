@@ -7,6 +7,7 @@
 #include "export/TableCsv.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
+#include "names/Demangle.h"
 #include "pgoview/PgoPanel.h"
 #include "roundsview/RoundsPane.h"
 
@@ -165,6 +166,21 @@ void MainWindow::createActions()
                     onGraph([](FlameGraphWidget *g) { g->zoomViewport(1 / 1.5); }));
     view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this,
                     onGraph([](FlameGraphWidget *g) { g->zoomViewport(1.5); }));
+    // Reads the open files again: demangling is a step of reading (names/Demangle.h), not of painting.
+    QMenu *demangle = view->addMenu(tr("&Demangle"));
+    auto *modes = new QActionGroup(this);
+    for (DemangleMode mode : {DemangleMode::None, DemangleMode::Simple, DemangleMode::Templates, DemangleMode::Full}) {
+        QAction *a = demangle->addAction(QString::fromLatin1(demangleModeName(mode)));
+        a->setCheckable(true);
+        a->setChecked(mode == DocumentPane::demangleMode());
+        modes->addAction(a);
+        connect(a, &QAction::triggered, this, [this, mode] {
+            DocumentPane::setDemangleMode(mode);
+            for (int i = 0; i < m_tabs->count(); ++i)
+                if (auto *pane = qobject_cast<DocumentPane *>(m_tabs->widget(i)))
+                    pane->reopen();
+        });
+    }
     view->addSeparator();
     QAction *icicle = m_icicleAction = view->addAction(tr("&Icicle (Root at the Top)"));
     icicle->setCheckable(true);

@@ -2,8 +2,10 @@
 
 #include "formats/FlamebearerFormat.h"
 #include "formats/FoldedFormat.h"
+#include "formats/PerfScriptFormat.h"
 #include "io/InflatingStream.h"
 #include "io/InputFile.h"
+#include "names/Demangle.h"
 #include "pprof/PprofReader.h"
 
 #include <algorithm>
@@ -22,6 +24,12 @@ std::shared_ptr<const Profile> readFoldedBytes(std::string_view text, const std:
                                                const ReadOptions &)
 {
     return readFolded(text, sourceName);
+}
+
+std::shared_ptr<const Profile> readPerfScriptBytes(std::string_view text, const std::string &sourceName,
+                                                   const ReadOptions &options)
+{
+    return readPerfScript(text, sourceName, options);
 }
 
 std::shared_ptr<const Profile> readFlamebearerBytes(std::string_view json, const std::string &sourceName,
@@ -94,12 +102,19 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
     }
 }
 
+// Names are made readable after the reader, for every format alike (readers keep names exactly as they arrive).
+std::shared_ptr<const Profile> readAndDemangle(std::string_view bytes, const std::string &sourceName,
+                                               const ReadOptions &options, std::optional<ProfileFormat> only)
+{
+    return demangleProfile(readThroughDoor(bytes, sourceName, options, only), options.demangle);
+}
+
 std::shared_ptr<const Profile> readFileThroughDoor(const QString &path, const ReadOptions &options,
                                                    std::optional<ProfileFormat> only)
 {
     std::string name;
     const QByteArray bytes = readInputBytes(path, options, &name);
-    return readThroughDoor(std::string_view(bytes.constData(), size_t(bytes.size())), name, options, only);
+    return readAndDemangle(std::string_view(bytes.constData(), size_t(bytes.size())), name, options, only);
 }
 
 }   // namespace
@@ -110,6 +125,7 @@ const char *profileFormatName(ProfileFormat f)
     case ProfileFormat::Pprof: return "pprof";
     case ProfileFormat::Folded: return "folded";
     case ProfileFormat::Flamebearer: return "flamebearer";
+    case ProfileFormat::PerfScript: return "perf script";
     }
     return "pprof";
 }
@@ -118,8 +134,10 @@ const std::vector<FormatReader> &formatReaders()
 {
     // A pprof message cannot start with '{' (field 15, wire type 3: a group, which proto3 has none of), and its
     // first bytes are binary tags and lengths, so text that parses as a folded line is never a real profile.
+    // perf script comes before folded: its header ends in an "EVENT:" token, which no folded line's count is.
     static const std::vector<FormatReader> readers = {
         {ProfileFormat::Flamebearer, looksLikeJsonObject, readFlamebearerBytes, nullptr},
+        {ProfileFormat::PerfScript, looksLikePerfScript, readPerfScriptBytes, nullptr},
         {ProfileFormat::Folded, recognizesFolded, readFoldedBytes, nullptr},
         {ProfileFormat::Pprof, nullptr, readPprofBytes, readPprofInflating},
     };
@@ -139,7 +157,7 @@ uint64_t inputSizeCap(const ReadOptions &options)
 std::shared_ptr<const Profile> readProfile(std::string_view bytes, const std::string &sourceName,
                                            const ReadOptions &options)
 {
-    return readThroughDoor(bytes, sourceName, options, std::nullopt);
+    return readAndDemangle(bytes, sourceName, options, std::nullopt);
 }
 
 std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options)
@@ -150,7 +168,7 @@ std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOp
 std::shared_ptr<const Profile> readPprof(std::string_view bytes, const std::string &sourceName,
                                          const ReadOptions &options)
 {
-    return readThroughDoor(bytes, sourceName, options, ProfileFormat::Pprof);
+    return readAndDemangle(bytes, sourceName, options, ProfileFormat::Pprof);
 }
 
 std::shared_ptr<const Profile> readPprofFile(const QString &path, const ReadOptions &options)

@@ -19,6 +19,12 @@ public:
     Cancelled() : std::runtime_error("cancelled") {}
 };
 
+// How function names that arrive mangled (C++ Itanium "_Z...", Rust legacy and v0 "_R...") are shown; names that
+// arrive readable are never changed. None keeps every name as the input has it; Full is binutils' c++filt; Templates
+// drops parameter lists (and Rust's hashes); Simple also drops template arguments (pprof's default). The front door
+// applies it after reading (names/Demangle.h); readers themselves never demangle.
+enum class DemangleMode { None, Simple, Templates, Full };
+
 // Called now and then with a fraction in [0, 1]; return false to cancel.
 using ProgressFn = std::function<bool(double)>;
 
@@ -43,6 +49,8 @@ struct ReadOptions {
     // plus 64 MiB. Tiny items (a 2-byte location costs 48 bytes stored) are what exceeds it.
     uint32_t memoryPerInputByte = 3;
     ProgressFn progress;
+    // None here, so the model and its tests see names exactly as read; the CLI and the window default to Simple.
+    DemangleMode demangle = DemangleMode::None;
 };
 
 }   // namespace qflame

@@ -249,10 +249,33 @@ FlameGraphWidget *ProfilePane::flameGraph() const
     return m_flameView->graph();
 }
 
+namespace {
+
+DemangleMode g_demangle = DemangleMode::Simple;
+
+ReadOptions paneReadOptions()
+{
+    ReadOptions o;
+    o.demangle = g_demangle;
+    return o;
+}
+
+}   // namespace
+
+void DocumentPane::setDemangleMode(DemangleMode mode)
+{
+    g_demangle = mode;
+}
+
+DemangleMode DocumentPane::demangleMode()
+{
+    return g_demangle;
+}
+
 void ProfilePane::open(const QStringList &paths)
 {
     m_paths = paths;
-    run<LoadedView>(loadFilesAsync(paths, -1, Granularity(granularityBox()->currentData().toInt())),
+    run<LoadedView>(loadFilesAsync(paths, -1, Granularity(granularityBox()->currentData().toInt()), paneReadOptions()),
                     [this](LoadedView v) { showView(std::move(v)); });
 }
 
@@ -464,7 +487,7 @@ void DiffPane::open(const QStringList &before, const QStringList &after)
     m_before = before;
     m_after = after;
     run<LoadedDiff>(loadDiffAsync(before, after, -1, Granularity(granularityBox()->currentData().toInt()),
-                                  m_diffView->options()),
+                                  m_diffView->options(), paneReadOptions()),
                     [this](LoadedDiff d) { showDiff(std::move(d)); });
 }
 

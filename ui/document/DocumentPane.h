@@ -49,6 +49,11 @@ public:
     QComboBox *sampleTypeBox() const { return m_sampleTypes; }
     QComboBox *granularityBox() const { return m_granularity; }
     void cancel();
+    // How the files read from now on show mangled names (View > Demangle; simple, as the CLI's default).
+    static void setDemangleMode(DemangleMode mode);
+    static DemangleMode demangleMode();
+    // Reads the pane's files again (with the demangling now chosen); a pane that shows no files does nothing.
+    virtual void reopen() {}
 
 Q_SIGNALS:
     // A job ended: ok, or the one-line error. A failed job leaves what the pane showed untouched.
@@ -121,6 +126,7 @@ class ProfilePane : public DocumentPane {
 public:
     explicit ProfilePane(QWidget *parent = nullptr);
     void open(const QStringList &paths);
+    void reopen() override { open(m_paths); }
     QString title() const override;
 
     const LoadedView &view() const { return m_view; }
@@ -179,6 +185,7 @@ class DiffPane : public DocumentPane {
 public:
     explicit DiffPane(QWidget *parent = nullptr);
     void open(const QStringList &before, const QStringList &after);
+    void reopen() override { open(m_before, m_after); }
     QString title() const override;
     DiffView *diffView() const { return m_diffView; }
     const LoadedDiff &loaded() const { return m_loaded; }

@@ -29,6 +29,18 @@ namespace qflame {
 
 namespace {
 
+// The rounds' files show names as View > Demangle chose when they were read, like the other tabs.
+ReadOptions demangling()
+{
+    ReadOptions o;
+    o.demangle = DocumentPane::demangleMode();
+    return o;
+}
+
+}   // namespace
+
+namespace {
+
 // The cums of a function across the rounds as a line, scaled to the cell (its own range, so that the shape shows).
 class SparklineDelegate : public QStyledItemDelegate {
 public:
@@ -217,7 +229,7 @@ void RoundsPane::open(std::vector<RoundFiles> rounds, RoundsOptions options)
     m_noise->setValue(options.noiseK);
     granularityBox()->setCurrentIndex(granularityBox()->findData(int(options.granularity)));
     m_updatingControls = false;
-    run<LoadedRounds>(loadRoundsAsync(rounds, options),
+    run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
                       [this, rounds](LoadedRounds loaded) { show(std::move(loaded), rounds); });
 }
 
@@ -331,7 +343,7 @@ void RoundsPane::addRound(RoundFiles round)
     std::vector<RoundFiles> files = m_files;
     files.push_back(std::move(round));
     const RoundsOptions options = currentOptions();
-    run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options),
+    run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
                       [this, files](LoadedRounds loaded) { show(std::move(loaded), files); });
 }
 

@@ -1,0 +1,562 @@
+#include "formats/PerfScriptFormat.h"
+
+#include <charconv>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace qflame {
+
+namespace {
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+bool isHex(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+std::string_view trimmed(std::string_view s)
+{
+    while (!s.empty() && isBlank(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isBlank(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool allOf(std::string_view s, bool (*pred)(char))
+{
+    if (s.empty())
+        return false;
+    for (char c : s)
+        if (!pred(c))
+            return false;
+    return true;
+}
+
+std::optional<int64_t> decimal(std::string_view s)
+{
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !allOf(s, isDigit))
+        return std::nullopt;
+    return v;
+}
+
+std::optional<uint64_t> hexNumber(std::string_view s)
+{
+    uint64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+    if (ec != std::errc() || end != s.data() + s.size() || !allOf(s, isHex))
+        return std::nullopt;
+    return v;
+}
+
+// Whitespace-separated tokens of a line with where each starts, for the header (comm may hold spaces, so it is
+// cut from the line by position, not joined from tokens).
+struct Token {
+    std::string_view text;
+    size_t begin;
+};
+
+std::vector<Token> tokens(std::string_view line, size_t max)
+{
+    std::vector<Token> out;
+    size_t i = 0;
+    while (i < line.size() && out.size() < max) {
+        while (i < line.size() && isBlank(line[i]))
+            ++i;
+        const size_t b = i;
+        while (i < line.size() && !isBlank(line[i]))
+            ++i;
+        if (i > b)
+            out.push_back({line.substr(b, i - b), b});
+    }
+    return out;
+}
+
+// "1234" or "1234/1235": pid/tid, or a lone thread id.
+bool parseIds(std::string_view t, std::optional<int64_t> *pid, std::optional<int64_t> *tid)
+{
+    const size_t slash = t.find('/');
+    if (slash == std::string_view::npos) {
+        *tid = decimal(t);
+        return tid->has_value();
+    }
+    *pid = decimal(t.substr(0, slash));
+    *tid = decimal(t.substr(slash + 1));
+    return pid->has_value() && tid->has_value();
+}
+
+// "13144.649758:" (perf's time field, with --ns nine decimals).
+bool isTime(std::string_view t)
+{
+    if (t.size() < 2 || t.back() != ':')
+        return false;
+    t.remove_suffix(1);
+    const size_t dot = t.find('.');
+    return allOf(t.substr(0, dot), isDigit) && (dot == std::string_view::npos || allOf(t.substr(dot + 1), isDigit));
+}
+
+bool isModifier(char c)
+{
+    return std::string_view("ukhIGHpPSDWeb").find(c) != std::string_view::npos;
+}
+
+// "cpu-clock:ppp:" -> "cpu-clock", "cycles:u:" -> "cycles"; "sched:sched_switch:" keeps its subsystem, since
+// "sched_switch" is not made of modifier letters.
+std::string_view eventName(std::string_view t)
+{
+    t.remove_suffix(1);
+    const size_t colon = t.rfind(':');
+    if (colon != std::string_view::npos && colon > 0 && allOf(t.substr(colon + 1), isModifier))
+        t = t.substr(0, colon);
+    return t;
+}
+
+struct Header {
+    std::string_view comm;   // empty when not printed
+    std::optional<int64_t> pid, tid, period;
+    std::string_view event;
+    std::string_view rest;   // the frame on the header line, when the record has no call graph
+};
+
+// comm pid/tid [cpu] time: period event: [ip sym+off (dso)], with any of comm, pid, cpu, time and period left
+// out as `perf script -F` allows. The event is required: it is what tells a header from other text.
+bool parseHeader(std::string_view line, Header *h)
+{
+    if (line.empty() || isBlank(line.front()) || line.front() == '#')
+        return false;
+    *h = Header{};
+    const std::vector<Token> t = tokens(line, 24);
+    size_t i = 0;
+    if (t.empty())
+        return false;
+    if (t[0].text.find('/') != std::string_view::npos && parseIds(t[0].text, &h->pid, &h->tid)) {
+        i = 1;   // -F pid,tid,... without comm
+    } else {
+        // comm runs up to the first id token, or up to the first "...:" token when no id is printed.
+        size_t k = 1;
+        while (k < t.size() && t[k].text.back() != ':' && !parseIds(t[k].text, &h->pid, &h->tid))
+            h->pid.reset(), h->tid.reset(), ++k;
+        if (k == t.size())
+            return false;
+        h->comm = trimmed(line.substr(0, t[k].begin));
+        i = h->tid ? k + 1 : k;
+    }
+    const size_t afterIds = i;
+    for (; i < t.size(); ++i) {
+        const std::string_view tok = t[i].text;
+        if (tok.size() > 2 && tok.front() == '[' && tok.back() == ']' && allOf(tok.substr(1, tok.size() - 2), isDigit))
+            continue;   // [cpu]
+        if (isTime(tok))
+            continue;
+        if (tok.back() == ':') {
+            h->event = eventName(tok);
+            if (h->event.empty())
+                return false;
+            if (i > afterIds)   // perf prints the period right before the event
+                h->period = decimal(t[i - 1].text);
+            const size_t after = t[i].begin + tok.size();
+            h->rest = trimmed(line.substr(after));
+            return true;
+        }
+    }
+    return false;
+}
+
+struct Frame {
+    std::optional<uint64_t> address;
+    std::string_view name = "[unknown]";
+    std::string_view dso;   // empty: none printed
+};
+
+// "ip sym+0xoff (dso)", each part optional as -F allows. Names may hold spaces and parentheses (demangled C++),
+// so the DSO is the parenthesised group that ends the line, and the offset the "+0x..." that ends the name.
+Frame parseFrame(std::string_view s)
+{
+    Frame f;
+    s = trimmed(s);
+    size_t sp = 0;
+    while (sp < s.size() && !isBlank(s[sp]))
+        ++sp;
+    if (sp <= 16 && allOf(s.substr(0, sp), isHex)) {
+        f.address = hexNumber(s.substr(0, sp));
+        s = trimmed(s.substr(sp));
+    }
+    if (!s.empty() && s.back() == ')') {
+        int depth = 0;
+        for (size_t i = s.size(); i-- > 0;) {
+            depth += s[i] == ')' ? 1 : s[i] == '(' ? -1 : 0;
+            if (depth == 0) {
+                if (i == 0 || isBlank(s[i - 1])) {
+                    f.dso = s.substr(i + 1, s.size() - i - 2);
+                    s = trimmed(s.substr(0, i));
+                }
+                break;
+            }
+        }
+    }
+    const size_t plus = s.rfind("+0x");
+    if (plus != std::string_view::npos && plus > 0) {
+        if (const auto off = hexNumber(s.substr(plus + 3))) {
+            if (!f.address)
+                f.address = off;
+            s = s.substr(0, plus);
+        }
+    }
+    if (!s.empty())
+        f.name = s;
+    return f;
+}
+
+template <typename Fn>
+void forEachLine(std::string_view text, Fn &&fn)
+{
+    size_t lineNo = 0, offset = 0;
+    while (offset < text.size()) {
+        ++lineNo;
+        const size_t nl = text.find('\n', offset);
+        const size_t end = nl == std::string_view::npos ? text.size() : nl;
+        std::string_view line = text.substr(offset, end - offset);
+        offset = end + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (!fn(lineNo, line, std::min(offset, text.size())))
+            return;
+    }
+}
+
+bool isBlankLine(std::string_view line)
+{
+    for (char c : line)
+        if (!isBlank(c))
+            return false;
+    return true;
+}
+
+struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+
+// Builds the Profile directly: strings, functions (one per name), mappings (one per DSO), locations (one per
+// address, function and mapping) and samples, records with the same stack, labels and event summed into one
+// sample so that memory follows the distinct stacks, not the records.
+class PerfProfileBuilder {
+public:
+    PerfProfileBuilder(const std::string &sourceName, const ReadOptions &options)
+        : m_source(sourceName), m_options(options)
+    {
+        str("");
+        m_p.sampleLocBegin.push_back(0);
+        m_p.sampleLabelBegin.push_back(0);
+        m_commKey = str("comm"), m_pidKey = str("pid"), m_tidKey = str("tid");
+    }
+
+    void begin(const Header &h, size_t lineNo)
+    {
+        m_header = h;
+        m_headerLine = lineNo;
+        m_stack.clear();
+        m_open = true;
+    }
+    bool open() const { return m_open; }
+
+    void frame(const Frame &f)
+    {
+        const uint32_t fn = function(f.name);
+        const uint32_t map = f.dso.empty() ? kNone : mapping(f.dso);
+        const LocKey key{f.address.value_or(0), fn, map};
+        auto it = m_locations.find(key);
+        if (it == m_locations.end()) {
+            Location loc;
+            loc.id = m_p.locations.size() + 1;
+            loc.mapping = map;
+            loc.address = key.address;
+            loc.firstLine = uint32_t(m_p.lines.size());
+            loc.lineCount = 1;
+            m_p.lines.push_back(Line{fn, 0, 0});
+            it = m_locations.emplace(key, uint32_t(m_p.locations.size())).first;
+            m_p.locations.push_back(loc);
+        }
+        m_stack.push_back(it->second);
+    }
+
+    void end()
+    {
+        if (!m_open)
+            return;
+        m_open = false;
+        const uint32_t event = eventIndex();
+        const uint32_t comm = m_header.comm.empty() ? 0 : str(m_header.comm);
+        const int64_t pid = m_header.pid.value_or(-1), tid = m_header.tid.value_or(-1);
+        uint64_t h = m_stack.size() * 0x9e3779b97f4a7c15ull ^ event;
+        for (uint64_t v : {uint64_t(comm), uint64_t(pid), uint64_t(tid)})
+            h = (h ^ v) * 0x9e3779b97f4a7c15ull + (h >> 29);
+        for (uint32_t id : m_stack)
+            h = (h ^ id) * 0x9e3779b97f4a7c15ull + (h >> 29);
+        for (auto [it, last] = m_sampleOf.equal_range(h); it != last; ++it) {
+            Sample &s = m_samples[it->second];
+            if (s.event == event && s.comm == comm && s.pid == pid && s.tid == tid && sameStack(it->second)) {
+                ++s.count;
+                s.period = wrappingAdd(s.period, m_header.period.value_or(0));
+                return;
+            }
+        }
+        m_sampleOf.emplace(h, uint32_t(m_samples.size()));
+        m_samples.push_back(Sample{event, comm, pid, tid, 1, m_header.period.value_or(0)});
+        m_p.sampleLocations.insert(m_p.sampleLocations.end(), m_stack.begin(), m_stack.end());
+        m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
+        if (comm)
+            m_p.labels.push_back(Label{m_commKey, comm, 0, 0});
+        if (m_header.pid)
+            m_p.labels.push_back(Label{m_pidKey, 0, pid, 0});
+        if (m_header.tid)
+            m_p.labels.push_back(Label{m_tidKey, 0, tid, 0});
+        m_p.sampleLabelBegin.push_back(m_p.labels.size());
+    }
+
+    // What is stored so far, with the hash tables' nodes, against the budget of ReadOptions::memoryPerInputByte.
+    void checkMemory(size_t inputBytes, size_t lineNo) const
+    {
+        const uint64_t stored = m_p.strings.bytes() + 4 * (m_p.sampleLocations.size() + m_stack.capacity()) +
+                                8 * m_p.sampleLocBegin.size() +
+                                24 * m_p.labels.size() + 8 * m_p.sampleLabelBegin.size() +
+                                (sizeof(Location) + sizeof(Line) + 48) * m_p.locations.size() +
+                                (sizeof(Function) + 48) * m_p.functions.size() +
+                                (sizeof(Mapping) + 48) * m_p.mappings.size() + (sizeof(Sample) + 32) * m_samples.size() +
+                                48 * m_strings.size();
+        const uint64_t budget = uint64_t(m_options.memoryPerInputByte) * inputBytes + (uint64_t(64) << 20);
+        if (stored > budget)
+            throw ProfileError(m_source + ": line " + std::to_string(lineNo) + ": the perf script input needs more than " +
+                               std::to_string(m_options.memoryPerInputByte) +
+                               " bytes of memory per byte read (the memoryPerInputByte limit): no real perf output is shaped so");
+    }
+
+    std::shared_ptr<const Profile> build()
+    {
+        if (m_samples.empty())
+            throw ProfileError(m_source + ": no samples: the perf script input has no records");
+        // Columns: samples/count, then the events that print a period, in the order they first appear.
+        std::vector<int> column(m_events.size(), -1);
+        m_p.sampleTypes.push_back(ValueType{str("samples"), str("count")});
+        for (size_t e = 0; e < m_events.size(); ++e) {
+            if (!m_events[e].hasPeriod)
+                continue;
+            column[e] = int(m_p.sampleTypes.size());
+            const std::string_view name = m_p.strings[m_events[e].name];
+            const bool clock = name == "cpu-clock" || name == "task-clock";
+            m_p.sampleTypes.push_back(ValueType{m_events[e].name, str(clock ? "nanoseconds" : "count")});
+        }
+        const size_t types = m_p.sampleTypes.size();
+        if (types > m_options.maxSampleTypes)
+            throw ProfileError(m_source + ": " + std::to_string(types - 1) + " events: more than the maxSampleTypes limit of " +
+                               std::to_string(m_options.maxSampleTypes) + " sample types");
+        m_p.values.assign(m_samples.size() * types, 0);
+        for (size_t i = 0; i < m_samples.size(); ++i) {
+            m_p.values[i * types] = m_samples[i].count;
+            if (column[m_samples[i].event] >= 0)
+                m_p.values[i * types + size_t(column[m_samples[i].event])] = m_samples[i].period;
+        }
+        m_p.comments.push_back(str("qflame: imported from perf script"));
+        m_p.sourceName = m_source;
+        return std::make_shared<Profile>(std::move(m_p));
+    }
+
+private:
+    struct Sample {
+        uint32_t event, comm;
+        int64_t pid, tid, count, period;
+    };
+    struct Event {
+        uint32_t name;
+        bool hasPeriod;
+    };
+    struct LocKey {
+        uint64_t address;
+        uint32_t function, mapping;
+        bool operator==(const LocKey &) const = default;
+    };
+    struct LocHash {
+        size_t operator()(const LocKey &k) const
+        {
+            return std::hash<uint64_t>()(k.address * 0x9e3779b97f4a7c15ull ^ (uint64_t(k.function) << 32 | k.mapping));
+        }
+    };
+
+    uint32_t str(std::string_view s)
+    {
+        auto it = m_strings.find(s);
+        if (it != m_strings.end())
+            return it->second;
+        const auto index = uint32_t(m_p.strings.size());
+        m_p.strings.push_back(s);
+        m_strings.emplace(std::string(s), index);
+        return index;
+    }
+
+    uint32_t function(std::string_view name)
+    {
+        const uint32_t s = str(name);
+        auto [it, added] = m_functionOf.emplace(s, uint32_t(m_p.functions.size()));
+        if (added) {
+            Function f;
+            f.id = m_p.functions.size() + 1;
+            f.name = f.systemName = s;
+            m_p.functions.push_back(f);
+        }
+        return it->second;
+    }
+
+    uint32_t mapping(std::string_view dso)
+    {
+        const uint32_t s = str(dso);
+        auto [it, added] = m_mappingOf.emplace(s, uint32_t(m_p.mappings.size()));
+        if (added) {
+            Mapping m;
+            m.id = m_p.mappings.size() + 1;
+            m.file = s;
+            m.hasFunctions = true;
+            m_p.mappings.push_back(m);
+        }
+        return it->second;
+    }
+
+    // The event's index; an event printed with a period in one record and without in another has no one value.
+    uint32_t eventIndex()
+    {
+        const uint32_t name = str(m_header.event);
+        const bool hasPeriod = m_header.period.has_value();
+        auto [it, added] = m_eventOf.emplace(name, uint32_t(m_events.size()));
+        if (added)
+            m_events.push_back(Event{name, hasPeriod});
+        else if (m_events[it->second].hasPeriod != hasPeriod)
+            throw ProfileError(m_source + ": line " + std::to_string(m_headerLine) + ": event '" +
+                               std::string(m_header.event) + "' printed " + (hasPeriod ? "with" : "without") +
+                               " a period here but " + (hasPeriod ? "without" : "with") + " one before");
+        return it->second;
+    }
+
+    bool sameStack(uint32_t sample) const
+    {
+        const uint64_t b = m_p.sampleLocBegin[sample], e = m_p.sampleLocBegin[sample + 1];
+        if (e - b != m_stack.size())
+            return false;
+        for (size_t k = 0; k < m_stack.size(); ++k)
+            if (m_p.sampleLocations[b + k] != m_stack[k])
+                return false;
+        return true;
+    }
+
+    const std::string &m_source;
+    const ReadOptions &m_options;
+    Profile m_p;
+    uint32_t m_commKey = 0, m_pidKey = 0, m_tidKey = 0;
+    std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> m_strings;
+    std::unordered_map<uint32_t, uint32_t> m_functionOf, m_mappingOf, m_eventOf;   // string -> index
+    std::unordered_map<LocKey, uint32_t, LocHash> m_locations;
+    std::unordered_multimap<uint64_t, uint32_t> m_sampleOf;   // hash of stack, labels and event -> sample
+    std::vector<Sample> m_samples;
+    std::vector<Event> m_events;
+    Header m_header;
+    size_t m_headerLine = 0;
+    std::vector<uint32_t> m_stack;   // innermost first, as perf prints and pprof stores
+    bool m_open = false;
+};
+
+std::string_view withoutBom(std::string_view text)
+{
+    if (text.substr(0, 3) == "\xEF\xBB\xBF")
+        text.remove_prefix(3);
+    return text;
+}
+
+std::string quoted(std::string_view line)
+{
+    return "'" + std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'");
+}
+
+}   // namespace
+
+bool looksLikePerfScript(std::string_view text)
+{
+    bool result = false;
+    forEachLine(withoutBom(text.substr(0, 64 * 1024)), [&](size_t, std::string_view line, size_t) {
+        if (isBlankLine(line) || line.front() == '#')
+            return true;
+        for (char c : line)   // binary data (a raw pprof) is never taken for text
+            if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
+                return false;
+        Header h;
+        result = parseHeader(line.front() == ' ' ? trimmed(line) : line, &h) && (!h.comm.empty() || h.tid);
+        return false;
+    });
+    return result;
+}
+
+std::shared_ptr<const Profile> readPerfScript(std::string_view text, const std::string &sourceName,
+                                              const ReadOptions &options)
+{
+    text = withoutBom(text);
+    PerfProfileBuilder builder(sourceName, options);
+    Header h;
+    size_t records = 0, frames = 0;
+    const auto afterHeader = [&](size_t lineNo, size_t consumed) {
+        if (++records % 4096 == 0) {
+            builder.checkMemory(consumed, lineNo);
+            if (options.progress && !options.progress(double(consumed) / double(text.size())))
+                throw Cancelled();
+        }
+        return true;
+    };
+    forEachLine(text, [&](size_t lineNo, std::string_view line, size_t consumed) {
+        if (isBlankLine(line)) {
+            builder.end();
+            return true;
+        }
+        // perf indents call-graph frames with a tab, and pads comm with spaces when a record has no call graph
+        // (its frame is on the header line): a space-indented line is a header when it reads as one.
+        if (line.front() == ' ' && parseHeader(trimmed(line), &h)) {
+            builder.end();
+            builder.begin(h, lineNo);
+            if (!h.rest.empty())
+                builder.frame(parseFrame(h.rest));
+            return afterHeader(lineNo, consumed);
+        }
+        if (isBlank(line.front())) {
+            if (!builder.open())
+                throw ProfileError(sourceName + ": line " + std::to_string(lineNo) +
+                                   ": not perf script: a stack frame outside a sample record, got " + quoted(line));
+            builder.frame(parseFrame(line));
+            if (++frames % 65536 == 0)
+                builder.checkMemory(consumed, lineNo);
+            return true;
+        }
+        if (line.front() == '#')
+            return true;
+        builder.end();
+        if (!parseHeader(line, &h))
+            throw ProfileError(sourceName + ": line " + std::to_string(lineNo) +
+                               ": not a perf script sample header: expected 'COMM PID[/TID] [CPU] TIME: [PERIOD] "
+                               "EVENT:', got " + quoted(line));
+        builder.begin(h, lineNo);
+        if (!h.rest.empty())
+            builder.frame(parseFrame(h.rest));
+        return afterHeader(lineNo, consumed);
+    });
+    builder.end();
+    builder.checkMemory(text.size(), 0);
+    return builder.build();
+}
+
+}   // namespace qflame

@@ -1,0 +1,35 @@
+// The C++ program the perf script and demangling tests build with g++ -O1 -fno-omit-frame-pointer: functions
+// at the top level, in a namespace, a const member and a template with two instantiations, each busy long
+// enough for perf record -F 999 to sample it.
+#pragma once
+
+namespace qflame::test {
+
+inline constexpr const char *kPerfProgram = R"(#include <cstdio>
+#include <vector>
+namespace work {
+template <typename T> __attribute__((noinline)) T accumulate(const std::vector<T> &v, int rounds) {
+    T s = 0;
+    for (int r = 0; r < rounds; ++r) for (const T &x : v) s = s * 3 + x;
+    return s;
+}
+struct Mixer {
+    __attribute__((noinline)) long mix(long a, int n) const {
+        for (int i = 0; i < n; ++i) a = a * 6364136223846793005L + 1442695040888963407L;
+        return a;
+    }
+};
+}
+__attribute__((noinline)) long leaf(long x) { for (int i = 0; i < 2000; ++i) x ^= x << 7, x ^= x >> 9; return x; }
+__attribute__((noinline)) long middle(long x) { return leaf(x) + work::Mixer().mix(x, 3000); }
+int main(int argc, char **) {
+    std::vector<long> vi(1000, argc); std::vector<double> vd(1000, 0.5);
+    long t = 0; double d = 0;
+    for (int k = 0; k < 20000; ++k) {   // k in every call: gcc would hoist a pure call out of the loop
+        t += middle(k); t += work::accumulate(vi, 2 + (k & 1)); d += work::accumulate(vd, 1 + (k & 1));
+    }
+    std::printf("%ld %f\n", t, d);
+}
+)";
+
+}   // namespace qflame::test

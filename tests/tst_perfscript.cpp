@@ -1,0 +1,399 @@
+// perf script text: each `perf script -F` variation read into exact samples, labels, addresses and mappings; the
+// errors, with their lines; telling it apart from the other formats; and a real `perf record --call-graph fp` run
+// of a C++ program built here, whose flat and cum per function equal a collapse of perf script's documented
+// format written below (not the model's parser), demangled by perf and by us (--no-demangle, --demangle full).
+#include "PerfTestProgram.h"
+#include "formats/PerfScriptFormat.h"
+#include "formats/ProfileInput.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+#include <map>
+
+using namespace qflame;
+
+namespace {
+
+// One line per sample, sorted: "labels | frames leaf first as name@hexaddr(dso) | values".
+QString describe(const Profile &p)
+{
+    QStringList lines;
+    for (size_t s = 0; s < p.sampleCount(); ++s) {
+        QStringList labels, frames, values;
+        for (uint64_t l = p.sampleLabelBegin[s]; l < p.sampleLabelBegin[s + 1]; ++l) {
+            const Label &label = p.labels[l];
+            labels << QString::fromStdString(std::string(p.str(label.key))) + QLatin1Char('=') +
+                          (label.str ? QString::fromStdString(std::string(p.str(label.str))) : QString::number(label.num));
+        }
+        for (uint64_t k = p.sampleLocBegin[s]; k < p.sampleLocBegin[s + 1]; ++k) {
+            const Location &loc = p.locations[p.sampleLocations[k]];
+            const Function &f = p.functions[p.lines[loc.firstLine].function];
+            QString frame = QString::fromStdString(std::string(p.str(f.name))) + QLatin1Char('@') +
+                            QString::number(loc.address, 16);
+            if (loc.mapping != kNone)
+                frame += QLatin1Char('(') + QString::fromStdString(std::string(p.str(p.mappings[loc.mapping].file))) +
+                         QLatin1Char(')');
+            frames << frame;
+        }
+        for (size_t t = 0; t < p.sampleTypes.size(); ++t)
+            values << QString::number(p.value(s, t));
+        lines << labels.join(QLatin1Char(' ')) + QStringLiteral(" | ") + frames.join(QLatin1Char(' ')) +
+                     QStringLiteral(" | ") + values.join(QLatin1Char(' '));
+    }
+    lines.sort();
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString types(const Profile &p)
+{
+    QStringList out;
+    for (size_t t = 0; t < p.sampleTypes.size(); ++t)
+        out << QString::fromStdString(p.typeName(t) + "/" + p.unitName(t));
+    return out.join(QLatin1Char(' '));
+}
+
+// flat and cum per function name of one sample type, from the model.
+std::map<QString, std::pair<int64_t, int64_t>> flatCum(const std::shared_ptr<const Profile> &p, size_t type)
+{
+    std::map<QString, std::pair<int64_t, int64_t>> out;
+    const auto table = FlatTable::compute({p}, type, BuildOptions{});
+    for (size_t i = 0; i < table->rows().size(); ++i)
+        out[QString::fromUtf8(table->label(i).data(), qsizetype(table->label(i).size()))] = {table->rows()[i].flat,
+                                                                                            table->rows()[i].cum};
+    return out;
+}
+
+// perf script's default output as perf-script(1) documents it, collapsed by hand: a header
+// "COMM PID TIME: PERIOD EVENT:" then one "IP SYMBOL+OFFSET (DSO)" line per frame, innermost first, and a blank
+// line. flat goes to the first frame, cum once to every distinct symbol of the record. `rename` maps a symbol.
+struct Collapse {
+    std::map<QString, std::pair<int64_t, int64_t>> samples, period;
+};
+
+Collapse collapse(const QString &text, const std::function<QString(const QString &)> &rename)
+{
+    static const QRegularExpression header(QStringLiteral(R"(^\S.*\s(\d+)\s+\S+:\s*$)"));
+    static const QRegularExpression frame(QStringLiteral(R"(^\s+[0-9a-f]+\s+(.*?)(\+0x[0-9a-f]+)?\s+\(.*\)$)"));
+    Collapse c;
+    int64_t period = 0;
+    QStringList stack;
+    auto flush = [&] {
+        if (stack.isEmpty())
+            return;
+        const QSet<QString> distinct(stack.begin(), stack.end());
+        c.samples[stack.front()].first += 1;
+        c.period[stack.front()].first += period;
+        for (const QString &name : distinct)
+            c.samples[name].second += 1, c.period[name].second += period;
+        stack.clear();
+    };
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
+        if (const auto m = header.match(line); m.hasMatch()) {
+            flush();
+            period = m.captured(1).toLongLong();
+        } else if (const auto f = frame.match(line); f.hasMatch()) {
+            stack << rename(f.captured(1));
+        }
+    }
+    flush();
+    return c;
+}
+
+QString run(const QString &program, const QStringList &args, const QString &dir, int *exitCode = nullptr,
+            QString *errors = nullptr, const QByteArray &input = {})
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.start(program, args);
+    p.write(input);
+    p.closeWriteChannel();
+    p.waitForFinished(120000);
+    if (exitCode)
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    if (errors)
+        *errors = QString::fromLocal8Bit(p.readAllStandardError());
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+
+}   // namespace
+
+class tst_PerfScript : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void parses_data();
+    void parses();
+    void rejects_data();
+    void rejects();
+    void limitsNameThemselves();
+    void sniffs();
+    void tagfocusOnComm();
+    void realPerfRecord();
+};
+
+void tst_PerfScript::parses_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("types");
+    QTest::addColumn<QString>("samples");
+    QTest::newRow("default fields, call graph, lone tid, :ppp")
+        << QByteArray("prog 12302 13144.649758:    1001001 cpu-clock:ppp: \n"
+                      "\tffffffff8225f759 pvm_irq_enable+0x19 ([kernel.kallsyms])\n"
+                      "\t    55d0c2a1b1c9 main+0x19 (/tmp/prog)\n\n"
+                      "prog 12302 13144.650746:    1001001 cpu-clock:ppp: \n"
+                      "\t    55d0c2a1b1c9 main+0x19 (/tmp/prog)\n\n"
+                      "prog 12302 13144.651746:    1001001 cpu-clock:ppp: \n"
+                      "\t    55d0c2a1b1c9 main+0x19 (/tmp/prog)\n\n")
+        << "samples/count cpu-clock/nanoseconds"
+        << "comm=prog tid=12302 | main@55d0c2a1b1c9(/tmp/prog) | 2 2002002\n"
+           "comm=prog tid=12302 | pvm_irq_enable@ffffffff8225f759([kernel.kallsyms]) main@55d0c2a1b1c9(/tmp/prog) | 1 1001001";
+    QTest::newRow("pid/tid, [cpu], cycles:u")
+        << QByteArray("perf 100/101 [003] 5.000001:     250000 cycles:u:\n\t4005d6 run+0x6 (/a)\n\t4005f0 main+0x10 (/a)\n")
+        << "samples/count cycles/count" << "comm=perf pid=100 tid=101 | run@4005d6(/a) main@4005f0(/a) | 1 250000";
+    QTest::newRow("no call graph: the frame on the header line")
+        << QByteArray("prog 7 [000] 1.5: 100 instructions:  4005d6 main+0x16 (/tmp/a)\n"
+                      "prog 7 [001] 1.6: 100 instructions:  4005d6 main+0x16 (/tmp/a)\n"
+                      "prog 8 [001] 1.7: 300 instructions:  4005e0 work+0x0 (/tmp/a)\n")
+        << "samples/count instructions/count"
+        << "comm=prog tid=7 | main@4005d6(/tmp/a) | 2 200\ncomm=prog tid=8 | work@4005e0(/tmp/a) | 1 300";
+    QTest::newRow("no call graph, comm padded as perf pads it")
+        << QByteArray("            prog 23541 14952.186443:    1001001 cpu-clock:ppp:      7f4a62426b73 _start+0x3 (/lib/ld.so)\n"
+                      "            prog 23541 14952.187437:    1001001 cpu-clock:ppp:  ffffffff8133c9c0 native_set_pte+0x0 ([kernel.kallsyms])\n")
+        << "samples/count cpu-clock/nanoseconds"
+        << "comm=prog tid=23541 | _start@7f4a62426b73(/lib/ld.so) | 1 1001001\n"
+           "comm=prog tid=23541 | native_set_pte@ffffffff8133c9c0([kernel.kallsyms]) | 1 1001001";
+    QTest::newRow("-F comm,pid,tid,time,event,ip,sym,dso: no period")
+        << QByteArray("prog 10/11 2.25: cpu-clock:ppp:\n\t401000 leaf+0x4 (/b)\n\t401100 main+0x8 (/b)\n\n"
+                      "prog 10/11 2.26: cpu-clock:ppp:\n\t401000 leaf+0x4 (/b)\n\t401100 main+0x8 (/b)\n\n")
+        << "samples/count" << "comm=prog pid=10 tid=11 | leaf@401000(/b) main@401100(/b) | 2";
+    QTest::newRow("demangled names with spaces and parentheses")
+        << QByteArray("a.out 5 1.0: 10 cpu-clock:\n"
+                      "\t1234 std::vector<int, std::allocator<int> >::push_back(int const&)+0x12 (/x/a.out)\n"
+                      "\t1300 (anonymous namespace)::run() const+0x5 (/x/a.out)\n"
+                      "\t1400 operator+(int)+0x1 (/x/a.out)\n\n")
+        << "samples/count cpu-clock/nanoseconds"
+        << "comm=a.out tid=5 | std::vector<int, std::allocator<int> >::push_back(int const&)@1234(/x/a.out) "
+           "(anonymous namespace)::run() const@1300(/x/a.out) operator+(int)@1400(/x/a.out) | 1 10";
+    QTest::newRow("[unknown] kept, zero address")
+        << QByteArray("prog 3 1.0: 1 task-clock:\n\t7fbec13fd8a8 [unknown] ([unknown])\n\t0 [unknown] ([unknown])\n")
+        << "samples/count task-clock/nanoseconds" << "comm=prog tid=3 | [unknown]@7fbec13fd8a8([unknown]) [unknown]@0([unknown]) | 1 1";
+    QTest::newRow("two events: a column each, zero in the other")
+        << QByteArray("p 1 1.0: 1000 cycles:\n\t10 f+0x0 (/p)\n\np 1 1.1: 7 instructions:\n\t10 f+0x0 (/p)\n\n")
+        << "samples/count cycles/count instructions/count"
+        << "comm=p tid=1 | f@10(/p) | 1 0 7\ncomm=p tid=1 | f@10(/p) | 1 1000 0";
+    QTest::newRow("comm with spaces, no time field, tracepoint event")
+        << QByteArray("Web Content 4321/4322 5 sched:sched_switch:\n\tffff0010 __schedule+0x3 ([kernel.kallsyms])\n")
+        << "samples/count sched:sched_switch/count"
+        << "comm=Web Content pid=4321 tid=4322 | __schedule@ffff0010([kernel.kallsyms]) | 1 5";
+    QTest::newRow("no offset; no ip (the offset is the address); no dso")
+        << QByteArray("p 1 1.0: 2 cpu-clock:\n\t4005d6 main (/tmp/a)\n\tstart+0x1f (/tmp/a)\n\t9 outer\n")
+        << "samples/count cpu-clock/nanoseconds" << "comm=p tid=1 | main@4005d6(/tmp/a) start@1f(/tmp/a) outer@9 | 1 2";
+    QTest::newRow("perf script --header comments, CRLF, a record without frames")
+        << QByteArray("# ========\r\n# captured on: today\r\n# ========\r\n#\r\np 1 1.0: 5 cpu-clock:\r\n\r\n"
+                      "p 1 1.1: 5 cpu-clock:\r\n\t10 f+0x0 (/p)\r\n")
+        << "samples/count cpu-clock/nanoseconds" << "comm=p tid=1 |  | 1 5\ncomm=p tid=1 | f@10(/p) | 1 5";
+}
+
+void tst_PerfScript::parses()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, types);
+    QFETCH(QString, samples);
+    const auto p = readProfile(std::string_view(text.constData(), size_t(text.size())), "in.perf");
+    QCOMPARE(::types(*p), types);
+    QCOMPARE(describe(*p), samples);
+    QCOMPARE(int(sniffProfileFormat(std::string_view(text.constData(), size_t(text.size())))),
+             int(ProfileFormat::PerfScript));
+}
+
+void tst_PerfScript::rejects_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("frame first") << QByteArray("\tmain (/a)\n")
+                                 << "in: line 1: not perf script: a stack frame outside a sample record, got '\tmain (/a)'";
+    QTest::newRow("a bad header after good records")
+        << QByteArray("p 1 1.0: 5 cpu-clock:\n\t1 main\n\ngarbage here\n")
+        << "in: line 4: not a perf script sample header: expected 'COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:', "
+           "got 'garbage here'";
+    QTest::newRow("period, then none")
+        << QByteArray("p 1 1.0: 5 cpu-clock:\n\np 1 2.0: cpu-clock:\n")
+        << "in: line 3: event 'cpu-clock' printed without a period here but with one before";
+    QTest::newRow("no records") << QByteArray("# only a comment\n")
+                                << "in: no samples: the perf script input has no records";
+}
+
+void tst_PerfScript::rejects()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, error);
+    try {
+        readPerfScript(std::string_view(text.constData(), size_t(text.size())), "in");
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QCOMPARE(QString::fromUtf8(e.what()), error);
+    }
+}
+
+void tst_PerfScript::limitsNameThemselves()
+{
+    // Memory is bounded by the input: a stack of 2 million distinct 7-byte frames would store ~100 bytes for each,
+    // past memoryPerInputByte (3) per byte plus 64 MiB, and is refused with that limit's name.
+    std::string hostile = "p 1 1.0: 1 cpu-clock:\n";
+    for (uint32_t a = 0x100000; a < 0x100000 + 2000000; ++a) {
+        char line[16];
+        hostile.append(line, size_t(std::snprintf(line, sizeof line, "\t%x\n", a)));
+    }
+    try {
+        readPerfScript(hostile, "in");
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QLatin1String("(the memoryPerInputByte limit)")), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).startsWith(QLatin1String("in: line ")), e.what());
+    }
+    // The sample-type limit names itself.
+    ReadOptions few;
+    few.maxSampleTypes = 2;
+    try {
+        readPerfScript("p 1 1.0: 5 cycles:\n\np 1 1.1: 5 instructions:\n", "in", few);
+        QFAIL("no error");
+    } catch (const ProfileError &e) {
+        QCOMPARE(QString::fromUtf8(e.what()), "in: 2 events: more than the maxSampleTypes limit of 2 sample types");
+    }
+}
+
+void tst_PerfScript::sniffs()
+{
+    // The others' inputs are not perf script, and perf script is not theirs.
+    for (const char *other : {"main;run;parse 42\n", "{\"flamebearer\":{}}", "a b 3\n", "perf 12 x\n", ""})
+        QVERIFY2(!looksLikePerfScript(other), other);
+    QCOMPARE(int(sniffProfileFormat("main;a 2\n")), int(ProfileFormat::Folded));
+    QVERIFY(looksLikePerfScript("# header\n\nprog 1/2 cpu-clock:\n"));
+}
+
+void tst_PerfScript::tagfocusOnComm()
+{
+    const auto p = readProfile("a 1 1.0: 3 cpu-clock:\n\t1 fa\n\nb 2 1.0: 5 cpu-clock:\n\t2 fb\n\n", "in");
+    BuildOptions only;
+    only.filters.tagFocus = "comm=b";
+    const auto table = FlatTable::compute({p}, 1, only);
+    QCOMPARE(int(table->rows().size()), 1);
+    QCOMPARE(std::string(table->label(0)), std::string("fb"));
+    QCOMPARE(table->rows()[0].flat, int64_t(5));
+    only.filters.tagFocus = "pid=1";   // a lone number is the thread id
+    QCOMPARE(int(FlatTable::compute({p}, 1, only)->rows().size()), 0);
+    only.filters.tagFocus = "tid=1";
+    QCOMPARE(FlatTable::compute({p}, 1, only)->rows()[0].flat, int64_t(3));
+}
+
+void tst_PerfScript::realPerfRecord()
+{
+    const QString perf = QStandardPaths::findExecutable(QStringLiteral("perf"));
+    const QString gxx = QStandardPaths::findExecutable(QStringLiteral("g++"));
+    const QString cxxfilt = QStandardPaths::findExecutable(QStringLiteral("c++filt"));
+    if (perf.isEmpty() || gxx.isEmpty() || cxxfilt.isEmpty())
+        QSKIP("perf (linux-perf), g++ or c++filt (binutils) is not installed");
+    QTemporaryDir dir;
+    QFile src(dir.filePath(QStringLiteral("prog.cpp")));
+    QVERIFY(src.open(QIODevice::WriteOnly) && src.write(qflame::test::kPerfProgram) > 0);
+    src.close();
+    int code = 0;
+    QString errors;
+    run(gxx, {"-O1", "-fno-omit-frame-pointer", "-o", "prog", "prog.cpp"}, dir.path(), &code, &errors);
+    QVERIFY2(code == 0, qPrintable(errors));
+    run(perf, {"record", "--call-graph", "fp", "-F", "999", "-o", "perf.data", "./prog"}, dir.path(), &code, &errors);
+    if (code != 0 && (errors.contains(QLatin1String("perf_event_paranoid")) || errors.contains(QLatin1String("ermission")) ||
+                      errors.contains(QLatin1String("not permitted"))))
+        QSKIP(qPrintable(QStringLiteral("perf events are not permitted here: ") + errors.left(200)));
+    QVERIFY2(code == 0, qPrintable(errors));
+    const QString text = run(perf, {"script", "-i", "perf.data"}, dir.path(), &code);
+    QCOMPARE(code, 0);
+    const QString mangledText = run(perf, {"script", "-i", "perf.data", "--no-demangle"}, dir.path(), &code);
+    QCOMPARE(code, 0);
+
+    // perf's own demangled names, read as they are: flat and cum of both sample types equal the collapse.
+    const QByteArray bytes = text.toUtf8();
+    const auto p = readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "perf.txt");
+    QCOMPARE(::types(*p), QStringLiteral("samples/count cpu-clock/nanoseconds"));
+    const Collapse expected = collapse(text, [](const QString &s) { return s; });
+    QVERIFY2(expected.samples.size() > 3, qPrintable(text.left(400)));
+    QVERIFY(expected.samples.count(QStringLiteral("work::Mixer::mix")) && expected.samples.count(QStringLiteral("leaf")));
+    QCOMPARE(flatCum(p, 0), expected.samples);
+    QCOMPARE(flatCum(p, 1), expected.period);
+
+    // Mangled names with --demangle full: each name is what c++filt makes of it, and the numbers are the same.
+    QStringList mangled;
+    static const QRegularExpression symbol(QStringLiteral(R"(^\s+[0-9a-f]+\s+(_Z\S*?)(\+0x[0-9a-f]+)?\s+\()"));
+    for (const QString &line : mangledText.split(QLatin1Char('\n')))
+        if (const auto m = symbol.match(line); m.hasMatch() && !mangled.contains(m.captured(1)))
+            mangled << m.captured(1);
+    QVERIFY2(mangled.size() >= 3, qPrintable(mangled.join(QLatin1Char(' '))));
+    const QStringList filtered =
+        run(cxxfilt, {}, dir.path(), &code, nullptr, (mangled.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8())
+            .split(QLatin1Char('\n'));
+    QHash<QString, QString> byCxxfilt;
+    for (qsizetype i = 0; i < mangled.size(); ++i)
+        byCxxfilt[mangled[i]] = filtered.value(i);
+    QVERIFY(byCxxfilt.values().contains(QStringLiteral("long work::accumulate<long>(std::vector<long, std::allocator<long> > const&, int)")));
+    QVERIFY(byCxxfilt.values().contains(QStringLiteral("work::Mixer::mix(long, int) const")));
+    ReadOptions full;
+    full.demangle = DemangleMode::Full;
+    const QByteArray mbytes = mangledText.toUtf8();
+    const auto pm = readProfile(std::string_view(mbytes.constData(), size_t(mbytes.size())), "m.txt", full);
+    const Collapse expectedFull = collapse(mangledText, [&](const QString &s) { return byCxxfilt.value(s, s); });
+    QCOMPARE(flatCum(pm, 0), expectedFull.samples);
+    QCOMPARE(flatCum(pm, 1), expectedFull.period);
+
+    // Simple: both instantiations of the template are one frame, with the sum of their values.
+    ReadOptions simple;
+    simple.demangle = DemangleMode::Simple;
+    const auto ps = readProfile(std::string_view(mbytes.constData(), size_t(mbytes.size())), "m.txt", simple);
+    const auto simpleRows = flatCum(ps, 1);
+    int64_t accumulateFlat = 0;
+    for (const auto &[name, v] : expectedFull.period)
+        if (name.contains(QLatin1String("work::accumulate<")))
+            accumulateFlat += v.first;
+    QVERIFY(accumulateFlat > 0);
+    QCOMPARE(simpleRows.at(QStringLiteral("work::accumulate")).first, accumulateFlat);
+    QCOMPARE(simpleRows.at(QStringLiteral("leaf")), expectedFull.period.at(QStringLiteral("leaf(long)")));
+    // The CLI reads the same file to the same numbers: `qflame top --tsv --demangle full` (flat, cum, name of the
+    // default sample type, cpu-clock), and `--tagfocus comm=prog` keeps exactly the program's own records.
+    QFile m(dir.filePath(QStringLiteral("mangled.txt")));
+    QVERIFY(m.open(QIODevice::WriteOnly) && m.write(mbytes) == mbytes.size());
+    m.close();
+    std::map<QString, std::pair<int64_t, int64_t>> cli;
+    for (const QString &row : run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--demangle", "full", "mangled.txt"},
+                                  dir.path(), &code).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        cli[row.section(QLatin1Char('\t'), 2)] = {row.section(QLatin1Char('\t'), 0, 0).toLongLong(),
+                                                  row.section(QLatin1Char('\t'), 1, 1).toLongLong()};
+    QCOMPARE(code, 0);
+    QCOMPARE(cli, expectedFull.period);
+    int64_t progTotal = 0;
+    static const QRegularExpression progHeader(QStringLiteral(R"(^prog\s+\d+\s.*\s(\d+)\s+\S+:\s*$)"));
+    for (const QString &line : mangledText.split(QLatin1Char('\n')))
+        if (const auto h = progHeader.match(line); h.hasMatch())
+            progTotal += h.captured(1).toLongLong();
+    const QString focused = run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--tagfocus", "comm=prog", "mangled.txt"},
+                                dir.path(), &code);
+    QCOMPARE(code, 0);
+    int64_t focusedTotal = 0;
+    for (const QString &row : focused.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        focusedTotal += row.section(QLatin1Char('\t'), 0, 0).toLongLong();
+    QVERIFY(progTotal > 0);
+    QCOMPARE(focusedTotal, progTotal);
+    // Names perf already demangled arrive readable, and simple leaves them as they are.
+    QCOMPARE(flatCum(readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "perf.txt", simple), 1),
+             expected.period);
+}
+
+QTEST_GUILESS_MAIN(tst_PerfScript)
+#include "tst_perfscript.moc"
