@@ -102,17 +102,18 @@ std::string foundBeyondPprof(const ListedFile &f)
     return f.foundIn.empty() ? std::string() : " Source: " + f.readFile + " (found in " + f.foundIn + ")\n";
 }
 
-void printListing(const SourceListing &l, bool tsv)
+// What both listings share: the files in order, "No source information", errors, the TSV's leading columns and
+// pprof's ROUTINE lines. `tsvCells` appends a line's value columns (each after a tab), `header` the line under
+// ROUTINE, `row` a line's value columns before its number.
+template <typename TsvCells, typename Header, typename Row>
+void printFiles(const SourceListing &l, bool tsv, std::string &out, TsvCells tsvCells, Header header, Row row)
 {
-    std::string out;
-    if (!tsv)
-        out += "Total: " + pprofScaledLabel(l.total, l.unit) + "\n";
     for (const ListedFile &f : l.files) {
         if (f.file.empty()) {
-            if (!tsv)
-                out += "No source information for " + f.function + "\n";
-            else
+            if (tsv)
                 std::cerr << "qflame: no source information for " << f.function << "\n";
+            else
+                out += "No source information for " + f.function + "\n";
             continue;
         }
         if (tsv) {
@@ -122,28 +123,46 @@ void printListing(const SourceListing &l, bool tsv)
                 appendEscaped(out, f.function);
                 out += '\t';
                 appendEscaped(out, f.readFile);
-                out += '\t' + std::to_string(line.line) + '\t' + std::to_string(line.before.flat) + '\t' +
-                       std::to_string(line.before.cum) + '\t';
+                out += '\t' + std::to_string(line.line);
+                tsvCells(out, line);
+                out += '\t';
                 appendEscaped(out, line.text);
                 out += '\n';
             }
         } else {
-            out += "ROUTINE ======================== " + f.function + " in " + f.file + "\n";
-            out += padLeft(pprofScaledLabel(f.before.flat, l.unit), 10) + " " +
-                   padLeft(pprofScaledLabel(f.before.cum, l.unit), 10) + " (flat, cum) " +
-                   pprofPercentage(f.before.cum, l.total) + " of Total\n";
+            out += "ROUTINE ======================== " + f.function + " in " + f.file + "\n" + header(f);
             if (!f.error.empty())
                 out += " Error: " + f.error + "\n";
             out += foundBeyondPprof(f);
             for (const ListedLine &line : f.lines) {
                 char number[32];
                 std::snprintf(number, sizeof number, "%6lld:", static_cast<long long>(line.line));
-                out += padLeft(valueOrDot(line.before.flat, l.unit), 10) + " " +
-                       padLeft(valueOrDot(line.before.cum, l.unit), 10) + " " + number + line.text + "\n";
+                out += row(line) + number + line.text + "\n";
             }
         }
         warnAbout(f);
     }
+}
+
+void printListing(const SourceListing &l, bool tsv)
+{
+    std::string out;
+    if (!tsv)
+        out += "Total: " + pprofScaledLabel(l.total, l.unit) + "\n";
+    printFiles(
+        l, tsv, out,
+        [](std::string &o, const ListedLine &line) {
+            o += '\t' + std::to_string(line.before.flat) + '\t' + std::to_string(line.before.cum);
+        },
+        [&l](const ListedFile &f) {
+            return padLeft(pprofScaledLabel(f.before.flat, l.unit), 10) + " " +
+                   padLeft(pprofScaledLabel(f.before.cum, l.unit), 10) + " (flat, cum) " +
+                   pprofPercentage(f.before.cum, l.total) + " of Total\n";
+        },
+        [&l](const ListedLine &line) {
+            return padLeft(valueOrDot(line.before.flat, l.unit), 10) + " " +
+                   padLeft(valueOrDot(line.before.cum, l.unit), 10) + " ";
+        });
     std::cout << out;
 }
 
@@ -162,48 +181,27 @@ void printDiff(const SourceListing &l, bool tsv)
                           l.noiseK > 0 ? "no samples/count on both sides" : "--noise 0");
         out += rule;
     }
-    for (const ListedFile &f : l.files) {
-        if (f.file.empty()) {
-            (tsv ? std::cerr : std::cout) << (tsv ? "qflame: n" : "N") << "o source information for " << f.function
-                                          << "\n";
-            continue;
-        }
-        if (tsv) {
-            if (!f.error.empty())
-                std::cerr << "qflame: " << f.function << ": " << f.error << "\n";
-            for (const ListedLine &line : f.lines) {
-                appendEscaped(out, f.function);
-                out += '\t';
-                appendEscaped(out, f.readFile);
-                out += '\t' + std::to_string(line.line);
-                for (int64_t v : {line.before.flat, line.after.flat, wrappingAdd(line.after.flat, -line.before.flat),
-                                  line.before.cum, line.after.cum, wrappingAdd(line.after.cum, -line.before.cum)})
-                    out += '\t' + std::to_string(v);
-                out += std::string("\t") + diffClassName(line.cls) + '\t';
-                appendEscaped(out, line.text);
-                out += '\n';
-            }
-        } else {
-            out += "ROUTINE ======================== " + f.function + " in " + f.file + "\n";
-            out += padLeft(pprofScaledLabel(f.before.cum, l.unit), 10) + " " +
+    printFiles(
+        l, tsv, out,
+        [](std::string &o, const ListedLine &line) {
+            for (int64_t v : {line.before.flat, line.after.flat, wrappingAdd(line.after.flat, -line.before.flat),
+                              line.before.cum, line.after.cum, wrappingAdd(line.after.cum, -line.before.cum)})
+                o += '\t' + std::to_string(v);
+            o += std::string("\t") + diffClassName(line.cls);
+        },
+        [&l](const ListedFile &f) {
+            return padLeft(pprofScaledLabel(f.before.cum, l.unit), 10) + " " +
                    padLeft(pprofScaledLabel(f.after.cum, l.unit), 10) + " " +
                    padLeft(signedValue(wrappingAdd(f.after.cum, -f.before.cum), l.unit), 10) +
                    " (cum before, after, delta)\n";
-            if (!f.error.empty())
-                out += " Error: " + f.error + "\n";
-            out += foundBeyondPprof(f);
-            for (const ListedLine &line : f.lines) {
-                char number[32];
-                std::snprintf(number, sizeof number, "%6lld:", static_cast<long long>(line.line));
-                const std::string cls = line.cls == DiffClass::Unchanged ? "" : diffClassName(line.cls);
-                out += padLeft(valueOrDot(line.before.cum, l.unit), 10) + " " +
-                       padLeft(valueOrDot(line.after.cum, l.unit), 10) + " " +
-                       padLeft(signedValue(wrappingAdd(line.after.cum, -line.before.cum), l.unit), 10) + " " +
-                       padLeft(cls, 7) + " " + number + line.text + "\n";
-            }
-        }
-        warnAbout(f);
-    }
+        },
+        [&l](const ListedLine &line) {
+            const std::string cls = line.cls == DiffClass::Unchanged ? "" : diffClassName(line.cls);
+            return padLeft(valueOrDot(line.before.cum, l.unit), 10) + " " +
+                   padLeft(valueOrDot(line.after.cum, l.unit), 10) + " " +
+                   padLeft(signedValue(wrappingAdd(line.after.cum, -line.before.cum), l.unit), 10) + " " +
+                   padLeft(cls, 7) + " ";
+        });
     std::cout << out;
 }
 

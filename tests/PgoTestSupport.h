@@ -81,9 +81,12 @@ struct Run {
     QByteArray out, err;
 };
 
-inline Run runQflame(const QStringList &args)
+// The real binary with `args`, in `workDir` (empty: this process's).
+inline Run runQflameIn(const QString &workDir, const QStringList &args)
 {
     QProcess p;
+    if (!workDir.isEmpty())
+        p.setWorkingDirectory(workDir);
     p.start(QStringLiteral(QFLAME_BINARY), args);
     if (!p.waitForStarted())
         return {};
@@ -91,6 +94,11 @@ inline Run runQflame(const QStringList &args)
     p.waitForFinished(120000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+inline Run runQflame(const QStringList &args)
+{
+    return runQflameIn(QString(), args);
 }
 
 inline QString writeProfile(const QTemporaryDir &dir, const char *name, const Builder &b)

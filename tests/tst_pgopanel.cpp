@@ -3,6 +3,7 @@
 // candidates, the highlight an edge selection sets in the flamegraph, the saves, a profile without a PGO sample
 // type, and in a comparison the inlining changes and the diff flamegraph's marks. Models under
 // QAbstractItemModelTester.
+#include "PgoTestSupport.h"
 #include "ProfileFactory.h"
 #include "compare/DiffView.h"
 #include "document/DocumentPane.h"
@@ -36,48 +37,12 @@ namespace pb = perftools::profiles;
 
 namespace {
 
-// A pprof message built field by field: functions with start lines, locations with inline lines, samples.
-class Builder {
+// The PGO tests' message builder (tests/PgoTestSupport.h) with one samples/count value per sample.
+class Builder : public pgotest::Builder {
 public:
-    Builder()
-    {
-        str("");
-        auto *t = m_p.add_sample_type();
-        t->set_type(str("samples")), t->set_unit(str("count"));
-    }
-    int64_t str(const std::string &s)
-    {
-        m_p.add_string_table(s);
-        return m_p.string_table_size() - 1;
-    }
-    uint64_t function(const std::string &name, int64_t startLine)
-    {
-        auto *f = m_p.add_function();
-        f->set_id(uint64_t(m_p.function_size())), f->set_name(str(name)), f->set_start_line(startLine);
-        return f->id();
-    }
-    // Lines innermost first, as pprof stores them: {function id, line}.
-    uint64_t location(uint64_t address, const std::vector<std::pair<uint64_t, int64_t>> &lines)
-    {
-        auto *l = m_p.add_location();
-        l->set_id(uint64_t(m_p.location_size())), l->set_address(address);
-        for (const auto &[fn, line] : lines) {
-            auto *ln = l->add_line();
-            ln->set_function_id(fn), ln->set_line(line);
-        }
-        return l->id();
-    }
-    void sample(const std::vector<uint64_t> &leafFirst, int64_t value)
-    {
-        auto *s = m_p.add_sample();
-        for (uint64_t l : leafFirst)
-            s->add_location_id(l);
-        s->add_value(value);
-    }
-    std::string bytes() const { return m_p.SerializeAsString(); }
-
-private:
-    pb::Profile m_p;
+    using pgotest::Builder::sample;
+    void sample(const std::vector<uint64_t> &leafFirst, int64_t value) { pgotest::Builder::sample(leafFirst, {value}); }
+    std::string bytes() const { return message().SerializeAsString(); }
 };
 
 // main.main -> main.work -> {main.helper, main.leaf}, main.helper -> main.leaf; start lines 10, 20, 30, 40.

@@ -7,6 +7,7 @@
 #include "source/LineCosts.h"
 #include "source/SourceFinder.h"
 #include "source/SourceListing.h"
+#include "tree/FrameTable.h"
 #include "tree/PprofRegex.h"
 
 #include <QDir>
@@ -19,19 +20,6 @@ using namespace qflame;
 using namespace qflame::pgotest;
 
 namespace {
-
-Run runQflameIn(const QString &dir, const QStringList &args)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted())
-        return {};
-    p.closeWriteChannel();
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 void writeText(const QString &path, const QByteArray &bytes)
 {

@@ -1,42 +1,13 @@
 #include "source/LineCosts.h"
 
 #include "io/ReadOptions.h"
+#include "tree/FrameTable.h"
 #include "tree/PprofRegex.h"
 
 #include <algorithm>
 #include <unordered_map>
 
 namespace qflame {
-
-std::string cleanPath(const std::string &path)
-{
-    if (path.empty())
-        return ".";
-    const bool rooted = path[0] == '/';
-    std::vector<std::string> parts;
-    size_t i = 0;
-    while (i < path.size()) {
-        size_t j = path.find('/', i);
-        if (j == std::string::npos)
-            j = path.size();
-        const std::string part = path.substr(i, j - i);
-        i = j + 1;
-        if (part.empty() || part == ".")
-            continue;
-        if (part == "..") {
-            if (!parts.empty() && parts.back() != "..")
-                parts.pop_back();
-            else if (!rooted)
-                parts.push_back("..");   // a relative path keeps its leading ".."; "/.." is "/"
-            continue;
-        }
-        parts.push_back(part);
-    }
-    std::string out = rooted ? "/" : "";
-    for (size_t k = 0; k < parts.size(); ++k)
-        out += (k ? "/" : "") + parts[k];
-    return out.empty() ? "." : out;
-}
 
 namespace {
 

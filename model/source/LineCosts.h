@@ -40,12 +40,9 @@ struct LineCosts {
 
 // `profiles` are merged; `sampleType` indexes the first, the others use the type of the same name and unit
 // (ProfileError otherwise). `displayPath` maps a profile's file name to the path pprof groups and shows it by
-// (its trimming; then cleaned as Go's filepath.Clean); null keeps it.
+// (its trimming; then cleaned as Go's filepath.Clean, tree/FrameTable's cleanPath); null keeps it.
 LineCosts computeLineCosts(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t sampleType,
                            const QRegularExpression &functions,
                            const std::function<std::string(const std::string &)> &displayPath = {});
-
-// Go's filepath.Clean: one slash between names, no "." names, ".." resolved lexically; "" becomes ".".
-std::string cleanPath(const std::string &path);
 
 }   // namespace qflame
