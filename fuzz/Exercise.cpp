@@ -1,6 +1,8 @@
 #include "Exercise.h"
 
+#include "formats/ChromeCpuProfileFormat.h"
 #include "formats/FlamebearerFormat.h"
+#include "formats/SpeedscopeFormat.h"
 #include "formats/FoldedFormat.h"
 #include "formats/ProfileInput.h"
 #include "tree/CallTreeBuilder.h"
@@ -60,6 +62,8 @@ Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader rea
         case Reader::Pprof: profile = readPprof(bytes, "fuzz", options); break;
         case Reader::Folded: profile = readFolded(bytes, "fuzz"); break;
         case Reader::Flamebearer: profile = readFlamebearer(bytes, "fuzz"); break;
+        case Reader::Speedscope: profile = readSpeedscope(bytes, "fuzz", options); break;
+        case Reader::ChromeCpuProfile: profile = readChromeCpuProfile(bytes, "fuzz", options); break;
         }
         const size_t types = std::min<size_t>(profile->sampleTypes.size(), 4);
         for (size_t t = 0; t < types; ++t) {

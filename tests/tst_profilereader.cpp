@@ -360,11 +360,14 @@ void tst_ProfileReader::frontDoorAsksTheReadersInOrder()
     // The table's order is the sniffing order: flamebearer and folded claim their own text, pprof (last, with no
     // test of its own) takes the rest and says why it is not a profile.
     const auto &readers = formatReaders();
-    QCOMPARE(int(readers.size()), 3);
+    QCOMPARE(int(readers.size()), 5);
     QCOMPARE(int(readers.back().format), int(ProfileFormat::Pprof));
     QVERIFY(readers.back().recognizes == nullptr && readers.back().readInflating != nullptr);
     QCOMPARE(int(sniffProfileFormat("{\"flamebearer\":{}}")), int(ProfileFormat::Flamebearer));
     QCOMPARE(int(sniffProfileFormat("main;a 2\n")), int(ProfileFormat::Folded));
+    QCOMPARE(int(sniffProfileFormat("{\"shared\":{\"frames\":[]},\"profiles\":[]}")), int(ProfileFormat::Speedscope));
+    QCOMPARE(int(sniffProfileFormat("{\"nodes\":[{\"id\":1,\"callFrame\":{}}]}")),
+             int(ProfileFormat::ChromeCpuProfile));
     QCOMPARE(int(sniffProfileFormat(bytesOf(richProfile()))), int(ProfileFormat::Pprof));
     // readPprof is the same door with the format fixed: folded text is handed to the pprof reader.
     QCOMPARE(readProfile("main;a 2\n", "f")->sampleCount(), size_t(1));

@@ -1,7 +1,9 @@
 #include "formats/ProfileInput.h"
 
+#include "formats/ChromeCpuProfileFormat.h"
 #include "formats/FlamebearerFormat.h"
 #include "formats/FoldedFormat.h"
+#include "formats/SpeedscopeFormat.h"
 #include "io/InflatingStream.h"
 #include "io/InputFile.h"
 #include "pprof/PprofReader.h"
@@ -110,6 +112,8 @@ const char *profileFormatName(ProfileFormat f)
     case ProfileFormat::Pprof: return "pprof";
     case ProfileFormat::Folded: return "folded";
     case ProfileFormat::Flamebearer: return "flamebearer";
+    case ProfileFormat::Speedscope: return "speedscope";
+    case ProfileFormat::ChromeCpuProfile: return "cpuprofile";
     }
     return "pprof";
 }
@@ -118,7 +122,11 @@ const std::vector<FormatReader> &formatReaders()
 {
     // A pprof message cannot start with '{' (field 15, wire type 3: a group, which proto3 has none of), and its
     // first bytes are binary tags and lengths, so text that parses as a folded line is never a real profile.
+    // speedscope and .cpuprofile are JSON objects too, told apart by their own keys before flamebearer's test
+    // (any object) takes them.
     static const std::vector<FormatReader> readers = {
+        {ProfileFormat::Speedscope, looksLikeSpeedscope, readSpeedscope, nullptr},
+        {ProfileFormat::ChromeCpuProfile, looksLikeChromeCpuProfile, readChromeCpuProfile, nullptr},
         {ProfileFormat::Flamebearer, looksLikeJsonObject, readFlamebearerBytes, nullptr},
         {ProfileFormat::Folded, recognizesFolded, readFoldedBytes, nullptr},
         {ProfileFormat::Pprof, nullptr, readPprofBytes, readPprofInflating},

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 namespace qflame {
 
@@ -43,6 +44,9 @@ struct ReadOptions {
     // plus 64 MiB. Tiny items (a 2-byte location costs 48 bytes stored) are what exceeds it.
     uint32_t memoryPerInputByte = 3;
     ProgressFn progress;
+    // Files of several profiles (speedscope): the name of the one to read; empty: the file's own choice, else
+    // the first.
+    std::string profileName;
 };
 
 }   // namespace qflame
