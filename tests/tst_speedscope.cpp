@@ -276,6 +276,8 @@ void tst_Speedscope::rejectsWithOneLine_data()
                                    << "in: cpuprofile: no node has the id 9";
     QTest::newRow("cpuprofile deltas") << QByteArray(R"({"nodes":[{"id":1,"callFrame":{"functionName":"f"}}],"samples":[1],"timeDeltas":[]})")
                                        << "in: cpuprofile: \"samples\" has 1 entries but \"timeDeltas\" 0";
+    QTest::newRow("cpuprofile overflow") << QByteArray(R"({"nodes":[{"id":1,"callFrame":{"functionName":"f"}}],"startTime":-9007199254740992,"endTime":9007199254740992,"samples":[1],"timeDeltas":[0]})")
+                                         << "in: cpuprofile: the times overflow 64 bits";
 }
 
 void tst_Speedscope::rejectsWithOneLine()

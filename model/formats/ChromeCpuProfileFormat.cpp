@@ -78,6 +78,22 @@ public:
             n.skip = n.parent < 0 && n.name == "(root)";
     }
 
+    // Times are whole microseconds; hostile sums and products must fail, not overflow.
+    int64_t plus(int64_t a, int64_t b) const
+    {
+        int64_t sum = 0;
+        if (__builtin_add_overflow(a, b, &sum))
+            fail("the times overflow 64 bits");
+        return sum;
+    }
+    int64_t nanos(int64_t micros) const
+    {
+        int64_t out = 0;
+        if (__builtin_mul_overflow(micros, int64_t(1000), &out))
+            fail("the times overflow 64 bits");
+        return out;
+    }
+
     int64_t indexOf(int64_t id) const
     {
         const auto it = m_index.find(id);
@@ -110,7 +126,7 @@ public:
                         : 0;
         for (qsizetype i = 0; i < samples.size(); ++i) {
             node[size_t(i)] = indexOf(integer(samples[i], "sample " + std::to_string(i)));
-            t += integer(deltas[i], "timeDelta " + std::to_string(i));
+            t = plus(t, integer(deltas[i], "timeDelta " + std::to_string(i)));
             time[size_t(i)] = t;
         }
         // V8 writes a sample late now and then (a negative delta); DevTools orders them by time first.
@@ -124,7 +140,7 @@ public:
             const int64_t next = k + 1 < order.size() ? time[order[k + 1]] : (hasEnd ? end : time[i]);
             Node &n = m_nodes[size_t(node[i])];
             n.count += 1;
-            n.nanos += std::max<int64_t>(next - time[i], 0) * 1000;
+            n.nanos = plus(n.nanos, nanos(std::max<int64_t>(plus(next, -time[i]), 0)));
         }
     }
 
@@ -149,10 +165,9 @@ public:
         StackProfileBuilder b(types);
         b.addComment("qflame: imported from a Chrome .cpuprofile");
         if (timed && top.value(QLatin1String("endTime")).isDouble() && top.value(QLatin1String("startTime")).isDouble())
-            b.setDurationNanos(std::max<int64_t>(integer(top.value(QLatin1String("endTime")), "endTime") -
-                                                     integer(top.value(QLatin1String("startTime")), "startTime"),
-                                                 0) *
-                               1000);
+            b.setDurationNanos(nanos(std::max<int64_t>(plus(integer(top.value(QLatin1String("endTime")), "endTime"),
+                                                            -integer(top.value(QLatin1String("startTime")), "startTime")),
+                                                       0)));
         std::vector<uint64_t> leafFirst;
         for (size_t i = 0; i < m_nodes.size(); ++i) {
             if (m_nodes[i].count == 0 && m_nodes[i].nanos == 0)
