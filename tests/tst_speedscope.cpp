@@ -11,6 +11,7 @@
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -41,6 +42,7 @@ private Q_SLOTS:
     void pprofRoundTrip_data();
     void pprofRoundTrip();
     void writesTheSchemasRequiredFields();
+    void boundsDeepStacks();
 };
 
 
@@ -408,6 +410,34 @@ void tst_Speedscope::writesTheSchemasRequiredFields()
     const auto oddTree = CallTreeBuilder::build({read(odd)}, 0);
     const auto back = read(QByteArray::fromStdString(writeSpeedscope(*oddTree, "odd")));
     QCOMPARE(describe(flatCum(back)), describe(flatCum(read(odd))));
+}
+
+// A chain of 100,000 frames, each open for a while (evented) or each sampled (.cpuprofile): every stack is as deep
+// as the chain, so the profile would hold 5e9 frames from a few MB. Refused by the memory rule, at once.
+void tst_Speedscope::boundsDeepStacks()
+{
+    const int n = 100000;
+    QByteArray evented = R"({"shared":{"frames":[{"name":"f"}]},"profiles":[{"type":"evented","unit":"none","events":[)";
+    for (int i = 0; i < n; ++i)
+        evented += (i ? ",{\"type\":\"O\",\"frame\":0,\"at\":" : "{\"type\":\"O\",\"frame\":0,\"at\":") +
+                   QByteArray::number(i) + '}';
+    evented += "]}]}";
+    QByteArray chrome = R"({"nodes":[)";
+    for (int i = 1; i <= n; ++i)
+        chrome += (i > 1 ? "," : "") + QByteArray(R"({"id":)") + QByteArray::number(i) +
+                  R"(,"callFrame":{"functionName":"f"},"hitCount":1)" +
+                  (i < n ? QByteArray(R"(,"children":[)") + QByteArray::number(i + 1) + "]}" : QByteArray("}"));
+    chrome += "]}";
+    for (const QByteArray &json : {evented, chrome}) {
+        QElapsedTimer clock;
+        clock.start();
+        const QString error = readError(json);
+        QVERIFY2(error.contains(QLatin1String("bytes in memory, more than the limit per byte of input")), qPrintable(error));
+        QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));
+    }
+    // The same shapes, shallow, read: the rule refuses only what no real profile has.
+    QCOMPARE(describe(flatCum(read(evented.left(evented.indexOf(",{\"type\":\"O\",\"frame\":0,\"at\":50}")) + "]}]}"))),
+             QStringLiteral("f=49/49"));
 }
 
 QTEST_GUILESS_MAIN(tst_Speedscope)

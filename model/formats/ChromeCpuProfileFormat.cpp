@@ -144,8 +144,12 @@ public:
         }
     }
 
-    std::shared_ptr<const Profile> read(std::string_view json)
+    std::shared_ptr<const Profile> read(std::string_view json, const ReadOptions &options)
     {
+        // What the stacks take in the profile (4 bytes a frame, 8 a value), bounded like every reader's: each
+        // sampled node's stack is as deep as its chain of parents, which a small file can make long for all.
+        const uint64_t budget = uint64_t(options.memoryPerInputByte) * json.size() + (uint64_t(64) << 20);
+        uint64_t stored = 0;
         QJsonParseError error;
         const QJsonDocument doc =
             QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
@@ -183,8 +187,12 @@ public:
                     n.location = b.location(n.name);
                 leafFirst.push_back(n.location);
             }
+            stored += 4 * leafFirst.size() + (timed ? 16 : 8);
+            if (stored > budget)
+                fail("the stacks take more than " + std::to_string(budget) + " bytes in memory, more than the "
+                     "limit per byte of input (+64 MiB): so deep and so many stacks are no real profile");
             const Node &n = m_nodes[i];
-            b.addStackIds(leafFirst, timed ? std::vector<int64_t>{n.count, n.nanos} : std::vector<int64_t>{n.count});
+            b.appendStackIds(leafFirst, timed ? std::vector<int64_t>{n.count, n.nanos} : std::vector<int64_t>{n.count});
         }
         return b.build(m_source);
     }
@@ -204,9 +212,9 @@ bool looksLikeChromeCpuProfile(std::string_view head)
 }
 
 std::shared_ptr<const Profile> readChromeCpuProfile(std::string_view json, const std::string &sourceName,
-                                                    const ReadOptions &)
+                                                    const ReadOptions &options)
 {
-    return Reader(sourceName).read(json);
+    return Reader(sourceName).read(json, options);
 }
 
 }   // namespace qflame

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 
 #include <cmath>
+#include <unordered_map>
 #include <vector>
 
 namespace qflame {
@@ -126,47 +127,70 @@ public:
             for (qsizetype k = stack.size(); k-- > 0;)
                 leafFirst.push_back(frameId(b, stack[k], at + " frame " + std::to_string(k)));
             const int64_t weight = scaled(w[i], factor, "weight " + std::to_string(i));
+            const size_t before = b.stackCount();
             b.addStackIds(leafFirst, m_countToo ? std::vector<int64_t>{1, weight} : std::vector<int64_t>{weight});
+            if (b.stackCount() != before)   // a new stack; a repeated one adds to its sample
+                store(leafFirst.size(), m_countToo ? 2 : 1);
         }
     }
 
+    // What the stacks will take in the profile (4 bytes a frame, 8 a value): bounded like every reader's
+    // (ReadOptions::memoryPerInputByte), since a stack is as deep as the frames open, which a small file can
+    // make large for every one of its events.
+    void store(size_t frames, size_t values)
+    {
+        m_stored += 4 * frames + 8 * values;
+        if (m_stored > m_budget)
+            fail("the stacks take more than " + std::to_string(m_budget) + " bytes in memory, more than the limit "
+                 "per byte of input (+64 MiB): so deep and so many stacks are no real profile");
+    }
+
+    // An evented profile's time per distinct stack: the stacks open form a tree (a trie of frames), each
+    // event moves along it, and the time between two events goes to the node of the stack open then. The tree
+    // has at most one node per open event, and each distinct stack is emitted once.
     void evented(StackProfileBuilder &b, const QJsonObject &p, double factor)
     {
         const QJsonValue events = p.value(QLatin1String("events"));
         if (!events.isArray())
             fail("an evented profile needs an \"events\" array");
-        std::vector<uint64_t> open;       // root first
-        std::vector<qint64> openIndex;    // the frame index of each, to match closes
-        std::vector<uint64_t> leafFirst;
+        struct Node {
+            uint64_t location;
+            qint64 frameIndex;   // to match closes
+            size_t parent;
+            int64_t self = 0;
+        };
+        std::vector<Node> nodes{{0, -1, 0}};   // 0: nothing open
+        std::unordered_map<uint64_t, size_t> childOf;   // (parent << 32 | frame index) -> node
+        size_t at = 0;   // the node of the stack open now
         int64_t last = 0;
-        auto account = [&](int64_t at) {
-            if (!open.empty() && at > last) {
-                leafFirst.assign(open.rbegin(), open.rend());
-                b.addStackIds(leafFirst, {at - last});
-            }
-            last = std::max(last, at);
+        auto account = [&](int64_t time) {
+            if (at != 0 && time > last)
+                nodes[at].self += time - last;
+            last = std::max(last, time);
         };
         const QJsonArray all = events.toArray();
         for (qsizetype i = 0; i < all.size(); ++i) {
             const std::string where = "event " + std::to_string(i);
             const QJsonObject e = all[i].toObject();
             const QString type = e.value(QLatin1String("type")).toString();
-            const int64_t at = scaled(e.value(QLatin1String("at")), factor, where + " \"at\"");
-            if (open.empty())
-                last = at;   // nothing was open: no time to count, the clock starts here
-            else if (at < last)
+            const int64_t time = scaled(e.value(QLatin1String("at")), factor, where + " \"at\"");
+            if (at == 0)
+                last = time;   // nothing was open: no time to count, the clock starts here
+            else if (time < last)
                 fail(where + " is earlier than the one before it (events must be in time order)");
             const uint64_t id = frameId(b, e.value(QLatin1String("frame")), where + " \"frame\"");
-            account(at);
+            const qint64 frame = e.value(QLatin1String("frame")).toInteger();
+            account(time);
             if (type == u"O") {
-                open.push_back(id);
-                openIndex.push_back(e.value(QLatin1String("frame")).toInteger());
+                const uint64_t key = (uint64_t(at) << 32) | uint64_t(frame);
+                const auto [it, added] = childOf.emplace(key, nodes.size());
+                if (added)
+                    nodes.push_back({id, frame, at});
+                at = it->second;
             } else if (type == u"C") {
-                if (open.empty() || openIndex.back() != e.value(QLatin1String("frame")).toInteger())
-                    fail(where + " closes frame " + std::to_string(e.value(QLatin1String("frame")).toInteger()) +
-                         ", which is not the innermost open frame");
-                open.pop_back();
-                openIndex.pop_back();
+                if (at == 0 || nodes[at].frameIndex != frame)
+                    fail(where + " closes frame " + std::to_string(frame) + ", which is not the innermost open frame");
+                at = nodes[at].parent;
             } else {
                 fail(where + " has type \"" + type.toStdString() + "\", neither \"O\" (open) nor \"C\" (close)");
             }
@@ -174,10 +198,21 @@ public:
         // Frames still open at the end last until the profile's end.
         if (p.value(QLatin1String("endValue")).isDouble())
             account(scaled(p.value(QLatin1String("endValue")), factor, "endValue"));
+        std::vector<uint64_t> leafFirst;
+        for (size_t n = 1; n < nodes.size(); ++n) {
+            if (nodes[n].self == 0)
+                continue;
+            leafFirst.clear();
+            for (size_t k = n; k != 0; k = nodes[k].parent)
+                leafFirst.push_back(nodes[k].location);
+            store(leafFirst.size(), 1);
+            b.appendStackIds(leafFirst, {nodes[n].self});   // distinct by construction
+        }
     }
 
     std::shared_ptr<const Profile> read(std::string_view json, const ReadOptions &options)
     {
+        m_budget = uint64_t(options.memoryPerInputByte) * json.size() + (uint64_t(64) << 20);
         QJsonParseError error;
         const QJsonDocument doc =
             QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
@@ -219,6 +254,7 @@ private:
     std::vector<std::string> m_names;
     std::vector<uint64_t> m_ids;   // 0: not made yet
     bool m_countToo = false;
+    uint64_t m_stored = 0, m_budget = 0;
 };
 
 }   // namespace
