@@ -3,6 +3,7 @@
 #include "Cli.h"
 
 #include "CliDiff.h"
+#include "CliFetch.h"
 #include "CliFormats.h"
 #include "CliList.h"
 #include "CliPgo.h"
@@ -335,12 +336,34 @@ std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv
     return rest;
 }
 
+// `--profile NAME`, for every verb that reads files: taken out of the arguments by runCli.
+std::string &profileNameOption()
+{
+    static std::string name;
+    return name;
+}
+
+// Takes `--profile NAME` out of a verb's arguments (it applies to every FILE, as --max-size does).
+std::vector<std::string> takeProfileName(const std::vector<std::string> &args)
+{
+    std::vector<std::string> rest;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::optional<std::string> name;
+        if (takeOption(args, i, "--profile", name))
+            profileNameOption() = *name;
+        else
+            rest.push_back(args[i]);
+    }
+    return rest;
+}
+
 }   // namespace
 
 ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
 {
     ReadOptions o;
     o.demangle = cliDemangleMode();
+    o.profileName = profileNameOption();
     if (maxSizeMiB) {
         const auto mib = parseCount(*maxSizeMiB);
         if (!mib || *mib == 0 || *mib > (uint64_t(1) << 40))
@@ -443,14 +466,15 @@ const char *cliUsage()
            "                                (noise from samples/count, --noise K; see list); --tsv: function\n"
            "                                file line before_flat after_flat delta_flat before_cum after_cum\n"
            "                                delta_cum class text\n"
-           "  qflame convert FILE... --to pprof|folded [--output OUT] [--sample TYPE|INDEX]\n"
+           "  qflame convert FILE... --to pprof|folded|speedscope [--output OUT] [--sample TYPE|INDEX]\n"
            "                     [--granularity functions|lines|addresses]\n"
            "  qflame convert FILE... --for pgo [--output OUT]\n"
            "                                writes FILE as gzip pprof or folded stacks ('root;...;leaf COUNT'\n"
            "                                lines) to OUT (default '-', standard output); several FILEs are\n"
            "                                merged; --to pprof of one FILE without --sample or --granularity\n"
            "                                keeps the whole profile (every sample type, labels), otherwise the\n"
-           "                                call tree of one sample type is written\n"
+           "                                call tree of one sample type is written; --to speedscope: that tree\n"
+           "                                as one sampled profile of speedscope's file format (JSON)\n"
            "                                --for pgo: only what go build -pgo reads (the last two frames of\n"
            "                                each sample with their inline lines and start lines, samples/count\n"
            "                                and cpu/nanoseconds, the period), checked to give the same edges;\n"
@@ -475,6 +499,7 @@ const char *cliUsage()
            "                                --preprofile: go tool preprofile's text to OUT ('-': stdout)\n"
            QFLAME_ROUNDS_USAGE
            QFLAME_QRYN_USAGE
+           QFLAME_FETCH_USAGE
            "Common options:\n"
            "  --max-size MIB                refuse inputs that inflate to more (default 1024)\n"
            "  --demangle none|simple|templates|full\n"
@@ -484,6 +509,8 @@ const char *cliUsage()
            "  --help, --version\n"
            "FILE may be pprof, perf script output, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd\n"
            "compressed, told apart by content; '-' reads standard input.\n"
+           "FILE may also be speedscope JSON (--profile NAME reads the profile of that name in a file of\n"
+           "several; default the file's active one, else the first) or a Chrome/V8 .cpuprofile.\n"
            "In --tsv output, names escape backslash, tab, newline and carriage return as \\\\, \\t, \\n and \\r.\n"
            "Exit status: 0 success, 1 usage error, 2 bad input.\n";
 }
@@ -501,11 +528,23 @@ bool wantsServer(const std::vector<std::string> &args)
     return false;
 }
 
+bool namesUrl(const std::vector<std::string> &args)
+{
+    if (wantsServer(args))
+        return false;
+    return std::any_of(args.begin(), args.end(), [](const std::string &a) {
+        return QString::fromStdString(a).startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
+               QString::fromStdString(a).startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+    });
+}
+
 bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args)
 {
     if (verbDraws(args) || (verb == "rounds" && roundsWantsWindow(args)))
         return false;
     const ServerVerbs &server = serverVerbs();
+    if (namesUrl(args) && !server.fetch)
+        return false;   // fetching needs QtNetwork: qflame-gui's
     return !(verb == "merge" || wantsServer(args)) || (server.top && server.diff && server.merge && server.rounds);
 }
 
@@ -539,10 +578,11 @@ std::string cliVerbList()
     return out;
 }
 
-int runCli(const std::string &verb, const std::vector<std::string> &allArgs)
+int runCli(const std::string &verb, const std::vector<std::string> &givenArgs)
 {
     try {
-        const std::vector<std::string> args = takeDemangleOption(allArgs);
+        const std::vector<std::string> args = takeDemangleOption(takeProfileName(
+            namesUrl(givenArgs) && serverVerbs().fetch ? serverVerbs().fetch(givenArgs) : givenArgs));
         if (verb == "info")
             return runInfo(args);
         if (verb == "top")

@@ -31,10 +31,14 @@ struct ServerVerbs {
     int (*diff)(const std::vector<std::string> &args) = nullptr;    // diff --url
     int (*merge)(const std::vector<std::string> &args) = nullptr;   // merge
     int (*rounds)(const std::vector<std::string> &args) = nullptr;  // rounds --url
+    // URL FILEs (CliFetch.h): takes the fetch options out of the arguments, returns the rest.
+    std::vector<std::string> (*fetch)(const std::vector<std::string> &args) = nullptr;
 };
 void setServerVerbs(const ServerVerbs &verbs);
 // Whether a verb's arguments name a server (--url) rather than files.
 bool wantsServer(const std::vector<std::string> &args);
+// Whether some argument is an http(s) URL to fetch where a FILE is expected (and no --url names a server).
+bool namesUrl(const std::vector<std::string> &args);
 // Whether this program runs the verb with these arguments without the GUI libraries: not when it draws
 // (verbDraws), nor when it asks a server and no ServerVerbs were registered.
 bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args);

@@ -4,6 +4,7 @@
 #include "Cli.h"
 #include "export/FoldedWriter.h"
 #include "export/ProfileWriter.h"
+#include "export/SpeedscopeWriter.h"
 #include "formats/ProfileInput.h"
 #include "pgo/PgoTrim.h"
 #include "tree/CallTreeBuilder.h"
@@ -120,8 +121,8 @@ int runConvert(const std::vector<std::string> &argv)
     if (a.forTool && ((a.to && *a.to != "pprof") || a.sample || a.granularity))
         usageError("--for pgo writes pprof with the compiler's sample types and frames: it takes neither --to " +
                    std::string("folded, --sample nor --granularity"));
-    if (!a.forTool && (!a.to || (*a.to != "pprof" && *a.to != "folded")))
-        usageError("convert needs --to pprof, --to folded or --for pgo");
+    if (!a.forTool && (!a.to || (*a.to != "pprof" && *a.to != "folded" && *a.to != "speedscope")))
+        usageError("convert needs --to pprof, --to folded, --to speedscope or --for pgo");
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
@@ -146,6 +147,13 @@ int runConvert(const std::vector<std::string> &argv)
         throw ProfileError(profiles.front()->sourceName + ": the profile has no sample types");
     const auto tree = CallTreeBuilder::build(profiles, size_t(type), build);
     leaveToProcessEnd(tree);
+    if (*a.to == "speedscope") {
+        const Profile &p = *profiles.front();
+        const std::string name = QFileInfo(QString::fromStdString(p.sourceName)).fileName().toStdString() + " " +
+                                 p.typeName(size_t(type)) + "/" + p.unitName(size_t(type));
+        writeOutput(output, writeSpeedscope(*tree, name));
+        return 0;
+    }
     writeOutput(output, *a.to == "pprof" ? gzipCompress(encodePprof(*tree)) : writeFolded(*tree));
     return 0;
 }

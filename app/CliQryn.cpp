@@ -3,6 +3,7 @@
 
 #include "Cli.h"
 #include "CliDiff.h"
+#include "CliFetch.h"
 #include "CliFormats.h"
 #include "export/ProfileWriter.h"
 #include "pgo/PgoEdges.h"
@@ -341,6 +342,7 @@ ServerVerbs qrynVerbs()
     verbs.top = runRemoteTop;
     verbs.diff = runRemoteDiff;
     verbs.merge = runMerge;
+    verbs.fetch = takeFetchOptions;
     return verbs;
 }
 

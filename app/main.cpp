@@ -8,6 +8,7 @@
 #include "DiffPicture.h"
 #include "FirstPaint.h"
 #include "MainWindow.h"
+#include "fetch/ProfileFetch.h"
 
 #include <QApplication>
 #include <QGuiApplication>
@@ -117,6 +118,10 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("qflame"));
     QApplication::setOrganizationName(QStringLiteral("qflame"));
     QApplication::setApplicationVersion(QStringLiteral(QFLAME_VERSION));
+    // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile.
+    qflame::qryn::ConnectionSettings fetchSettings;
+    fetchSettings.timeoutMs = 0;   // each URL's seconds plus a margin
+    qflame::fetch::installUrlReader(fetchSettings, true);
     qflame::MainWindow window;
     window.resize(1280, 800);
     window.show();

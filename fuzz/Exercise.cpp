@@ -1,6 +1,8 @@
 #include "Exercise.h"
 
+#include "formats/ChromeCpuProfileFormat.h"
 #include "formats/FlamebearerFormat.h"
+#include "formats/SpeedscopeFormat.h"
 #include "formats/FoldedFormat.h"
 #include "formats/PerfScriptFormat.h"
 #include "formats/ProfileInput.h"
@@ -67,6 +69,8 @@ Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader rea
             // (which also rewrites template arguments by hand) runs on every fuzzed name.
             profile = demangleProfile(readPerfScript(bytes, "fuzz", options), DemangleMode::Simple);
             break;
+        case Reader::Speedscope: profile = readSpeedscope(bytes, "fuzz", options); break;
+        case Reader::ChromeCpuProfile: profile = readChromeCpuProfile(bytes, "fuzz", options); break;
         }
         const size_t types = std::min<size_t>(profile->sampleTypes.size(), 4);
         for (size_t t = 0; t < types; ++t) {

@@ -20,7 +20,8 @@ secs="${1:-60}"
 shift || true
 BUILD="${QFLAME_FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(fuzz_pprof fuzz_folded fuzz_flamebearer fuzz_perfscript fuzz_qryn_protobuf fuzz_qryn_render)
+[ "${#targets[@]}" -gt 0 ] || targets=(fuzz_pprof fuzz_folded fuzz_flamebearer fuzz_perfscript fuzz_speedscope fuzz_cpuprofile
+  fuzz_qryn_protobuf fuzz_qryn_render)
 
 # -O1 keeps the sanitizers' stack traces readable and runs near -O2 speed for parsers; asserts stay on.
 # Line tables only: enough for symbolised reports, and much quicker to compile than full -g.
@@ -55,6 +56,8 @@ max_len() {
     fuzz_folded) echo 4096 ;;          # one stack per line
     fuzz_perfscript) echo 4096 ;;      # a header and a frame per line: dozens of records
     fuzz_flamebearer) echo 8192 ;;     # JSON
+    fuzz_speedscope) echo 8192 ;;      # JSON
+    fuzz_cpuprofile) echo 8192 ;;      # JSON
     fuzz_qryn_render) echo 8192 ;;     # JSON, plus the selector byte
     fuzz_qryn_protobuf) echo 4096 ;;   # protobuf answers, plus the selector byte
   esac
@@ -74,6 +77,8 @@ seed_dir() {   # target -> prints a fresh directory of seeds
     fuzz_perfscript) from=("$src"/fuzz/seeds/perf/* "$src"/tests/data/regressions/*) ;;
     fuzz_flamebearer) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json "$src"/tests/data/regressions/*) ;;
     fuzz_qryn_render) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json) ;;
+    fuzz_speedscope) from=("$src"/fuzz/seeds/speedscope/* "$src"/tests/data/regressions/*) ;;
+    fuzz_cpuprofile) from=("$src"/fuzz/seeds/cpuprofile/* "$src"/tests/data/formats/*.cpuprofile "$src"/tests/data/regressions/*) ;;
     fuzz_qryn_protobuf) from=("$src"/tests/data/regressions/*) ;;
   esac
   for f in "${from[@]}"; do

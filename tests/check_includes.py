@@ -35,6 +35,7 @@ LAYERS = {
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
         'source': ['io', 'pprof', 'tree', 'diff'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
+        'fetch': ['io', 'pprof', 'formats', 'qryn'],
     },
     'ui': {
         'controls': [],

@@ -182,9 +182,9 @@ void tst_CliFormats::errors_data()
     QTest::addColumn<QString>("stderrContains");
     const QString base = data("gen__baseline.cpu.pb.gz");
     QTest::newRow("convert without --to") << QStringList{QStringLiteral("convert"), base} << QByteArray() << 1
-                                          << QStringLiteral("convert needs --to pprof, --to folded or --for pgo");
+                                          << QStringLiteral("convert needs --to pprof, --to folded, --to speedscope or --for pgo");
     QTest::newRow("unknown target") << QStringList{QStringLiteral("convert"), base, QStringLiteral("--to"), QStringLiteral("svg")}
-                                    << QByteArray() << 1 << QStringLiteral("convert needs --to pprof, --to folded or --for pgo");
+                                    << QByteArray() << 1 << QStringLiteral("convert needs --to pprof, --to folded, --to speedscope or --for pgo");
     QTest::newRow("no input") << QStringList{QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("pprof")}
                               << QByteArray() << 1 << QStringLiteral("convert takes one or more FILEs");
     QTest::newRow("unknown sample type")

@@ -360,12 +360,15 @@ void tst_ProfileReader::frontDoorAsksTheReadersInOrder()
     // The table's order is the sniffing order: flamebearer, perf script and folded claim their own text, pprof
     // (last, with no test of its own) takes the rest and says why it is not a profile.
     const auto &readers = formatReaders();
-    QCOMPARE(int(readers.size()), 4);
+    QCOMPARE(int(readers.size()), 6);
     QCOMPARE(int(readers.back().format), int(ProfileFormat::Pprof));
     QVERIFY(readers.back().recognizes == nullptr && readers.back().readInflating != nullptr);
     QCOMPARE(int(sniffProfileFormat("{\"flamebearer\":{}}")), int(ProfileFormat::Flamebearer));
     QCOMPARE(int(sniffProfileFormat("main;a 2\n")), int(ProfileFormat::Folded));
     QCOMPARE(int(sniffProfileFormat("prog 12 1.5: 7 cpu-clock:\n\t1 main (/a)\n")), int(ProfileFormat::PerfScript));
+    QCOMPARE(int(sniffProfileFormat("{\"shared\":{\"frames\":[]},\"profiles\":[]}")), int(ProfileFormat::Speedscope));
+    QCOMPARE(int(sniffProfileFormat("{\"nodes\":[{\"id\":1,\"callFrame\":{}}]}")),
+             int(ProfileFormat::ChromeCpuProfile));
     QCOMPARE(int(sniffProfileFormat(bytesOf(richProfile()))), int(ProfileFormat::Pprof));
     // readPprof is the same door with the format fixed: folded text is handed to the pprof reader.
     QCOMPARE(readProfile("main;a 2\n", "f")->sampleCount(), size_t(1));

@@ -1,10 +1,12 @@
 #include "MainWindow.h"
 
 #include "compare/DiffView.h"
+#include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
 #include "explorer/QrynExplorer.h"
 #include "export/TableCsv.h"
+#include "fetch/ProfileFetch.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "names/Demangle.h"
@@ -21,6 +23,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QSettings>
 #include <QMenuBar>
 #include <QPushButton>
@@ -68,6 +71,11 @@ void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction(tr("Open &URL..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        OpenUrlDialog dialog(this);
+        if (dialog.exec() == QDialog::Accepted)
+            openFiles({dialog.fetchedName()});   // reads the bytes the dialog fetched (fetch::handOver)
+    });
     file->addAction(tr("&Compare..."), QKeySequence(tr("Ctrl+D")), this, &MainWindow::compareDialog);
     file->addAction(tr("Compare &Rounds..."), this, [this] { openRounds({}); });
     file->addAction(tr("Connect to &qryn..."), this, [this] {
@@ -103,6 +111,19 @@ void MainWindow::createActions()
     }
     connect(exportMenu, &QMenu::aboutToShow, this, &MainWindow::updateExportActions);
     updateExportActions();
+    // What was fetched from a URL, byte for byte as the server sent it (for go build -pgo, or to keep).
+    file->addAction(tr("Save Fetc&hed Profile..."), this, [this] {
+        const LoadedView &v = view();
+        const std::optional<QByteArray> bytes =
+            v.profiles.size() == 1 ? fetch::fetchedBytes(QString::fromStdString(v.profiles[0]->sourceName))
+                                   : std::nullopt;
+        if (!bytes)
+            return showError(tr("The current tab was not fetched from a URL."));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Fetched Profile"), QStringLiteral("profile.pb.gz"));
+        QSaveFile out(path);
+        if (!path.isEmpty() && !(out.open(QIODevice::WriteOnly) && out.write(*bytes) == bytes->size() && out.commit()))
+            showError(tr("Cannot write %1: %2").arg(path, out.errorString()));
+    });
     file->addSeparator();
     file->addAction(tr("Close &Tab"), QKeySequence::Close, this, [this] {
         if (m_tabs->currentIndex() >= 0)
@@ -260,7 +281,7 @@ void MainWindow::openFiles(const QStringList &paths)
         auto *pane = new ProfilePane;
         pane->open({path});
         addPane(pane, pane->title());
-        remember(QFileInfo(path).absoluteFilePath());
+        remember(fetch::isProfileUrl(path) ? path : QFileInfo(path).absoluteFilePath());
     }
 }
 

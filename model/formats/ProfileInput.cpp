@@ -1,8 +1,10 @@
 #include "formats/ProfileInput.h"
 
+#include "formats/ChromeCpuProfileFormat.h"
 #include "formats/FlamebearerFormat.h"
 #include "formats/FoldedFormat.h"
 #include "formats/PerfScriptFormat.h"
+#include "formats/SpeedscopeFormat.h"
 #include "io/InflatingStream.h"
 #include "io/InputFile.h"
 #include "names/Demangle.h"
@@ -126,6 +128,8 @@ const char *profileFormatName(ProfileFormat f)
     case ProfileFormat::Folded: return "folded";
     case ProfileFormat::Flamebearer: return "flamebearer";
     case ProfileFormat::PerfScript: return "perf script";
+    case ProfileFormat::Speedscope: return "speedscope";
+    case ProfileFormat::ChromeCpuProfile: return "cpuprofile";
     }
     return "pprof";
 }
@@ -135,7 +139,11 @@ const std::vector<FormatReader> &formatReaders()
     // A pprof message cannot start with '{' (field 15, wire type 3: a group, which proto3 has none of), and its
     // first bytes are binary tags and lengths, so text that parses as a folded line is never a real profile.
     // perf script comes before folded: its header ends in an "EVENT:" token, which no folded line's count is.
+    // speedscope and .cpuprofile are JSON objects too, told apart by their own keys before flamebearer's test
+    // (any object) takes them.
     static const std::vector<FormatReader> readers = {
+        {ProfileFormat::Speedscope, looksLikeSpeedscope, readSpeedscope, nullptr},
+        {ProfileFormat::ChromeCpuProfile, looksLikeChromeCpuProfile, readChromeCpuProfile, nullptr},
         {ProfileFormat::Flamebearer, looksLikeJsonObject, readFlamebearerBytes, nullptr},
         {ProfileFormat::PerfScript, looksLikePerfScript, readPerfScriptBytes, nullptr},
         {ProfileFormat::Folded, recognizesFolded, readFoldedBytes, nullptr},

@@ -4,8 +4,31 @@
 
 namespace qflame {
 
+namespace {
+
+UrlReader &urlReader()
+{
+    static UrlReader reader;
+    return reader;
+}
+
+}   // namespace
+
+void setUrlReader(UrlReader reader)
+{
+    urlReader() = std::move(reader);
+}
+
 QByteArray readInputBytes(const QString &path, const ReadOptions &options, std::string *sourceName)
 {
+    // A URL is never a file name here: "http:" would be a folder of the working directory, which nobody has.
+    if (path.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
+        path.startsWith(QLatin1String("https://"), Qt::CaseInsensitive)) {
+        *sourceName = path.toStdString();
+        if (!urlReader())
+            throw ProfileError(*sourceName + ": this program cannot fetch URLs (qflame-gui can)");
+        return urlReader()(path, options, sourceName);
+    }
     QFile file;
     std::string name = path.toStdString();
     bool ok;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 namespace qflame {
 
@@ -51,6 +52,9 @@ struct ReadOptions {
     ProgressFn progress;
     // None here, so the model and its tests see names exactly as read; the CLI and the window default to Simple.
     DemangleMode demangle = DemangleMode::None;
+    // Files of several profiles (speedscope): the name of the one to read; empty: the file's own choice, else
+    // the first.
+    std::string profileName;
 };
 
 }   // namespace qflame

@@ -1,0 +1,8 @@
+// libFuzzer target: the Chrome / V8 .cpuprofile reader, then a call tree and flat table of each sample type (Exercise.h).
+#include "Exercise.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    qflame::fuzz::exerciseProfile({reinterpret_cast<const char *>(data), size}, nullptr, qflame::fuzz::Reader::ChromeCpuProfile);
+    return 0;
+}
