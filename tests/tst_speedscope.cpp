@@ -128,11 +128,14 @@ std::pair<FlatCum, FlatCum> sumCpuProfile(const QByteArray &json)
     auto nameOf = [&](qint64 id) {
         const QJsonObject f = nodes[id][QLatin1String("callFrame")].toObject();
         const QString fn = f[QLatin1String("functionName")].toString();
-        return (fn.isEmpty() ? QStringLiteral("(anonymous %1:%2)")
-                                   .arg(f[QLatin1String("url")].toString())
-                                   .arg(f[QLatin1String("lineNumber")].toInteger() + 1)
-                             : fn)
-            .toStdString();
+        // As DevTools names them: an unnamed function by its place, "(anonymous)" alone where V8 gives none
+        // (a fresh node run has such a frame now and then).
+        const QString url = f[QLatin1String("url")].toString();
+        if (!fn.isEmpty())
+            return fn.toStdString();
+        if (url.isEmpty())
+            return std::string("(anonymous)");
+        return QStringLiteral("(anonymous %1:%2)").arg(url).arg(f[QLatin1String("lineNumber")].toInteger() + 1).toStdString();
     };
     const QJsonArray samples = top[QLatin1String("samples")].toArray(), deltas = top[QLatin1String("timeDeltas")].toArray();
     std::vector<std::pair<qint64, qint64>> timed;   // (time, node)
