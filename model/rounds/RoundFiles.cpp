@@ -45,7 +45,7 @@ std::vector<RoundInput> readRoundFiles(const std::vector<RoundFiles> &rounds, co
         throw Cancelled();
     std::vector<RoundInput> out;
     for (const RoundFiles &r : rounds)
-        out.push_back({r.name, {}});
+        out.push_back({r.name, {}, {}});
     for (File &f : files) {
         if (!f.error.empty())
             throw ProfileError("round " + out[f.round].name + ": " + f.error);
