@@ -87,6 +87,7 @@ private Q_SLOTS:
     void cleanPaths_data();
     void cleanPaths();
     void displayPaths();
+    void goRootAndModuleCache();
     void lineCostsByHand();
     void listingTsvAndErrors();
     void diffListing();
@@ -165,6 +166,38 @@ void tst_SourceListing::displayPaths()
     QCOMPARE(SourceFinder(paths).displayPath("/build/remote/my-project/foo/bar.go"),
              std::string("my-project/foo/bar.go"));
     QCOMPARE(SourceFinder(paths).displayPath("/elsewhere/bar.go"), std::string("/elsewhere/bar.go"));
+}
+
+// Beyond pprof's search: the profile's GOROOT on this machine, -trimpath's stdlib paths under GOROOT/src, and
+// module@version paths in the module cache; each says where it was found.
+void tst_SourceListing::goRootAndModuleCache()
+{
+    QTemporaryDir dir;
+    writeText(dir.filePath("goroot/src/runtime/proc.go"), numberedLines(3, "proc.go"));
+    writeText(dir.filePath("modcache/github.com/x/y@v1.2.3/a.go"), numberedLines(2, "a.go"));
+    SourcePaths paths;
+    paths.workingDirectory = dir.filePath("nowhere").toStdString();
+    paths.goroot = dir.filePath("goroot").toStdString();
+    paths.moduleCache = dir.filePath("modcache").toStdString();
+    SourceFinder finder(paths);
+    finder.learnProfileGoroot({"/home/ci/main.go", "/usr/local/go/src/runtime/proc.go"});
+    QCOMPARE(finder.profileGoroot(), std::string("/usr/local/go"));
+    const SourceFile &byRoot = finder.read("/usr/local/go/src/runtime/proc.go");
+    QCOMPARE(QString::fromStdString(byRoot.path), dir.filePath("goroot/src/runtime/proc.go"));
+    QCOMPARE(byRoot.foundIn, std::string("GOROOT"));
+    QCOMPARE(byRoot.lines, (std::vector<std::string>{"proc.go line 1", "proc.go line 2", "proc.go line 3"}));
+    QCOMPARE(QString::fromStdString(finder.read("runtime/proc.go").path), dir.filePath("goroot/src/runtime/proc.go"));
+    const SourceFile &byModule = finder.read("/home/u/go/pkg/mod/github.com/x/y@v1.2.3/a.go");
+    QCOMPARE(QString::fromStdString(byModule.path), dir.filePath("modcache/github.com/x/y@v1.2.3/a.go"));
+    QCOMPARE(byModule.foundIn, std::string("the module cache"));
+    QCOMPARE(QString::fromStdString(finder.read("github.com/x/y@v1.2.3/a.go").path),
+             dir.filePath("modcache/github.com/x/y@v1.2.3/a.go"));
+    // A path that is nowhere: the reason names every place looked in.
+    const SourceFile &none = finder.read("/src/other.go");
+    QVERIFY(none.path.empty());
+    QCOMPARE(none.error, "could not find /src/other.go (searched " + dir.filePath("nowhere").toStdString() +
+                             ", GOROOT " + paths.goroot + ", the module cache " + paths.moduleCache +
+                             "; --source-path DIR and --trim-path PREFIX say where it is)");
 }
 
 void tst_SourceListing::lineCostsByHand()
