@@ -2,6 +2,9 @@
 // per-function cums of real files against go tool pprof's; the CLI's exact TSV.
 #include "OracleFile.h"
 #include "ProfileFactory.h"
+#include "diff/DiffSide.h"
+#include "diff/DiffTable.h"
+#include "diff/DiffTree.h"
 #include "formats/ProfileInput.h"
 #include "rounds/Rounds.h"
 
@@ -87,6 +90,7 @@ private Q_SLOTS:
     void verdicts();
     void publishedExample();
     void functionNoiseFromTheSpread();
+    void measuredNoiseForTheDiff();
     void givenObservations();
     void cumPerRoundEqualsGoToolPprof();
     void badRounds_data();
@@ -253,6 +257,45 @@ void tst_Rounds::functionNoiseFromTheSpread()
 // A server's round (qryn/ServerRounds.h): its observations are given (a step without data is 0), its one profile
 // only its tree. v = 6, 10, 0 over 1 s each: R = 16/3 per s; SE = sqrt(3/2 · (2/3² + 14/3² + 16/3²)) / 3 s
 // = sqrt(3/2 · 456/9) / 3 = sqrt(76) / 3.
+// Two rounds' measured noise in their diff (per second): a: 6, 10 then 11, 11 (1 s each): R 8 ± 2 and 11 ± 0,
+// delta 3 < 2 x 2: noise, where Poisson (no sample counts: cpu only) has no error and calls it slower. main: 10, 14
+// then 19, 19: delta 7 > 2 x 2: slower either way. b: 4, 4 then 8, 8: no spread (0), so Poisson's rule stays.
+void tst_Rounds::measuredNoiseForTheDiff()
+{
+    const std::vector<std::shared_ptr<const Profile>> base{cpuProfile("main;a 6\nmain;b 4", kSecond, "b1"),
+                                                           cpuProfile("main;a 10\nmain;b 4", kSecond, "b2")},
+        next{cpuProfile("main;a 11\nmain;b 8", kSecond, "n1"), cpuProfile("main;a 11\nmain;b 8", kSecond, "n2")};
+    const RoundsResult r = compareRounds({{"base", base}, {"new", next}}, RoundsOptions{});
+    const MeasuredNoise noise = measuredNoiseBetween(r, 0, 1);
+    QCOMPARE(noise.normalization, Normalization::PerSecond);
+    QVERIFY(close(noise.cumStandardError.at("a"), 2));
+    QVERIFY(close(noise.cumStandardError.at("main"), 2));
+    QVERIFY(close(noise.cumStandardError.at("b"), 0));
+    QVERIFY(close(noise.totalStandardError, 2));
+    QCOMPARE(noise.source, std::string("the spread of the rounds base (2 observations) and new (2)"));
+
+    DiffOptions perSecond;
+    perSecond.normalization = Normalization::PerSecond;
+    const DiffSide before = DiffSide::fromProfiles(base, 0, {}), after = DiffSide::fromProfiles(next, 0, {});
+    const auto tree = DiffTree::build(before, after, perSecond);
+    auto classes = [](const DiffTable &t) {
+        std::map<std::string, std::pair<std::string, bool>> out;
+        for (const DiffRow &row : t.rows())
+            out[t.displayName(row)] = {diffClassName(row.diffClass), row.measuredNoise};
+        return out;
+    };
+    const auto measured = classes(*DiffTable::compute(tree, std::make_shared<MeasuredNoise>(noise)));
+    QCOMPARE(measured.at("a"), (std::pair<std::string, bool>{"noise", true}));
+    QCOMPARE(measured.at("main"), (std::pair<std::string, bool>{"slower", true}));
+    QCOMPARE(measured.at("b"), (std::pair<std::string, bool>{"slower", false}));
+    const auto poisson = classes(*DiffTable::compute(tree));
+    QCOMPARE(poisson.at("a"), (std::pair<std::string, bool>{"slower", false}));
+    // Not per second: the errors are in another unit, and are not used.
+    const auto absolute = DiffTree::build(before, after, DiffOptions{});
+    QCOMPARE(classes(*DiffTable::compute(absolute, std::make_shared<MeasuredNoise>(noise))).at("a"),
+             (std::pair<std::string, bool>{"slower", false}));
+}
+
 void tst_Rounds::givenObservations()
 {
     RoundInput round{"window", {cpuProfile("main;a 16", 3 * kSecond, "tree")}, observations({6, 10, 0}, {1, 1, 1})};

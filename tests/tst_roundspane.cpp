@@ -1,6 +1,11 @@
 // The rounds tab, offscreen: what its tables show of real files, the matrix's order, filter and sort, editing the
 // rounds (rename, reorder, remove, add, a round that fails to read), the chart's ticks, and the models under
 // QAbstractItemModelTester.
+#include "MainWindow.h"
+#include "ProfileFactory.h"
+#include "compare/DiffView.h"
+#include "diff/DiffTable.h"
+#include "document/DocumentPane.h"
 #include "roundsview/RoundsChart.h"
 #include "roundsview/RoundsModels.h"
 #include "roundsview/RoundsPane.h"
@@ -8,6 +13,10 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -47,6 +56,7 @@ private Q_SLOTS:
     void showsRealRounds();
     void editsRounds();
     void aRoundThatFailsLeavesTheOthers();
+    void compareTwoUsesTheMeasuredNoise();
     void niceTicks_data();
     void niceTicks();
 };
@@ -169,6 +179,53 @@ void tst_RoundsPane::aRoundThatFailsLeavesTheOthers()
     QVERIFY(!ok);
     QCOMPARE(pane.lastError(), QStringLiteral("round gone: /nonexistent.pb.gz: cannot open: No such file or directory"));
     QCOMPARE(pane.roundsTable()->model()->rowCount(), 2);
+}
+
+// Compare Two hands the comparison the noise the rounds measured (tst_rounds::measuredNoiseForTheDiff works the
+// numbers out): in the window's comparison, per second, a's change of 3/s is noise by the rounds' spread (± 2/s),
+// where Poisson, without sample counts, would call it slower.
+void tst_RoundsPane::compareTwoUsesTheMeasuredNoise()
+{
+    QTemporaryDir dir;
+    auto write = [&dir](const char *name, const std::string &folded) {
+        test::FoldedProfile spec;
+        spec.sampleTypes = {{"cpu", "nanoseconds"}};
+        spec.folded = folded;
+        spec.durationNanos = 1000000000;
+        const QString path = dir.filePath(QLatin1String(name));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(test::pprofBytes(spec))) < 0)
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    };
+    const QString b1 = write("b1.pb", "main;a 6\nmain;b 4"), b2 = write("b2.pb", "main;a 10\nmain;b 4"),
+                  n1 = write("n1.pb", "main;a 11\nmain;b 8"), n2 = write("n2.pb", "main;a 11\nmain;b 8");
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    w.openRounds({{"base", {b1, b2}}, {"new", {n1, n2}}});
+    auto *pane = qobject_cast<RoundsPane *>(w.tabs()->currentWidget());
+    QVERIFY(pane);
+    QVERIFY(waitLoaded(*pane));
+    QSignalSpy compared(pane, &RoundsPane::compareRequested);
+    pane->roundsTable()->selectAll();
+    pane->compareButton()->click();
+    QCOMPARE(compared.size(), 1);
+    DiffPane *diff = w.currentDiff();
+    QVERIFY(diff);
+    if (!diff->hasContent())
+        QVERIFY(QSignalSpy(diff, &DocumentPane::loadFinished).wait(30000));
+    QCOMPARE(diff->diffView()->options().normalization, Normalization::PerSecond);
+    const DiffTable *table = diff->diffView()->diffTable();
+    QVERIFY(table);
+    std::map<std::string, std::string> classes;
+    for (const DiffRow &row : table->rows())
+        classes[table->displayName(row)] = diffClassName(row.diffClass);
+    QCOMPARE(classes.at("a"), std::string("noise"));
+    QCOMPARE(classes.at("main"), std::string("slower"));
+    QVERIFY2(diff->diffView()->summaryText().contains(
+                 "measured noise from the spread of the rounds base (2 observations) and new (2)"),
+             qPrintable(diff->diffView()->summaryText()));
 }
 
 void tst_RoundsPane::niceTicks_data()

@@ -294,11 +294,24 @@ void MainWindow::compareFiles(const QStringList &before, const QStringList &afte
         remember(QFileInfo(before[0]).absoluteFilePath() + QLatin1Char('\n') + QFileInfo(after[0]).absoluteFilePath());
 }
 
+void MainWindow::compareRounds(const QStringList &before, const QStringList &after,
+                               std::shared_ptr<const MeasuredNoise> noise)
+{
+    auto *pane = new DiffPane;
+    // Rounds are compared as rates: per second, the unit their measured errors are in.
+    DiffOptions options = pane->diffView()->options();
+    options.normalization = Normalization::PerSecond;
+    pane->diffView()->setOptions(options);
+    pane->diffView()->setMeasuredNoise(std::move(noise));
+    pane->open(before, after);
+    addPane(pane, pane->title());
+}
+
 void MainWindow::openRounds(std::vector<RoundFiles> rounds, RoundsOptions options)
 {
     auto *pane = new RoundsPane;
     pane->setColorBlindSafe(m_colorBlind);
-    connect(pane, &RoundsPane::compareRequested, this, &MainWindow::compareFiles);
+    connect(pane, &RoundsPane::compareRequested, this, &MainWindow::compareRounds);
     // The tab's title names its rounds, which change as they are added, renamed or removed.
     connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok) {
         const int i = m_tabs->indexOf(pane);

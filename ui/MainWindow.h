@@ -1,6 +1,8 @@
 // The main window: one tab per open profile or comparison, menus that act on the current tab.
 #pragma once
 
+#include "diff/DiffTable.h"
+
 #include "LoadJob.h"
 #include "qryn/ServerRounds.h"
 
@@ -31,6 +33,9 @@ public:
     void openFiles(const QStringList &paths);
     // Opens a comparison of `before` (baseline) with `after` in a new tab.
     void compareFiles(const QStringList &before, const QStringList &after);
+    // Two rounds of a rounds tab: a comparison per second whose diff table uses the rounds' measured noise.
+    void compareRounds(const QStringList &before, const QStringList &after,
+                       std::shared_ptr<const MeasuredNoise> noise);
     // Opens a rounds tab on these rounds (the first the baseline); an empty list opens the tab and asks for one.
     void openRounds(std::vector<RoundFiles> rounds, RoundsOptions options = {});
     // A rounds tab of a server's windows (the explorer's Rounds button).

@@ -58,7 +58,8 @@ std::vector<FlatRow::Inline> inlineMarkers(const DiffTree &tree)
 
 }   // namespace
 
-std::shared_ptr<const DiffTable> DiffTable::compute(std::shared_ptr<const DiffTree> treePtr)
+std::shared_ptr<const DiffTable> DiffTable::compute(std::shared_ptr<const DiffTree> treePtr,
+                                                    std::shared_ptr<const MeasuredNoise> measured)
 {
     const DiffTree &tree = *treePtr;
     const size_t nFrames = tree.frames().size();
@@ -128,6 +129,14 @@ std::shared_ptr<const DiffTable> DiffTable::compute(std::shared_ptr<const DiffTr
         r.diffClass = classifyDelta(r.inBefore, r.inAfter, r.deltaCum, r.standardErrorCum, k);
         r.flatDiffClass = classifyDelta(r.inBefore, r.inAfter, r.deltaFlat, r.standardErrorFlat, k);
         r.inlined = markers[f];
+        if (measured && measured->normalization == tree.options().normalization) {
+            auto it = measured->cumStandardError.find(table->displayName(r));
+            if (it != measured->cumStandardError.end() && std::isfinite(it->second) && it->second > 0) {
+                r.standardErrorCum = it->second;
+                r.diffClass = classifyDelta(r.inBefore, r.inAfter, r.deltaCum, r.standardErrorCum, k);
+                r.measuredNoise = true;
+            }
+        }
         rows.push_back(r);
     }
 

@@ -6,6 +6,7 @@
 #include "diff/DiffTree.h"
 #include "tree/FlatTable.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,12 +26,26 @@ struct DiffRow {
     DiffClass flatDiffClass = DiffClass::Unchanged;   // by deltaFlat
     // pprof's marker over both profiles: "(inline)" when every call into the function was inlined.
     FlatRow::Inline inlined = FlatRow::Inline::No;
+    // standardErrorCum (and so diffClass) is a measured one (MeasuredNoise), not Poisson's.
+    bool measuredNoise = false;
+};
+
+// Noise measured from the data rather than assumed: the spread of two rounds' observations (model/rounds), per
+// function, as standard errors of the cum delta in the diff's normalised unit. Where it names a function, the
+// function's class uses it instead of Poisson's; the frames of the diff flamegraph keep Poisson's.
+struct MeasuredNoise {
+    Normalization normalization = Normalization::PerSecond;   // the unit the errors are in: applied only there
+    std::map<std::string, double> cumStandardError;           // by displayName ("main.run", "f (inline)")
+    double totalStandardError = 0;                            // of the whole profile's change
+    std::string source;                                       // "the rounds base (6 observations) and pgo-1 (6)"
 };
 
 class DiffTable {
 public:
     // A row for every function on either side, sorted by |deltaCum| descending, then by displayName.
-    static std::shared_ptr<const DiffTable> compute(std::shared_ptr<const DiffTree> tree);
+    // With `measured` (and the tree under its normalisation), its errors classify the functions it names.
+    static std::shared_ptr<const DiffTable> compute(std::shared_ptr<const DiffTree> tree,
+                                                    std::shared_ptr<const MeasuredNoise> measured = nullptr);
 
     const std::vector<DiffRow> &rows() const { return m_rows; }
     const DiffTree &tree() const { return *m_tree; }

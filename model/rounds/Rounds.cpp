@@ -252,4 +252,25 @@ RoundsResult compareRounds(const std::vector<RoundInput> &rounds, const RoundsOp
     return result;
 }
 
+MeasuredNoise measuredNoiseBetween(const RoundsResult &result, size_t a, size_t b)
+{
+    MeasuredNoise noise;
+    noise.normalization = Normalization::PerSecond;   // rates per second, as the per-second diff shows them
+    auto measured = [](const RateEstimate &e) { return e.basis == ErrorBasis::Spread && e.errorKnown(); };
+    auto combined = [](const RateEstimate &x, const RateEstimate &y) {
+        return std::sqrt(x.standardError * x.standardError + y.standardError * y.standardError);
+    };
+    if (a >= result.rounds.size() || b >= result.rounds.size())
+        return noise;
+    const RateEstimate &ra = result.rounds[a].estimate, &rb = result.rounds[b].estimate;
+    if (measured(ra) && measured(rb))
+        noise.totalStandardError = combined(ra, rb);
+    for (const FunctionRounds &f : result.functions)
+        if (a < f.cumRate.size() && b < f.cumRate.size() && measured(f.cumRate[a]) && measured(f.cumRate[b]))
+            noise.cumStandardError[f.name] = combined(f.cumRate[a], f.cumRate[b]);
+    noise.source = "the spread of the rounds " + result.rounds[a].name + " (" + std::to_string(ra.k) +
+                   " observations) and " + result.rounds[b].name + " (" + std::to_string(rb.k) + ")";
+    return noise;
+}
+
 }   // namespace qflame

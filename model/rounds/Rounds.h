@@ -10,6 +10,8 @@
 // the window's merge: its observations are given, and its functions' errors are Poisson (one tree, no spread).
 #pragma once
 
+#include "diff/DiffTable.h"
+
 #include "pprof/Profile.h"
 #include "rounds/RoundStats.h"
 #include "tree/CallTree.h"
@@ -64,6 +66,11 @@ struct RoundsResult {
     // The rule the verdicts follow, in one sentence, for reports.
     std::string noiseRule() const;
 };
+
+// The noise two rounds measured (the spread of their observations), for a diff of their merged trees under
+// per-second normalisation: per function sqrt(SE_a² + SE_b²) of its cum rates, where both come from a spread
+// (not Poisson), and the same for the whole profile.
+MeasuredNoise measuredNoiseBetween(const RoundsResult &result, size_t a, size_t b);
 
 // Throws ProfileError naming the round (and the file) for: no rounds, an empty round, a profile without the
 // chosen sample type (type and unit), a noise setting that is not a number >= 0.

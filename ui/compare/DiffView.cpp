@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <algorithm>
+#include <cmath>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -332,7 +333,7 @@ void DiffView::apply()
     m_syncing = true;
     m_diffView->setSource(m_source, true);
     m_syncing = false;
-    m_model->setTable(DiffTable::compute(m_shown));
+    m_model->setTable(DiffTable::compute(m_shown, m_measured));
     sizeColumnsToText(m_table);
     m_legend->set(m_source.get(), m_diffView->graph()->colorBlindSafe());
     updateSummary();
@@ -371,6 +372,29 @@ void DiffView::updateSummary()
                            .arg(s(d.formatValue(before)), s(d.formatValue(after)), s(d.formatValue(delta, true)), pct,
                                 s(d.durationDescription()), s(d.normalizationDescription()), s(d.noiseDescription())));
     m_perSecondButton->setVisible(d.durationsDiffer() && d.options().normalization != Normalization::PerSecond);
+    if (!m_measured)
+        return;
+    QString measured;
+    if (m_measured->normalization != d.options().normalization) {
+        measured = tr("measured noise (%1) applies per second only: the table uses Poisson's")
+                       .arg(s(m_measured->source));
+    } else {
+        const double k = d.options().noiseK, se = m_measured->totalStandardError;
+        const QString verdict = !(se > 0) || k <= 0 ? tr("not tested")
+                                : std::fabs(delta) > k * se ? tr("beyond %1 SE: a real change").arg(k)
+                                                            : tr("within %1 SE: noise").arg(k);
+        measured = tr("measured noise from %1: total change %2 ± %3, %4; the table's functions use their measured "
+                      "errors, the flamegraph's frames Poisson's")
+                       .arg(s(m_measured->source), s(d.formatValue(delta, true)), s(d.formatValue(se)), verdict);
+    }
+    m_summary->setText(m_summary->text() + QStringLiteral("<br>") + measured);
+}
+
+void DiffView::setMeasuredNoise(std::shared_ptr<const MeasuredNoise> noise)
+{
+    m_measured = std::move(noise);
+    if (m_shown)
+        apply();
 }
 
 void DiffView::syncFrom(int side, NodeId node)

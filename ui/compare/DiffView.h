@@ -55,6 +55,10 @@ public:
     void setColoring(DiffColoring coloring);
     void setCommonScale(bool on);
     void setColorBlindSafe(bool on);
+    // Noise measured from two rounds' spread (model/rounds): the diff table's classes use it while the
+    // normalisation is its own (per second); the summary says so.
+    void setMeasuredNoise(std::shared_ptr<const MeasuredNoise> noise);
+    const MeasuredNoise *measuredNoise() const { return m_measured.get(); }
 
 Q_SIGNALS:
     // Emitted when the options change in a way the current diff cannot show without a rebuild (never for the
@@ -73,6 +77,7 @@ private:
 
     std::shared_ptr<const DiffTree> m_diff;   // as built, with the options it was built with
     std::shared_ptr<const DiffTree> m_shown;  // with the options of the controls
+    std::shared_ptr<const MeasuredNoise> m_measured;
     std::shared_ptr<const DiffSource> m_source;
     std::shared_ptr<const InliningChanges> m_inlining;
     std::vector<NodeId> m_diffOfBefore, m_diffOfAfter;   // side node -> diff node

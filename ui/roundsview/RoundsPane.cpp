@@ -172,7 +172,11 @@ RoundsPane::RoundsPane(QWidget *parent) : DocumentPane(parent)
                 out << p;
             return out;
         };
-        Q_EMIT compareRequested(paths(rows[0].row()), paths(rows[1].row()));
+        std::shared_ptr<const MeasuredNoise> noise;
+        if (m_loaded.result)
+            noise = std::make_shared<MeasuredNoise>(
+                measuredNoiseBetween(*m_loaded.result, size_t(rows[0].row()), size_t(rows[1].row())));
+        Q_EMIT compareRequested(paths(rows[0].row()), paths(rows[1].row()), noise);
     });
     connect(m_functions->horizontalHeader(), &QHeaderView::sectionClicked, this, [this] { m_userSorted = true; });
     connect(m_roundsModel, &RoundsTableModel::renameRequested, this, &RoundsPane::renameRound);

@@ -44,6 +44,7 @@ public:
     QLineEdit *functionFilter() const { return m_filter; }
     RoundsChart *chart() const { return m_chart; }
     QLabel *notes() const { return m_notes; }
+    QPushButton *compareButton() const { return m_compare; }
     void setColorBlindSafe(bool on);
 
     // The editing the buttons and the table do, for tests and the menu alike.
@@ -55,8 +56,10 @@ public:
     void askForRound();
 
 Q_SIGNALS:
-    // Two rounds picked for a comparison tab: their files, the first as the baseline.
-    void compareRequested(const QStringList &before, const QStringList &after);
+    // Two rounds picked for a comparison tab: their files, the first as the baseline, and the noise their
+    // observations measured (for the comparison under per-second normalisation).
+    void compareRequested(const QStringList &before, const QStringList &after,
+                          std::shared_ptr<const qflame::MeasuredNoise> noise);
 
 protected:
     void rebuild() override;
