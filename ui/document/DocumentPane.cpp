@@ -186,6 +186,7 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_split->addWidget(m_lower);
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 1);
+    connect(m_lower, &QTabWidget::currentChanged, this, &ProfilePane::updatePgo);
     connect(m_lower, &QTabWidget::currentChanged, this, [this] {
         // The PGO panel needs more room than the top table: readiness, controls and a table of edges.
         const QList<int> sizes = m_split->sizes();
@@ -304,6 +305,14 @@ void ProfilePane::showSource(NodeId node)
     m_views->setCurrentWidget(m_source);
 }
 
+void ProfilePane::updatePgo()
+{
+    if (!m_pgoStale || m_lower->currentWidget() != m_pgo || m_view.profiles.empty())
+        return;
+    m_pgoStale = false;
+    m_pgo->setProfiles(m_view.profiles, m_pgoBytes);
+}
+
 void ProfilePane::showPgo()
 {
     m_lower->setCurrentWidget(m_pgo);
@@ -412,7 +421,9 @@ void ProfilePane::showView(LoadedView view)
     uint64_t bytes = 0;   // on disk, for the readiness' size check; a server's merge has none (0: unknown)
     for (const QString &p : m_paths)
         bytes += uint64_t(QFileInfo(p).size());
-    m_pgo->setProfiles(m_view.profiles, bytes);
+    m_pgoBytes = bytes;
+    m_pgoStale = true;
+    updatePgo();
     // Nothing shown refers to the previous view now. Freeing a large profile's millions of strings here
     // would hold the GUI thread; a worker does it.
     (void)QtConcurrent::run([old = std::make_shared<LoadedView>(std::move(old))] {});

@@ -162,6 +162,12 @@ private:
     void showView(LoadedView view);
     void runSearch();
     void highlightEdge(const std::string &caller, const std::string &callee);
+    // Hands the view's profiles to the PGO panel once it is shown: the edge walk reads every sample and its table
+    // can hold 100,000 edges, work a user who never opens the panel should not wait behind (a server's large
+    // flamegraph in the explorer stalled the GUI thread past 100 ms with it).
+    void updatePgo();
+    bool m_pgoStale = false;
+    uint64_t m_pgoBytes = 0;
     void frameMenu(NodeId node, QPoint globalPos);
     LoadedView m_view;
     SearchBar *m_search;
