@@ -1,6 +1,7 @@
 #include "LoadJob.h"
 
 #include "formats/ProfileInput.h"
+#include "io/BesideThread.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -25,8 +26,9 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
     view.tree = CallTreeBuilder::build(view.profiles, size_t(view.sampleType), options);
     if (promise.isCanceled())
         throw Cancelled();
-    view.layout = std::make_shared<const FlameLayout>(*view.tree);
-    view.flat = FlatTable::compute(view.tree);
+    // The flamegraph's layout and the top table need only the tree: one on each core.
+    runBeside([&] { view.layout = std::make_shared<const FlameLayout>(*view.tree); },
+              [&] { view.flat = FlatTable::compute(view.tree); });
 }
 
 void finish(QPromise<LoadedView> &promise, LoadedView view)

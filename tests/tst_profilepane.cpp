@@ -12,6 +12,7 @@
 #include "formats/FoldedFormat.h"
 #include "tree/CallTreeBuilder.h"
 
+#include <QFile>
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -50,6 +51,10 @@ private Q_SLOTS:
     void badFilterKeepsTheView();
     void sandwichTotalsAddUp();
     void exportsSubtree();
+    void earlyJobIsTakenOver();
+    void earlyJobOfOtherFilesIsDropped();
+    void earlyJobWithOtherSettingsIsDropped();
+    void earlyComparisonIsTakenOver();
 
 private:
     ProfilePane *m_pane = nullptr;
@@ -202,6 +207,87 @@ void tst_ProfilePane::exportsSubtree()
     const auto fromPprof = readPprofFile(pprof);
     QCOMPARE(fromPprof->total(0), int64_t(3040000000));
     QVERIFY(!m_pane->exportSubtree(sortRecords, false, QStringLiteral("/nonexistent/dir/x.folded")));
+}
+
+namespace {
+
+// A copy of a test profile that the test may delete.
+QString copyOf(const QTemporaryDir &dir, const QString &name)
+{
+    const QString copy = dir.filePath(name);
+    return QFile::copy(QStringLiteral(QFLAME_TEST_DATA "/") + name, copy) ? copy : QString();
+}
+
+}   // namespace
+
+// The job started before the window (qflame FILE) is the one the pane shows: once it has ended, the file is
+// deleted, and the pane still shows the profile, which a read of its own could not.
+void tst_ProfilePane::earlyJobIsTakenOver()
+{
+    QTemporaryDir dir;
+    const QString file = copyOf(dir, QStringLiteral("gen__baseline.cpu.pb.gz"));
+    QVERIFY(!file.isEmpty());
+    DocumentPane::startEarly({file});
+    QTRY_COMPARE_WITH_TIMEOUT(DocumentPane::earlyJobState(), DocumentPane::EarlyJobState::Ended, 60000);
+    QVERIFY(QFile::remove(file));
+    ProfilePane pane;
+    pane.open({file});
+    QCOMPARE(DocumentPane::earlyJobState(), DocumentPane::EarlyJobState::None);
+    QVERIFY(waitLoad(pane));
+    QCOMPARE(pane.view().tree->total(CallTree::kRoot), int64_t(9760000000));   // the oracle's total
+}
+
+// A pane that opens another file reads that file, and the early job is cancelled.
+void tst_ProfilePane::earlyJobOfOtherFilesIsDropped()
+{
+    QTemporaryDir dir;
+    const QString early = copyOf(dir, QStringLiteral("gen__optimized.cpu.pb.gz"));
+    QVERIFY(!early.isEmpty());
+    DocumentPane::startEarly({early});
+    ProfilePane pane;
+    pane.open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")});
+    QCOMPARE(DocumentPane::earlyJobState(), DocumentPane::EarlyJobState::None);
+    QVERIFY(waitLoad(pane));
+    QCOMPARE(pane.view().tree->total(CallTree::kRoot), int64_t(9760000000));
+}
+
+// The same file, but the user chose another demangling before the pane opened it: read again (the file is gone
+// by then, so the read fails, which the early job's result would not).
+void tst_ProfilePane::earlyJobWithOtherSettingsIsDropped()
+{
+    QTemporaryDir dir;
+    const QString file = copyOf(dir, QStringLiteral("gen__baseline.cpu.pb.gz"));
+    QVERIFY(!file.isEmpty());
+    DocumentPane::startEarly({file});
+    QTRY_COMPARE_WITH_TIMEOUT(DocumentPane::earlyJobState(), DocumentPane::EarlyJobState::Ended, 60000);
+    QVERIFY(QFile::remove(file));
+    DocumentPane::setDemangleMode(DemangleMode::Full);
+    ProfilePane pane;
+    QSignalSpy spy(&pane, &DocumentPane::loadFinished);
+    pane.open({file});
+    DocumentPane::setDemangleMode(DemangleMode::Simple);
+    QVERIFY(spy.wait(60000));
+    QCOMPARE(spy.at(0).at(0).toBool(), false);
+    QVERIFY2(pane.lastError().contains(QStringLiteral("gen__baseline.cpu.pb.gz")), qPrintable(pane.lastError()));
+}
+
+// `qflame BASE NEW`: the comparison started early is the one the tab shows.
+void tst_ProfilePane::earlyComparisonIsTakenOver()
+{
+    QTemporaryDir dir;
+    const QString base = copyOf(dir, QStringLiteral("gen__baseline.cpu.pb.gz"));
+    const QString next = copyOf(dir, QStringLiteral("gen__optimized.cpu.pb.gz"));
+    QVERIFY(!base.isEmpty() && !next.isEmpty());
+    DocumentPane::startEarly({base, next});
+    QTRY_COMPARE_WITH_TIMEOUT(DocumentPane::earlyJobState(), DocumentPane::EarlyJobState::Ended, 60000);
+    QVERIFY(QFile::remove(base) && QFile::remove(next));
+    DiffPane pane;
+    QSignalSpy spy(&pane, &DocumentPane::loadFinished);
+    pane.open({base}, {next});
+    QVERIFY(spy.wait(60000));
+    QVERIFY2(spy.at(0).at(0).toBool(), qPrintable(pane.lastError()));
+    QCOMPARE(pane.loaded().diff->beforeTotalRaw(DiffTree::kRoot), int64_t(9760000000));
+    QCOMPARE(pane.loaded().diff->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
 }
 
 QTEST_MAIN(tst_ProfilePane)

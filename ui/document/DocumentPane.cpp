@@ -38,6 +38,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <optional>
 #include <utility>
 
 namespace qflame {
@@ -261,6 +262,63 @@ ReadOptions paneReadOptions()
     return o;
 }
 
+// The job startEarly began, until a pane takes it over or drops it.
+struct EarlyJob {
+    QStringList before, after;   // after empty: one profile
+    QFuture<LoadedView> view;
+    QFuture<LoadedDiff> diff;
+};
+std::optional<EarlyJob> g_early;
+
+// The early job when it is of these files, read as a pane would read them now; nothing otherwise (a job of
+// other files is cancelled: no pane will want it).
+std::optional<EarlyJob> takeEarlyJob(const QStringList &before, const QStringList &after, Granularity granularity)
+{
+    std::optional<EarlyJob> job = std::exchange(g_early, std::nullopt);
+    if (!job)
+        return std::nullopt;
+    if (job->before != before || job->after != after || granularity != Granularity::Functions ||
+        g_demangle != DemangleMode::Simple) {
+        job->view.cancel();
+        job->diff.cancel();
+        return std::nullopt;
+    }
+    return job;
+}
+
+}   // namespace
+
+void DocumentPane::startEarly(const QStringList &files)
+{
+    if (files.isEmpty() || files.size() > 2)
+        return;
+    // What open() would start with a pane's defaults: functions, simple demangling, a diff's default options.
+    EarlyJob job;
+    job.before = {files.front()};
+    if (files.size() == 2) {
+        job.after = {files.back()};
+        job.diff = loadDiffAsync(job.before, job.after, -1, Granularity::Functions, DiffOptions(), paneReadOptions());
+    } else {
+        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, paneReadOptions());
+    }
+    g_early = std::move(job);
+}
+
+DocumentPane::EarlyJobState DocumentPane::earlyJobState()
+{
+    if (!g_early)
+        return EarlyJobState::None;
+    const bool ended = g_early->view.isValid() ? g_early->view.isFinished() : g_early->diff.isFinished();
+    return ended ? EarlyJobState::Ended : EarlyJobState::Running;
+}
+
+namespace {
+
+bool sameDiffOptions(const DiffOptions &a, const DiffOptions &b)
+{
+    return a.normalization == b.normalization && a.factor == b.factor && a.noiseK == b.noiseK;
+}
+
 }   // namespace
 
 void DocumentPane::setDemangleMode(DemangleMode mode)
@@ -276,7 +334,9 @@ DemangleMode DocumentPane::demangleMode()
 void ProfilePane::open(const QStringList &paths)
 {
     m_paths = paths;
-    run<LoadedView>(loadFilesAsync(paths, -1, Granularity(granularityBox()->currentData().toInt()), paneReadOptions()),
+    const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
+    std::optional<EarlyJob> early = takeEarlyJob(paths, {}, granularity);
+    run<LoadedView>(early && early->view.isValid() ? early->view : loadFilesAsync(paths, -1, granularity, paneReadOptions()),
                     [this](LoadedView v) { showView(std::move(v)); });
 }
 
@@ -497,8 +557,14 @@ void DiffPane::open(const QStringList &before, const QStringList &after)
 {
     m_before = before;
     m_after = after;
-    run<LoadedDiff>(loadDiffAsync(before, after, -1, Granularity(granularityBox()->currentData().toInt()),
-                                  m_diffView->options(), paneReadOptions()),
+    const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
+    std::optional<EarlyJob> early = takeEarlyJob(before, after, granularity);
+    if (early && !(early->diff.isValid() && sameDiffOptions(m_diffView->options(), DiffOptions()))) {
+        early->diff.cancel();
+        early.reset();
+    }
+    run<LoadedDiff>(early ? early->diff
+                          : loadDiffAsync(before, after, -1, granularity, m_diffView->options(), paneReadOptions()),
                     [this](LoadedDiff d) { showDiff(std::move(d)); });
 }
 

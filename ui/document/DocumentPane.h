@@ -54,6 +54,13 @@ public:
     static DemangleMode demangleMode();
     // Reads the pane's files again (with the demangling now chosen); a pane that shows no files does nothing.
     virtual void reopen() {}
+    // Starts reading and building what `qflame FILE` (one file) or `qflame BASE NEW` (two) opens before there is
+    // a window, even before the application object: the start of Qt and of the window then overlaps the work.
+    // The pane that opens the same files with the same settings takes the job over; any other open cancels it.
+    static void startEarly(const QStringList &files);
+    // Whether such a job waits for its pane, and whether it has ended (for the tests).
+    enum class EarlyJobState { None, Running, Ended };
+    static EarlyJobState earlyJobState();
 
 Q_SIGNALS:
     // A job ended: ok, or the one-line error. A failed job leaves what the pane showed untouched.
