@@ -302,6 +302,18 @@ def main():
       "[benchmarks-rounds.md](benchmarks-rounds.md).")
     w("")
 
+    # The window's figures (bench/window.sh writes benchmarks-window.md beside this file): taken in whole, one
+    # heading level down.
+    window_md = os.path.join(os.path.dirname(os.path.abspath(args.out)), "benchmarks-window.md")
+    if os.path.exists(window_md):
+        w("## The window (bench/window.sh)")
+        w("")
+        with open(window_md) as f:
+            lines = f.read().splitlines()
+        for line in lines[1:]:
+            w("#" + line if line.startswith("## ") else line)
+        w("")
+
     w("## Targets")
     w("")
     for key, speed, floor, rss, p in target_rows:

@@ -6,6 +6,7 @@
 #   QFLAME_BENCH_QUICK=1 bash bench/run.sh   no 500 MB profile, fewer runs: a smoke test of the script
 #   QFLAME_BENCH_INPROCESS_ONLY=1 bash bench/run.sh   only the in-process benchmarks and the report (reuses the
 #                                     whole-process results of the last full run)
+#   QFLAME_BENCH_WINDOW=0 bash bench/run.sh   without bench/window.sh (the window's first paint, memory, reopening)
 #
 # Settings (environment): QFLAME_BENCH_BUILD (build dir, default build-bench), QFLAME_BENCH_DATA (generated
 # profiles and raw results, default $QFLAME_BENCH_BUILD/bench-data), QFLAME_CORPUS (default ../shared/corpus),
@@ -31,7 +32,7 @@ say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 for tool in cmake ninja zcat gnuplot python3 "$GO"; do
     command -v "$tool" > /dev/null || {
-        echo "bench/run.sh: $tool is missing (Debian: apt-get install cmake ninja-build gzip gnuplot-nox python3 golang-1.19-go)" >&2
+        echo "bench/run.sh: $tool is missing (Debian: apt-get install cmake ninja-build gzip gnuplot-nox python3 golang-1.19-go; xvfb for the window's Xvfb column)" >&2
         exit 1
     }
 done
@@ -198,6 +199,12 @@ uptime > "$DATA/load-after.txt"
 # The commit the in-process tables were measured at: the report may be written again later, after commits that
 # only change bench/analysis.md.
 echo "$(git -C "$ROOT" rev-parse --short HEAD) $(date -u '+%Y-%m-%d %H:%M UTC')" > "$DATA/inprocess-run.txt"
+
+# ---- the window (issue #23): time to the first painted flamegraph, its memory, reopening, the explorer ----------
+if [ "${QFLAME_BENCH_WINDOW:-1}" = 1 ]; then
+    say "the window: bench/window.sh"
+    QFLAME_BENCH_BUILD=$BUILD QFLAME_BENCH_DATA=$DATA QFLAME_CORPUS=$CORPUS bash "$ROOT/bench/window.sh"
+fi
 
 # ---- report ------------------------------------------------------------------------------------------------
 say "writing $OUT_MD and $OUT_PNG"

@@ -31,8 +31,30 @@
 #include <QMimeData>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace qflame {
+
+namespace {
+
+// After a tab closes: glibc keeps the freed memory of its arenas for later allocations, and the jobs of
+// successive tabs run on different pool threads, so different arenas: 50 opens and closes of the r64 profile
+// left 471 MB resident against 346 MB with the profile open once (bench/window.sh). Asked to, it returns the
+// free pages (the same run then ends at 41 MB). Once the events of the closing have run (deleteLater), on a
+// worker: trimming hundreds of MB takes milliseconds.
+void giveMemoryBack()
+{
+#ifdef __GLIBC__
+    QTimer::singleShot(0, qApp, [] { (void)QtConcurrent::run([] { malloc_trim(0); }); });
+#endif
+}
+
+}   // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
@@ -47,6 +69,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         QWidget *w = m_tabs->widget(i);
         m_tabs->removeTab(i);
         delete w;   // a pane cancels its job; the worker's result is dropped
+        giveMemoryBack();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTitle);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
