@@ -20,7 +20,17 @@ std::vector<double> totals(const CallTree &tree)
 
 }   // namespace
 
-FlameLayout::FlameLayout(const CallTree &tree) : FlameLayout(tree, totals(tree)) {}
+FlameLayout::FlameLayout(const CallTree &tree) : FlameLayout(tree, totals(tree))
+{
+    if (tree.isComplete())
+        return;
+    // A first look (tree/StagedTree.h): a node whose descendants are still to come already takes their rows,
+    // so that merged columns are as tall as the whole tree's.
+    for (NodeId i = 0; i < size(); ++i)
+        m_height[i] = tree.hiddenHeight(i);
+    for (NodeId i = NodeId(size()); i-- > 1;)
+        m_height[m_parent[i]] = std::max(m_height[m_parent[i]], m_height[i] + 1);
+}
 
 void FlameLayout::place()
 {

@@ -16,6 +16,10 @@ namespace qflame {
 
 using NodeId = uint32_t;
 
+namespace detail {
+class LevelBuild;
+}
+
 struct SampleTypeInfo {
     std::string type;   // "cpu"
     std::string unit;   // "nanoseconds"
@@ -38,7 +42,7 @@ public:
     uint64_t samples(NodeId n) const { return m_samples[n]; }
     uint64_t selfSamples(NodeId n) const
     {
-        uint64_t below = 0;
+        uint64_t below = m_hiddenSamples.empty() ? 0 : m_hiddenSamples[n];
         for (NodeId c = m_firstChild[n]; c < m_firstChild[n] + m_childCount[n]; ++c)
             below += m_samples[c];
         return m_samples[n] - below;
@@ -48,6 +52,14 @@ public:
     enum : uint8_t { kInlined = 1, kCalled = 2 };
     uint8_t callKinds(NodeId n) const { return m_callKinds[n]; }
     bool isInlined(NodeId n) const { return m_callKinds[n] == kInlined; }
+
+    // A first look at a large tree (StagedTreeBuild, tree/StagedTree.h): nodes too narrow to be a pixel wide are
+    // left without their descendants. Every node present has the self, total, samples and self samples of the
+    // same node in the whole tree; a node that lost its descendants keeps their height (the rows they take,
+    // which the layout's merged columns show), and maxDepth() is the whole tree's.
+    bool isComplete() const { return m_hiddenHeight.empty(); }
+    uint32_t hiddenHeight(NodeId n) const { return m_hiddenHeight.empty() ? 0 : m_hiddenHeight[n]; }
+    bool hidesDescendants(NodeId n) const { return !m_hiddenHeight.empty() && m_hiddenHeight[n] != 0; }
 
     const FrameTable &frames() const { return *m_frames; }
     const std::string &label(NodeId n) const { return m_frames->label(m_frame[n]); }
@@ -63,12 +75,14 @@ public:
 
 private:
     friend class CallTreeBuilder;
+    friend class detail::LevelBuild;
     std::vector<NodeId> m_parent, m_firstChild;
     std::vector<uint32_t> m_childCount, m_depth;
     std::vector<FrameId> m_frame;
     std::vector<int64_t> m_self, m_total;
     std::vector<uint64_t> m_samples;
     std::vector<uint8_t> m_callKinds;
+    std::vector<uint32_t> m_hiddenHeight, m_hiddenSamples;   // a first look's (empty when complete)
     uint32_t m_maxDepth = 0;
     std::shared_ptr<const FrameTable> m_frames;
     SampleTypeInfo m_sampleType;

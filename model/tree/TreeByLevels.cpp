@@ -8,12 +8,14 @@
 // million lookups scattered over 64 MB, the map grown by doubling, the nodes renumbered and their children
 // sorted afterwards. That was most of the window's time to its first flamegraph.)
 #include "tree/CallTreeBuilder.h"
+#include "tree/StagedTree.h"
 
 #include "io/BesideThread.h"
 #include "tree/ProfileFrames.h"
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
 namespace qflame {
 
@@ -125,13 +127,18 @@ struct Range {
 };
 
 // What the level loop knows of every node, in breadth-first order; parents, first children, depths and totals
-// follow from it once all nodes are made, so the tree's arrays are allocated once, at their size.
+// follow from it once all nodes are made, so the tree's arrays are allocated once, at their size. A first look
+// also keeps, per node, whether it waits for its descendants (`culled`) and what the tree needs of them.
 struct Nodes {
     std::vector<FrameId> frame;
     std::vector<uint8_t> kinds;
-    std::vector<uint32_t> childCount;
+    std::vector<uint32_t> childCount;   // of a culled node: 0 (its children wait in `hiddenChildren`)
     std::vector<int64_t> self;
     std::vector<uint32_t> samples;   // that pass through the node
+    // A first look's only:
+    std::vector<uint8_t> culled;
+    std::vector<int64_t> total;   // of a culled node: the sum of its stacks
+    std::vector<uint32_t> hiddenChildren, hiddenSamples, hiddenHeight;
     void add(FrameId f, uint8_t k)
     {
         frame.push_back(f);
@@ -140,6 +147,23 @@ struct Nodes {
         self.push_back(0);
         samples.push_back(0);
     }
+    void addCullable(FrameId f, uint8_t k, bool isCulled, int64_t sum)
+    {
+        add(f, k);
+        culled.push_back(isCulled);
+        total.push_back(sum);
+        hiddenChildren.push_back(0);
+        hiddenSamples.push_back(0);
+        hiddenHeight.push_back(0);
+    }
+    size_t size() const { return frame.size(); }
+};
+
+// Children made but not yet run: those of a first look's culled nodes, in the order of their parents.
+struct Waiting {
+    std::vector<FrameId> frame;
+    std::vector<uint8_t> kinds;
+    std::vector<Range> ranges;
 };
 
 // One thread's part of a level: the children of its nodes, in order, and its sorting buffers.
@@ -147,34 +171,64 @@ struct LevelPart {
     std::vector<FrameId> frame;
     std::vector<uint8_t> kinds;
     std::vector<Range> ranges;
+    std::vector<uint8_t> culled;   // whether each child is below the cut (when cutting)
+    std::vector<int64_t> total;    // each child's total (when cutting)
+    Waiting waiting;               // the children of the culled nodes
     std::vector<uint32_t> order, counts, sortedKey;
     std::vector<Cursor> sorted;
     std::vector<uint8_t> sortedKind;
+    void clear()
+    {
+        frame.clear();
+        kinds.clear();
+        ranges.clear();
+        culled.clear();
+        total.clear();
+        waiting.frame.clear();
+        waiting.kinds.clear();
+        waiting.ranges.clear();
+    }
+};
+
+// Which nodes a first look leaves without descendants: those whose total times the divisor is below the root's.
+// The values are checked to be non-negative first, so the sums are exact in 128 bits.
+struct Cut {
+    unsigned __int128 rootTotal = 0;
+    uint64_t divisor = 0;   // 0: no cut
+    bool below(unsigned __int128 sum) const { return divisor != 0 && sum * divisor < rootTotal; }
 };
 
 class LevelSort {
 public:
     LevelSort(std::vector<Cursor> &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
-              bool collapse, Nodes &nodes)
-        : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_nodes(nodes),
+              bool collapse, Cut cut)
+        : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut),
           m_key(cursors.size()), m_kind(cursors.size())
     {
         m_frameOfRank.resize(rank.size());
         for (FrameId f = 0; f < rank.size(); ++f)
             m_frameOfRank[rank[f]] = f;
     }
+    void setNodes(Nodes *nodes, bool cutting)
+    {
+        m_nodes = nodes;
+        m_cutting = cutting;
+    }
 
     // Moves the cursors of nodes [first, first + count) (ranges[0, count)) on by one frame, sets those nodes'
-    // self, samples and child count, and appends their children to `out`.
+    // self, samples and child count, and appends their children to `out` (a culled node's to out.waiting).
     void run(const Range *ranges, size_t count, NodeId first, LevelPart &out)
     {
         constexpr uint32_t kAhead = 16;
+        Nodes &nodes = *m_nodes;
         const Source *sources = m_sources.data();
         const uint32_t limit = count ? ranges[count - 1].end : 0;   // the other thread's cursors lie beyond
         for (size_t j = 0; j < count; ++j) {
             const NodeId n = NodeId(first + j);
             const auto [a, b] = ranges[j];
+            const bool culled = m_cutting && nodes.culled[n];
             int64_t self = 0;
+            uint32_t ended = 0;
             bool oneKey = true;
             for (uint32_t i = a; i < b; ++i) {
                 if (i + kAhead < limit) {
@@ -188,11 +242,16 @@ public:
                 } else {
                     m_key[i] = 0;   // the stack ends here
                     self = wrappingAdd(self, c.value);
+                    ++ended;
                 }
                 oneKey = oneKey && m_key[i] == m_key[a];
             }
-            m_nodes.self[n] = self;
-            m_nodes.samples[n] = b - a;
+            nodes.self[n] = self;
+            nodes.samples[n] = b - a;
+            if (culled) {
+                nodes.hiddenSamples[n] = b - a - ended;
+                nodes.hiddenHeight[n] = heightBelow(a, b);
+            }
             if (!oneKey)
                 sortRange(a, b, out);
             uint32_t children = 0;
@@ -202,18 +261,72 @@ public:
                 while (e < b && m_key[e] == m_key[i])
                     kinds |= m_kind[e++];
                 if (m_key[i] != 0) {
-                    out.frame.push_back(m_frameOfRank[m_key[i] - 1]);
-                    out.kinds.push_back(kinds);
-                    out.ranges.push_back({i, e});
+                    const FrameId f = m_frameOfRank[m_key[i] - 1];
+                    if (culled) {
+                        out.waiting.frame.push_back(f);
+                        out.waiting.kinds.push_back(kinds);
+                        out.waiting.ranges.push_back({i, e});
+                    } else {
+                        out.frame.push_back(f);
+                        out.kinds.push_back(kinds);
+                        out.ranges.push_back({i, e});
+                        if (m_cutting)
+                            addTotal(i, e, out);
+                    }
                     ++children;
                 }
                 i = e;
             }
-            m_nodes.childCount[n] = children;
+            if (culled)
+                nodes.hiddenChildren[n] = children;
+            else
+                nodes.childCount[n] = children;
         }
     }
 
 private:
+    // The total of the stacks [a, e) (wrapping, as the tree sums), and whether it is below the cut.
+    void addTotal(uint32_t a, uint32_t e, LevelPart &out) const
+    {
+        int64_t sum = 0;
+        unsigned __int128 exact = 0;
+        for (uint32_t i = a; i < e; ++i) {
+            sum = wrappingAdd(sum, m_cursors[i].value);
+            exact += uint64_t(m_cursors[i].value);   // non-negative when cutting
+        }
+        out.total.push_back(sum);
+        out.culled.push_back(m_cut.below(exact));
+    }
+
+    // How many levels the stacks [a, b) reach below their node, their cursors having been moved on by one frame:
+    // the first look's height of a node whose descendants wait, walked on copies of the cursors.
+    uint32_t heightBelow(uint32_t a, uint32_t b) const
+    {
+        uint32_t height = 0;
+        for (uint32_t i = a; i < b; ++i) {
+            if (m_key[i] == 0)
+                continue;
+            const Cursor &c = m_cursors[i];
+            const Source &s = m_sources[c.source];
+            uint32_t rest = 1 + (c.frameEnd - c.framePos);
+            if (!m_collapse) {   // every frame of the locations left is a level
+                for (uint32_t q = c.locStop; q < c.locPos; ++q) {
+                    const uint32_t loc = s.sampleLocations[q];
+                    rest += s.locBegin[loc + 1] - s.locBegin[loc];
+                }
+            } else {
+                Cursor copy = c;
+                FrameId f;
+                uint8_t k;
+                rest = 1;
+                while (advance(copy, m_sources.data(), true, &f, &k))
+                    ++rest;
+            }
+            height = std::max(height, rest);
+        }
+        return height;
+    }
+
     void sortRange(uint32_t a, uint32_t b, LevelPart &out)
     {
         const uint32_t m = b - a;
@@ -237,7 +350,9 @@ private:
     const std::vector<uint32_t> &m_rank;
     std::vector<FrameId> m_frameOfRank;
     const bool m_collapse;
-    Nodes &m_nodes;
+    const Cut m_cut;
+    Nodes *m_nodes = nullptr;
+    bool m_cutting = false;
     // By cursor: the rank of its next frame plus one (0: its stack ended at this node), and how it enters it.
     std::vector<uint32_t> m_key;
     std::vector<uint8_t> m_kind;
@@ -245,39 +360,74 @@ private:
 
 }   // namespace
 
-std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::shared_ptr<const Profile>> &profiles,
-                                                       size_t typeIndex, const BuildOptions &options)
+namespace detail {
+
+// The state of one build between its two steps.
+class LevelBuild {
+public:
+    LevelBuild(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t typeIndex,
+               const BuildOptions &options, int64_t cullDivisor);
+    std::shared_ptr<const CallTree> firstLook();
+    std::shared_ptr<const CallTree> complete();
+
+private:
+    // Runs the level loop from `level` (nodes [firstNode, ...) of `nodes`) to the leaves.
+    void runLevels(std::vector<Range> level, NodeId firstNode, Nodes &nodes, bool cutting);
+    // The whole tree's nodes, breadth-first, from the first look's and those of the subtrees that waited.
+    Nodes merged(Nodes &&below);
+    std::shared_ptr<CallTree> makeTree(Nodes nodes) const;
+
+    BuildOptions m_options;
+    std::shared_ptr<CallTree> m_shell;   // sample type, granularity, counts
+    std::shared_ptr<FrameTable> m_frames;
+    std::vector<std::unique_ptr<ProfileFrames>> m_prepared;
+    std::vector<Source> m_sources;
+    std::vector<Cursor> m_cursors;
+    std::vector<uint32_t> m_rank;
+    std::unique_ptr<LevelSort> m_sort;
+    Cut m_cut;
+    Nodes m_nodes;       // the first look's
+    Waiting m_waiting;   // the children of its culled nodes
+    std::shared_ptr<const CallTree> m_first;
+    size_t m_steps = 0, m_walked = 0;   // cursor moves, for progress (about one per location of a stack)
+};
+
+LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t typeIndex,
+                       const BuildOptions &options, int64_t cullDivisor)
+    : m_options(options)
 {
     checkInputs(profiles, typeIndex);
     const Profile &first = *profiles.front();
     const CompiledFilters filters(options.filters, profiles);   // a bad option fails before any work
 
-    auto frames = std::make_shared<FrameTable>();
-    auto tree = emptyTree(profiles, typeIndex, options);
+    m_frames = std::make_shared<FrameTable>();
+    m_shell = std::make_shared<CallTree>();
+    m_shell->m_sampleType = {first.typeName(typeIndex), first.unitName(typeIndex)};
+    m_shell->m_granularity = options.granularity;
+    m_shell->m_profileCount = profiles.size();
 
     // Every profile's frames first: the ranks that order children are of the whole frame table.
-    std::vector<std::unique_ptr<ProfileFrames>> prepared;
-    std::vector<Source> sources;
     for (const auto &p : profiles) {
-        prepared.push_back(std::make_unique<ProfileFrames>(*p, filters, options, *frames));
-        const ProfileFrames &pf = *prepared.back();
+        m_prepared.push_back(std::make_unique<ProfileFrames>(*p, filters, options, *m_frames));
+        const ProfileFrames &pf = *m_prepared.back();
         // Positions are 32-bit: every input is read under 2 GiB, and each location of a sample is a byte or more.
         if (p->sampleLocations.size() >= UINT32_MAX || pf.locFrames.size() >= UINT32_MAX)
             throw ProfileError(p->sourceName + ": too many locations in the samples");
-        sources.push_back({p->sampleLocations.data(), p->sampleLocations.size(), pf.locBegin.data(),
-                           pf.locFrames.data(), pf.locKinds.data()});
+        m_sources.push_back({p->sampleLocations.data(), p->sampleLocations.size(), pf.locBegin.data(),
+                             pf.locFrames.data(), pf.locKinds.data()});
     }
 
-    size_t totalSamples = 0, doneSamples = 0, steps = 0;
+    size_t totalSamples = 0, doneSamples = 0;
     for (const auto &p : profiles)
         totalSamples += p->sampleCount();
-    std::vector<Cursor> cursors;
-    cursors.reserve(totalSamples);   // most samples are kept: no copies of a growing array
+    m_cursors.reserve(totalSamples);   // most samples are kept: no copies of a growing array
+    bool negative = false;
+    unsigned __int128 rootTotal = 0;
     for (size_t pi = 0; pi < profiles.size(); ++pi) {
         const Profile &p = *profiles[pi];
-        ProfileFrames &pf = *prepared[pi];
+        ProfileFrames &pf = *m_prepared[pi];
         const int type = mergedType(first, typeIndex, p);
-        tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
+        m_shell->m_durationNanos = wrappingAdd(m_shell->m_durationNanos, p.durationNanos);
         for (size_t s = 0; s < p.sampleCount(); ++s) {
             if (options.progress && (++doneSamples & 0x7fff) == 0 &&
                 !options.progress(0.1 * double(doneSamples) / double(totalSamples)))
@@ -290,29 +440,28 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
             size_t begin, end;
             if (!pf.sampleRange(s, begin, end))
                 continue;
-            cursors.push_back({v, uint32_t(end), uint32_t(begin), 0, 0, FrameTable::kRoot, uint32_t(pi), {}});
-            steps += end - begin;
+            m_cursors.push_back({v, uint32_t(end), uint32_t(begin), 0, 0, FrameTable::kRoot, uint32_t(pi), {}});
+            m_steps += end - begin;
+            negative = negative || v < 0;
+            rootTotal += uint64_t(v);
         }
     }
-    if (cursors.size() >= UINT32_MAX)
+    if (m_cursors.size() >= UINT32_MAX)
         throw ProfileError(first.sourceName + ": too many samples");
-    tree->m_sampleCount = cursors.size();
+    m_shell->m_sampleCount = m_cursors.size();
+    if (cullDivisor > 0 && !negative)
+        m_cut = {rootTotal, uint64_t(cullDivisor)};
+    m_rank = m_frames->labelRanks();
+    m_sort = std::make_unique<LevelSort>(m_cursors, m_sources, m_rank, options.filters.collapseRecursion, m_cut);
+}
 
-    Nodes nodes;
-    nodes.add(FrameTable::kRoot, 0);
-    const std::vector<uint32_t> rank = frames->labelRanks();
-    LevelSort sort(cursors, sources, rank, options.filters.collapseRecursion, nodes);
-    std::vector<Range> level{{0, uint32_t(cursors.size())}};
-    std::vector<NodeId> levelFirst{0};   // the first node of each depth
+void LevelBuild::runLevels(std::vector<Range> level, NodeId firstNode, Nodes &nodes, bool cutting)
+{
+    m_sort->setNodes(&nodes, cutting);
     LevelPart parts[2];
-    size_t walked = 0;   // cursor moves, for progress (about one per location of a stack)
     while (!level.empty()) {
-        const NodeId firstNode = levelFirst.back();
-        for (LevelPart &part : parts) {
-            part.frame.clear();
-            part.kinds.clear();
-            part.ranges.clear();
-        }
+        for (LevelPart &part : parts)
+            part.clear();
         // A wide level is shared with a second thread: the first half of its nodes here, the rest there, their
         // children in that order, which keeps them breadth-first.
         const uint64_t active = uint64_t(level.back().end) - level.front().begin;
@@ -323,26 +472,39 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
                 ++split;
         }
         if (split < level.size()) {
-            runBeside([&] { sort.run(level.data() + split, level.size() - split, NodeId(firstNode + split), parts[1]); },
-                      [&] { sort.run(level.data(), split, firstNode, parts[0]); });
+            runBeside([&] { m_sort->run(level.data() + split, level.size() - split, NodeId(firstNode + split), parts[1]); },
+                      [&] { m_sort->run(level.data(), split, firstNode, parts[0]); });
         } else {
-            sort.run(level.data(), level.size(), firstNode, parts[0]);
+            m_sort->run(level.data(), level.size(), firstNode, parts[0]);
         }
-        walked += active;
-        if (options.progress && !options.progress(0.1 + 0.8 * std::min(1.0, double(walked) / double(steps + 1))))
+        m_walked += active;
+        if (m_options.progress &&
+            !m_options.progress(0.1 + 0.8 * std::min(1.0, double(m_walked) / double(m_steps + 1))))
             throw Cancelled();
-        levelFirst.push_back(NodeId(nodes.frame.size()));
+        firstNode = NodeId(nodes.size());
         level.clear();
         for (const LevelPart &part : parts) {
-            for (size_t k = 0; k < part.frame.size(); ++k)
-                nodes.add(part.frame[k], part.kinds[k]);
+            for (size_t k = 0; k < part.frame.size(); ++k) {
+                if (cutting)
+                    nodes.addCullable(part.frame[k], part.kinds[k], part.culled[k], part.total[k]);
+                else
+                    nodes.add(part.frame[k], part.kinds[k]);
+            }
             level.insert(level.end(), part.ranges.begin(), part.ranges.end());
+            const Waiting &w = part.waiting;
+            m_waiting.frame.insert(m_waiting.frame.end(), w.frame.begin(), w.frame.end());
+            m_waiting.kinds.insert(m_waiting.kinds.end(), w.kinds.begin(), w.kinds.end());
+            m_waiting.ranges.insert(m_waiting.ranges.end(), w.ranges.begin(), w.ranges.end());
         }
     }
+}
 
-    // The tree's arrays from the nodes: the children of node n follow those of n - 1 (breadth-first).
+// The tree's arrays from the nodes: the children of node n follow those of n - 1 (breadth-first).
+std::shared_ptr<CallTree> LevelBuild::makeTree(Nodes nodes) const
+{
+    auto tree = std::make_shared<CallTree>(*m_shell);
     CallTree &t = *tree;
-    const size_t n = nodes.frame.size();
+    const size_t n = nodes.size();
     t.m_frame = std::move(nodes.frame);
     t.m_callKinds = std::move(nodes.kinds);
     t.m_childCount = std::move(nodes.childCount);
@@ -355,21 +517,172 @@ std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::sh
     t.m_firstChild.resize(n);
     t.m_depth.resize(n);
     t.m_total = t.m_self;
+    bool hides = false;
+    for (size_t i = 0; i < nodes.culled.size(); ++i)
+        hides = hides || nodes.hiddenChildren[i] != 0;
+    if (hides) {   // a first look: a culled node's total is its stacks', its descendants' rows its own
+        t.m_hiddenHeight = std::move(nodes.hiddenHeight);
+        t.m_hiddenSamples = std::move(nodes.hiddenSamples);
+        for (size_t i = 0; i < n; ++i) {
+            if (nodes.culled[i])
+                t.m_total[i] = nodes.total[i];
+        }
+    }
     NodeId next = 1;
+    uint32_t maxDepth = 0;
     for (NodeId i = 0; i < n; ++i) {
         t.m_firstChild[i] = next;
         for (uint32_t c = 0; c < t.m_childCount[i]; ++c, ++next) {
             t.m_parent[next] = i;
             t.m_depth[next] = t.m_depth[i] + 1;
         }
+        maxDepth = std::max(maxDepth, t.m_depth[i] + (hides ? t.m_hiddenHeight[i] : 0));
     }
     for (size_t i = n; i-- > 1;)
         t.m_total[t.m_parent[i]] = wrappingAdd(t.m_total[t.m_parent[i]], t.m_total[i]);
-    t.m_maxDepth = uint32_t(levelFirst.size() - 2);
-    tree->m_frames = std::move(frames);
-    if (options.progress)
-        options.progress(1.0);
+    t.m_maxDepth = maxDepth;
+    t.m_frames = m_frames;
     return tree;
+}
+
+std::shared_ptr<const CallTree> LevelBuild::firstLook()
+{
+    const bool cutting = m_cut.divisor != 0;
+    if (cutting)
+        m_nodes.addCullable(FrameTable::kRoot, 0, false, 0);
+    else
+        m_nodes.add(FrameTable::kRoot, 0);
+    runLevels({{0, uint32_t(m_cursors.size())}}, 0, m_nodes, cutting);
+    if (m_waiting.ranges.empty()) {   // nothing left out: this is the whole tree
+        m_first = makeTree(std::move(m_nodes));
+        m_nodes = Nodes();
+        if (m_options.progress)
+            m_options.progress(1.0);
+    } else {
+        m_first = makeTree(m_nodes);   // a copy: the whole tree is merged from these nodes later
+    }
+    return m_first;
+}
+
+std::shared_ptr<const CallTree> LevelBuild::complete()
+{
+    if (m_waiting.ranges.empty())
+        return m_first;
+    // The subtrees that waited, sorted as one forest: its first level is the culled nodes' children, then each
+    // level the children of the one before (a forest node's children follow those of the node before it).
+    Nodes below;
+    for (size_t k = 0; k < m_waiting.frame.size(); ++k)
+        below.add(m_waiting.frame[k], m_waiting.kinds[k]);
+    std::vector<Range> level = std::move(m_waiting.ranges);
+    m_waiting = Waiting();
+    runLevels(std::move(level), 0, below, false);
+    auto tree = makeTree(merged(std::move(below)));
+    if (m_options.progress)
+        m_options.progress(1.0);
+    return tree;
+}
+
+Nodes LevelBuild::merged(Nodes &&below)
+{
+    Nodes &first = m_nodes;
+    const size_t nFirst = first.size(), nBelow = below.size();
+    // Where each node's children start: in the first look, or (for a culled node, and in the forest) below.
+    std::vector<uint32_t> firstChildAbove(nFirst), firstChildBelow(nFirst + nBelow);
+    uint32_t above = 1, under = 0;
+    for (size_t i = 0; i < nFirst; ++i) {
+        firstChildAbove[i] = above;
+        above += first.childCount[i];
+        firstChildBelow[i] = under;
+        under += first.culled[i] ? first.hiddenChildren[i] : 0;
+    }
+    for (size_t j = 0; j < nBelow; ++j) {
+        firstChildBelow[nFirst + j] = under;
+        under += below.childCount[j];
+    }
+    // Breadth-first over both: a queue of references, bit 32 marking a forest node. The order is the one
+    // CallTreeBuilder::build numbers in: each node's children, in label order, after those of the node before.
+    constexpr uint64_t kBelow = uint64_t(1) << 32;
+    std::vector<uint64_t> queue;
+    queue.reserve(nFirst + nBelow);
+    queue.push_back(0);
+    Nodes all;
+    all.frame.reserve(nFirst + nBelow);
+    all.kinds.reserve(nFirst + nBelow);
+    all.childCount.reserve(nFirst + nBelow);
+    all.self.reserve(nFirst + nBelow);
+    all.samples.reserve(nFirst + nBelow);
+    for (size_t q = 0; q < queue.size(); ++q) {
+        const uint64_t ref = queue[q];
+        const uint32_t i = uint32_t(ref);
+        if (!(ref & kBelow)) {
+            all.frame.push_back(first.frame[i]);
+            all.kinds.push_back(first.kinds[i]);
+            all.self.push_back(first.self[i]);
+            all.samples.push_back(first.samples[i]);
+            if (first.culled[i]) {
+                const uint32_t count = first.hiddenChildren[i];
+                all.childCount.push_back(count);
+                for (uint32_t c = 0; c < count; ++c)
+                    queue.push_back(kBelow | (firstChildBelow[i] + c));
+            } else {
+                const uint32_t count = first.childCount[i];
+                all.childCount.push_back(count);
+                for (uint32_t c = 0; c < count; ++c)
+                    queue.push_back(firstChildAbove[i] + c);
+            }
+        } else {
+            all.frame.push_back(below.frame[i]);
+            all.kinds.push_back(below.kinds[i]);
+            all.self.push_back(below.self[i]);
+            all.samples.push_back(below.samples[i]);
+            const uint32_t count = below.childCount[i];
+            all.childCount.push_back(count);
+            for (uint32_t c = 0; c < count; ++c)
+                queue.push_back(kBelow | (firstChildBelow[nFirst + i] + c));
+        }
+    }
+    m_nodes = Nodes();
+    return all;
+}
+
+}   // namespace detail
+
+StagedTreeBuild::StagedTreeBuild(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t typeIndex,
+                                 const BuildOptions &options, int64_t cullDivisor)
+    : m_build(std::make_unique<detail::LevelBuild>(profiles, typeIndex, options, cullDivisor))
+{
+}
+
+StagedTreeBuild::~StagedTreeBuild() = default;
+
+std::shared_ptr<const CallTree> StagedTreeBuild::firstLook()
+{
+    return m_build->firstLook();
+}
+
+std::shared_ptr<const CallTree> StagedTreeBuild::complete()
+{
+    return m_build->complete();
+}
+
+std::shared_ptr<const CallTree> CallTreeBuilder::build(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                       size_t typeIndex, const BuildOptions &options)
+{
+    return StagedTreeBuild(profiles, typeIndex, options, 0).firstLook();
+}
+
+std::vector<NodeId> nodesInComplete(const CallTree &firstLook, const CallTree &complete)
+{
+    std::vector<NodeId> map(firstLook.size(), CallTree::kRoot);
+    for (NodeId n = 0; n < firstLook.size(); ++n) {
+        const NodeId to = map[n];
+        const uint32_t count = firstLook.childCount(n);
+        if (count != 0 && count != complete.childCount(to))
+            throw std::logic_error("nodesInComplete: not a first look of this tree");
+        for (uint32_t c = 0; c < count; ++c)
+            map[firstLook.firstChild(n) + c] = complete.firstChild(to) + c;
+    }
+    return map;
 }
 
 }   // namespace qflame

@@ -1,0 +1,51 @@
+// A large call tree built in two steps, so that the window can paint before the whole tree is there (issue #23):
+// first the nodes that can be seen at the initial zoom, then the rest, with the work of the first step kept.
+//
+// The build sorts the stacks into the tree level by level (TreeByLevels.cpp). A node whose total is below the
+// root's total / cullDivisor is made with its exact self, total and samples (they are sums over the stacks through
+// it, known when the node is made), but its descendants wait for complete(). With the default divisor, 16384, such
+// a node is narrower than 1/16384 of the root: less than one pixel in any view of the whole profile up to 16,384
+// pixels wide (two 8K screens side by side are 15,360), and the flamegraph merges frames below one pixel into
+// columns as tall as their subtrees, which the first look keeps (CallTree::hiddenHeight). So its layout at the
+// initial zoom gives the same rectangles as the whole tree's (tst_stagedtree checks both).
+#pragma once
+
+#include "tree/CallTreeBuilder.h"
+
+#include <memory>
+#include <vector>
+
+namespace qflame {
+
+namespace detail {
+class LevelBuild;
+}
+
+class StagedTreeBuild {
+public:
+    static constexpr int64_t kCullDivisor = 16384;
+
+    // Reads the profiles' frames and makes the build's cursors (as CallTreeBuilder::build, with its errors).
+    // cullDivisor 0 leaves nothing out. With a negative sample value nothing is left out either: a node's
+    // descendants are then not bound to be narrower than the node.
+    StagedTreeBuild(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t typeIndex,
+                    const BuildOptions &options = {}, int64_t cullDivisor = kCullDivisor);
+    ~StagedTreeBuild();
+    StagedTreeBuild(const StagedTreeBuild &) = delete;
+    StagedTreeBuild &operator=(const StagedTreeBuild &) = delete;
+
+    // The first look: isComplete() when nothing had to wait (a small profile). Call once.
+    std::shared_ptr<const CallTree> firstLook();
+    // The whole tree, node for node the tree CallTreeBuilder::build makes. After firstLook(); call once.
+    std::shared_ptr<const CallTree> complete();
+
+private:
+    std::unique_ptr<detail::LevelBuild> m_build;
+};
+
+// For each node of a first look, the node of the complete tree with the same path (both from one build: they
+// share a frame table). A node's children are all present in the first look unless it hides its descendants,
+// so this is a walk of the first look alone.
+std::vector<NodeId> nodesInComplete(const CallTree &firstLook, const CallTree &complete);
+
+}   // namespace qflame
