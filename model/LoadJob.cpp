@@ -2,6 +2,7 @@
 
 #include "formats/ProfileInput.h"
 #include "io/BesideThread.h"
+#include "tree/StagedTree.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -23,9 +24,26 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
         promise.setProgressValue(int(1000 * (from + (1 - from) * 0.95 * f)));
         return !promise.isCanceled();
     };
-    view.tree = CallTreeBuilder::build(view.profiles, size_t(view.sampleType), options);
+    // A large tree is shown from its first look while the rest of it is built: the frames a view of the whole
+    // profile can show are all there, with their values, and the window paints them a second or so earlier.
+    StagedTreeBuild staged(view.profiles, size_t(view.sampleType), options);
+    view.tree = staged.firstLook();
     if (promise.isCanceled())
         throw Cancelled();
+    if (!view.tree->isComplete()) {
+        LoadedView look;
+        look.profiles = view.profiles;
+        look.sampleType = view.sampleType;
+        look.granularity = view.granularity;
+        look.filters = view.filters;
+        look.tree = view.tree;
+        look.layout = std::make_shared<const FlameLayout>(*look.tree);
+        look.isFirstLook = true;
+        promise.addResult(std::move(look), 0);
+        view.firstLook = std::exchange(view.tree, staged.complete());
+        if (promise.isCanceled())
+            throw Cancelled();
+    }
     // The flamegraph's layout and the top table need only the tree: one on each core.
     runBeside([&] { view.layout = std::make_shared<const FlameLayout>(*view.tree); },
               [&] { view.flat = FlatTable::compute(view.tree); });
@@ -34,7 +52,7 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
 void finish(QPromise<LoadedView> &promise, LoadedView view)
 {
     promise.setProgressValue(1000);
-    promise.addResult(std::move(view));
+    promise.addResult(std::move(view), promise.future().resultCount());   // after a first look
 }
 
 }   // namespace

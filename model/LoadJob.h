@@ -28,10 +28,15 @@ struct LoadedView {
     std::shared_ptr<const FlameLayout> layout;   // of tree, laid out here rather than on the GUI thread
     std::shared_ptr<const FlatTable> flat;
     QString error;   // empty on success; one line otherwise
+    // A large tree comes in two results (tree/StagedTree.h): first a first look (isFirstLook: `tree` and `layout`
+    // are the first look's, `flat` is empty), then the whole view, whose `firstLook` names the tree it follows.
+    bool isFirstLook = false;
+    std::shared_ptr<const CallTree> firstLook;
 };
 
 // Reads `paths` (merged when several) and builds the default sample type (or `sampleType` when >= 0).
-// Progress goes 0..1000; cancelling the future stops the work at the next check.
+// Progress goes 0..1000; cancelling the future stops the work at the next check. The future's last result is
+// the view; a large tree's first look comes before it, as result 0.
 QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Granularity granularity,
                                    ReadOptions options = {});
 

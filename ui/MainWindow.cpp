@@ -552,7 +552,8 @@ bool MainWindow::canExport(ExportFormat format) const
     case ExportFormat::TopCsv: return p && p->view().flat;
     case ExportFormat::DiffCsv: return exportDiffView() && exportDiffView()->diffTable();
     case ExportFormat::Png:
-    case ExportFormat::Svg: return exportGraph() && exportGraph()->source();
+    // Not from a first look (ProfilePane): the export's width and zoom are its own.
+    case ExportFormat::Svg: return exportGraph() && exportGraph()->source() && (!p || p->view().tree);
     }
     return false;
 }

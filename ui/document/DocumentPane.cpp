@@ -13,6 +13,7 @@
 #include "tables/SandwichView.h"
 #include "tables/TopTableModel.h"
 #include "tree/Search.h"
+#include "tree/StagedTree.h"
 
 #include "export/FoldedWriter.h"
 #include "export/ProfileWriter.h"
@@ -127,6 +128,7 @@ void DocumentPane::cancel()
     m_watcher = nullptr;
     ++m_generation;
     jobEnded();
+    jobDropped();
 }
 
 void DocumentPane::fillSampleTypes(const Profile &p, int current, Granularity granularity)
@@ -337,14 +339,54 @@ void ProfilePane::open(const QStringList &paths)
     const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
     std::optional<EarlyJob> early = takeEarlyJob(paths, {}, granularity);
     run<LoadedView>(early && early->view.isValid() ? early->view : loadFilesAsync(paths, -1, granularity, paneReadOptions()),
-                    [this](LoadedView v) { showView(std::move(v)); });
+                    [this](LoadedView v) { showView(std::move(v)); },
+                    [this](LoadedView v) { showFirstLook(std::move(v)); });
 }
 
 void ProfilePane::rebuild()
 {
     run<LoadedView>(rebuildAsync(m_view.profiles, sampleTypeBox()->currentIndex(),
                                  Granularity(granularityBox()->currentData().toInt()), m_filters->filters()),
-                    [this](LoadedView v) { showView(std::move(v)); });
+                    [this](LoadedView v) { showView(std::move(v)); },
+                    [this](LoadedView v) { showFirstLook(std::move(v)); });
+}
+
+void ProfilePane::showFirstLook(LoadedView look)
+{
+    if (!look.isFirstLook)
+        return;
+    // Only the flamegraph: its frames have the whole tree's values at this zoom. What needs the whole tree (the
+    // top table, search, sandwich, details, exports, zooming) waits for it: m_view holds no tree until then.
+    LoadedView old = std::exchange(m_view, LoadedView{});
+    m_view.profiles = look.profiles;
+    m_view.sampleType = look.sampleType;
+    m_view.granularity = look.granularity;
+    m_view.filters = look.filters;
+    fillSampleTypes(*m_view.profiles.front(), m_view.sampleType, m_view.granularity);
+    m_firstLook = look.tree;
+    m_flameView->setTree(look.tree, look.layout);
+    m_flameView->graph()->setProvisional(true);
+    m_model->setTable(nullptr);
+    m_details->showNode(nullptr, {}, -1);
+    m_sandwich->clear();
+    m_views->setCurrentIndex(0);
+    runSearch();
+    setHasContent();   // a sample type chosen now rebuilds from these profiles
+    (void)QtConcurrent::run([old = std::make_shared<LoadedView>(std::move(old))] {});
+}
+
+void ProfilePane::dropFirstLook()
+{
+    if (!m_firstLook)
+        return;
+    m_firstLook.reset();
+    m_flameView->graph()->setProvisional(false);
+    m_flameView->setTree(nullptr);
+}
+
+void ProfilePane::jobDropped()
+{
+    dropFirstLook();   // a first look whose whole tree will not come is not left on screen
 }
 
 void ProfilePane::showSandwich(FrameId frame)
@@ -395,7 +437,10 @@ void ProfilePane::runSearch()
     if (!m_view.tree || pattern.isEmpty()) {
         g->setMatches({});
         m_model->setFrameFilter(nullptr);
-        m_search->setResultText(QString(), false);
+        // A first look has no search: its sums would lack the frames still to come. The whole tree runs it.
+        m_search->setResultText(m_firstLook && !pattern.isEmpty() ? tr("searching once the whole tree is built…")
+                                                                  : QString(),
+                                false);
         return;
     }
     const SearchResult r = Search::run(*m_view.tree, pattern, m_search->caseSensitivity());
@@ -471,12 +516,21 @@ void ProfilePane::showView(LoadedView view)
 {
     LoadedView old = std::exchange(m_view, std::move(view));
     fillSampleTypes(*m_view.profiles.front(), m_view.sampleType, m_view.granularity);
-    m_flameView->setTree(m_view.tree, m_view.layout);
+    if (m_firstLook && m_firstLook == m_view.firstLook) {
+        // The whole tree in place of its first look, in the same state (zoom, history, selection, scroll);
+        // zooming asked for meanwhile is done now. At this zoom it paints the same pixels.
+        m_flameView->replaceTree(m_view.tree, m_view.layout, nodesInComplete(*m_firstLook, *m_view.tree));
+        m_firstLook.reset();
+    } else {
+        dropFirstLook();
+        m_flameView->setTree(m_view.tree, m_view.layout);
+        m_details->showNode(nullptr, {}, -1);
+        m_views->setCurrentIndex(0);
+    }
+    m_view.firstLook.reset();
     m_model->setTable(m_view.flat);
     sizeColumnsToText(m_table);
-    m_details->showNode(nullptr, {}, -1);
     m_sandwich->clear();
-    m_views->setCurrentIndex(0);
     runSearch();   // the search stays in force on the new tree
     uint64_t bytes = 0;   // on disk, for the readiness' size check; a server's merge has none (0: unknown)
     for (const QString &p : m_paths)

@@ -67,9 +67,13 @@ Q_SIGNALS:
     void loadFinished(bool ok, const QString &error);
 
 protected:
-    // Runs a job; a newer job supersedes a running one, whose result is dropped (generation counter).
+    // Runs a job; a newer job supersedes a running one, whose result is dropped (generation counter). The job's
+    // last result is its result; `onEarlier`, when given, sees an earlier result 0 while the job still runs (a
+    // large tree's first look, LoadJob.h).
     template <typename T>
-    void run(QFuture<T> future, std::function<void(T)> onResult);
+    void run(QFuture<T> future, std::function<void(T)> onResult, std::function<void(T)> onEarlier = {});
+    // A running job was cancelled or superseded before its result.
+    virtual void jobDropped() {}
     void fillSampleTypes(const Profile &profile, int current, Granularity granularity);
     virtual void rebuild() = 0;
     QHBoxLayout *header() const { return m_header; }
@@ -94,7 +98,7 @@ private:
 };
 
 template <typename T>
-void DocumentPane::run(QFuture<T> future, std::function<void(T)> onResult)
+void DocumentPane::run(QFuture<T> future, std::function<void(T)> onResult, std::function<void(T)> onEarlier)
 {
     cancel();
     const quint64 generation = ++m_generation;
@@ -108,12 +112,15 @@ void DocumentPane::run(QFuture<T> future, std::function<void(T)> onResult)
             return;   // stale: a newer job replaced this one
         m_watcher = nullptr;
         jobEnded();
-        if (watcher->future().resultCount() == 0) {
+        const int results = watcher->future().resultCount();
+        if (results == 0 || watcher->future().isCanceled()) {
+            jobDropped();
             Q_EMIT loadFinished(false, tr("cancelled"));
             return;
         }
-        T result = watcher->future().result();
+        T result = watcher->future().resultAt(results - 1);
         if (!result.error.isEmpty()) {
+            jobDropped();   // what an earlier result of this job showed goes too
             m_lastError = result.error;
             Q_EMIT loadFinished(false, result.error);
             return;
@@ -123,6 +130,13 @@ void DocumentPane::run(QFuture<T> future, std::function<void(T)> onResult)
         m_hasContent = true;
         Q_EMIT loadFinished(true, QString());
     });
+    if (onEarlier) {
+        connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, generation, onEarlier](int index) {
+            // Not when the job has ended meanwhile: its last result is shown at once instead.
+            if (generation == m_generation && index == 0 && !watcher->future().isFinished())
+                onEarlier(watcher->future().resultAt(0));
+        });
+    }
     watcher->setFuture(future);
     startedJob();
 }
@@ -164,9 +178,14 @@ public:
 
 protected:
     void rebuild() override;
+    void jobDropped() override;
 
 private:
     void showView(LoadedView view);
+    // A large tree's first look (LoadJob.h): the flamegraph only, until the whole view replaces it.
+    void showFirstLook(LoadedView look);
+    void dropFirstLook();
+    std::shared_ptr<const CallTree> m_firstLook;
     void runSearch();
     void highlightEdge(const std::string &caller, const std::string &callee);
     // Hands the view's profiles to the PGO panel once it is shown: the edge walk reads every sample and its table

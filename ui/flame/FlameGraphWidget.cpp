@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace qflame {
 
@@ -33,6 +34,8 @@ void FlameGraphWidget::setSource(std::shared_ptr<const FlameSource> source)
 {
     m_source = std::move(source);
     m_layout = m_source ? &m_source->layout() : nullptr;
+    m_provisional = false;
+    m_pendingZooms.clear();
     m_view = m_layout ? m_layout->fullViewport() : Viewport{};
     m_zoom = CallTree::kRoot;
     m_back.clear();
@@ -44,6 +47,46 @@ void FlameGraphWidget::setSource(std::shared_ptr<const FlameSource> source)
     setMinimumHeight(sizeHint().height());
     invalidate();
     Q_EMIT zoomChanged(m_zoom);
+}
+
+void FlameGraphWidget::setProvisional(bool on)
+{
+    m_provisional = on;
+    m_pendingZooms.clear();
+}
+
+void FlameGraphWidget::replaceSource(std::shared_ptr<const FlameSource> source, const std::vector<NodeId> &map)
+{
+    if (!source || !m_source || map.size() != m_layout->size()) {
+        setProvisional(false);
+        setSource(std::move(source));
+        return;
+    }
+    m_source = std::move(source);
+    m_layout = &m_source->layout();
+    auto mapped = [&map](int64_t n) { return n < 0 ? n : int64_t(map[size_t(n)]); };
+    m_zoom = map[m_zoom];
+    for (std::vector<State> *history : {&m_back, &m_forward})
+        for (State &s : *history)
+            s.zoom = map[s.zoom];
+    m_hover = mapped(m_hover);
+    m_selected = mapped(m_selected);
+    m_labelCache.clear(m_source->frameCount());
+    updateGeometry();
+    setMinimumHeight(sizeHint().height());
+    invalidate();
+    Q_EMIT zoomChanged(m_zoom);   // the breadcrumbs read the new tree
+    if (m_selected >= 0)
+        Q_EMIT selectionChanged(NodeId(m_selected));
+    m_provisional = false;
+    for (const PendingZoom &z : std::exchange(m_pendingZooms, {})) {
+        switch (z.kind) {
+        case PendingZoom::To: zoomTo(map[z.node]); break;
+        case PendingZoom::Factor: zoomViewport(z.factor); break;
+        case PendingZoom::Back: back(); break;
+        case PendingZoom::Forward: forward(); break;
+        }
+    }
 }
 
 QSize FlameGraphWidget::sizeHint() const
@@ -78,6 +121,10 @@ void FlameGraphWidget::zoomTo(NodeId node)
 {
     if (!m_layout || node >= m_layout->size())
         return;
+    if (m_provisional) {
+        m_pendingZooms.push_back({PendingZoom::To, node, 1});
+        return;
+    }
     const Viewport v = m_layout->viewportOf(node);
     if (node == m_zoom && v.begin == m_view.begin && v.end == m_view.end)
         return;
@@ -100,6 +147,10 @@ void FlameGraphWidget::zoomViewport(double factor)
 {
     if (!m_layout)
         return;
+    if (m_provisional) {
+        m_pendingZooms.push_back({PendingZoom::Factor, 0, factor});
+        return;
+    }
     const Viewport full = m_layout->fullViewport();
     const double centre = (m_view.begin + m_view.end) / 2;
     // Never narrower than one cost unit per 1000 pixels, never wider than the whole profile.
@@ -115,6 +166,10 @@ void FlameGraphWidget::zoomViewport(double factor)
 
 void FlameGraphWidget::back()
 {
+    if (m_provisional) {
+        m_pendingZooms.push_back({PendingZoom::Back});
+        return;
+    }
     if (m_back.empty())
         return;
     m_forward.push_back({m_view, m_zoom});
@@ -125,6 +180,10 @@ void FlameGraphWidget::back()
 
 void FlameGraphWidget::forward()
 {
+    if (m_provisional) {
+        m_pendingZooms.push_back({PendingZoom::Forward});
+        return;
+    }
     if (m_forward.empty())
         return;
     m_back.push_back({m_view, m_zoom});

@@ -27,6 +27,15 @@ public:
     // `layout`: the tree's, when laid out already (see CallTreeSource).
     void setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout = {});
     void setSource(std::shared_ptr<const FlameSource> source);
+    // While a first look of a large tree is shown (tree/StagedTree.h), zooming waits for the whole tree: at
+    // another zoom, frames still to come could be a pixel wide. Zoom, back and forward asked for meanwhile are
+    // kept and done, in order, by replaceSource.
+    void setProvisional(bool on);
+    bool isProvisional() const { return m_provisional; }
+    // Shows `source` in place of the first look shown, in the same state: `map` takes each node of the first
+    // look to the same node of `source` (zoom, history, selection, hover); its layout has the same offsets and
+    // widths for those nodes, so the viewport stays as it is.
+    void replaceSource(std::shared_ptr<const FlameSource> source, const std::vector<NodeId> &map);
     const FlameSource *source() const { return m_source.get(); }
     // The call tree shown, when a call tree is shown (not a diff).
     const CallTree *tree() const { return m_source ? m_source->callTree() : nullptr; }
@@ -132,6 +141,14 @@ private:
     int m_rowHeight = 18;
     QString m_placeholder;
     mutable LabelCache m_labelCache;             // per frame, filled lazily
+    // Zooming asked for while provisional: a node to zoom to, a viewport factor, back or forward.
+    struct PendingZoom {
+        enum Kind { To, Factor, Back, Forward } kind;
+        NodeId node = 0;
+        double factor = 1;
+    };
+    bool m_provisional = false;
+    std::vector<PendingZoom> m_pendingZooms;
 };
 
 }   // namespace qflame

@@ -67,6 +67,12 @@ void FlameView::setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<co
     scrollToRoot();
 }
 
+void FlameView::replaceTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout,
+                            const std::vector<NodeId> &map)
+{
+    m_graph->replaceSource(std::make_shared<CallTreeSource>(std::move(tree), std::move(layout)), map);
+}
+
 void FlameView::setSource(std::shared_ptr<const FlameSource> source, bool keepScroll)
 {
     const bool first = !m_graph->source();

@@ -18,6 +18,9 @@ public:
 
     FlameGraphWidget *graph() const { return m_graph; }
     void setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout = {});
+    // The whole tree in place of the first look shown (FlameGraphWidget::replaceSource); the scroll stays.
+    void replaceTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const FlameLayout> layout,
+                     const std::vector<NodeId> &map);
     // Shows another source; keeps the scroll position when `keepScroll` (a re-coloured diff), else starts at
     // the root.
     void setSource(std::shared_ptr<const FlameSource> source, bool keepScroll = false);
