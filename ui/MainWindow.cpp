@@ -307,6 +307,19 @@ void MainWindow::compareRounds(const QStringList &before, const QStringList &aft
     addPane(pane, pane->title());
 }
 
+void MainWindow::compareRoundTrees(const QString &beforeName, const std::vector<std::shared_ptr<const Profile>> &before,
+                                   const QString &afterName, const std::vector<std::shared_ptr<const Profile>> &after,
+                                   std::shared_ptr<const MeasuredNoise> noise)
+{
+    auto *pane = new DiffPane;
+    DiffOptions options = pane->diffView()->options();
+    options.normalization = Normalization::PerSecond;   // as compareRounds: the rounds' errors are per second
+    pane->diffView()->setOptions(options);
+    pane->diffView()->setMeasuredNoise(std::move(noise));
+    pane->openProfiles(beforeName, before, afterName, after);
+    addPane(pane, pane->title());
+}
+
 void MainWindow::openRounds(std::vector<RoundFiles> rounds, RoundsOptions options)
 {
     auto *pane = new RoundsPane;
@@ -332,6 +345,7 @@ void MainWindow::openServerRounds(const qryn::ConnectionSettings &settings, cons
 {
     auto *pane = new RoundsPane;
     pane->setColorBlindSafe(m_colorBlind);
+    connect(pane, &RoundsPane::compareTreesRequested, this, &MainWindow::compareRoundTrees);
     connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok) {
         const int i = m_tabs->indexOf(pane);
         if (ok && i >= 0) {

@@ -36,6 +36,10 @@ public:
     // Two rounds of a rounds tab: a comparison per second whose diff table uses the rounds' measured noise.
     void compareRounds(const QStringList &before, const QStringList &after,
                        std::shared_ptr<const MeasuredNoise> noise);
+    // The same for two rounds of a server's windows: their merged trees, named by their rounds.
+    void compareRoundTrees(const QString &beforeName, const std::vector<std::shared_ptr<const Profile>> &before,
+                           const QString &afterName, const std::vector<std::shared_ptr<const Profile>> &after,
+                           std::shared_ptr<const MeasuredNoise> noise);
     // Opens a rounds tab on these rounds (the first the baseline); an empty list opens the tab and asks for one.
     void openRounds(std::vector<RoundFiles> rounds, RoundsOptions options = {});
     // A rounds tab of a server's windows (the explorer's Rounds button).

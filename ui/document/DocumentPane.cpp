@@ -502,6 +502,24 @@ void DiffPane::open(const QStringList &before, const QStringList &after)
                     [this](LoadedDiff d) { showDiff(std::move(d)); });
 }
 
+void DiffPane::openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,
+                            const QString &afterName, std::vector<std::shared_ptr<const Profile>> after)
+{
+    m_before.clear();
+    m_after.clear();
+    m_beforeName = beforeName;
+    m_afterName = afterName;
+    run<LoadedDiff>(rebuildDiffAsync(std::move(before), std::move(after), -1,
+                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options()),
+                    [this](LoadedDiff d) { showDiff(std::move(d)); });
+}
+
+void DiffPane::reopen()
+{
+    if (!m_before.isEmpty())
+        open(m_before, m_after);
+}
+
 void DiffPane::rebuild()
 {
     run<LoadedDiff>(rebuildDiffAsync(m_loaded.before, m_loaded.after, sampleTypeBox()->currentIndex(),
@@ -517,6 +535,8 @@ QString DiffPane::title() const
             n << QFileInfo(p).fileName();
         return n.join(QLatin1String(" + "));
     };
+    if (m_before.isEmpty() && !m_beforeName.isEmpty())
+        return tr("%1 → %2").arg(m_beforeName, m_afterName);
     return tr("%1 → %2").arg(names(m_before), names(m_after));
 }
 

@@ -191,7 +191,12 @@ class DiffPane : public DocumentPane {
 public:
     explicit DiffPane(QWidget *parent = nullptr);
     void open(const QStringList &before, const QStringList &after);
-    void reopen() override { open(m_before, m_after); }
+    // A comparison of profiles already read (a server's rounds: each window's merged tree), named for the title;
+    // its diff is built off the GUI thread as a file comparison's is.
+    void openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,
+                      const QString &afterName, std::vector<std::shared_ptr<const Profile>> after);
+    // Files are read again; profiles that came without files keep their names as they were read.
+    void reopen() override;
     QString title() const override;
     DiffView *diffView() const { return m_diffView; }
     const LoadedDiff &loaded() const { return m_loaded; }
@@ -209,6 +214,7 @@ private:
     void diffFrameMenu(NodeId node, QPoint globalPos);
     LoadedDiff m_loaded;
     QStringList m_before, m_after;
+    QString m_beforeName, m_afterName;   // openProfiles' names, when there are no files
     DiffView *m_diffView;
     PgoPanel *m_pgo;
     SourceView *m_source;
