@@ -29,11 +29,13 @@ namespace qflame {
 
 namespace {
 
-// The rounds' files show names as View > Demangle chose when they were read, like the other tabs.
+// The rounds' files show names as View > Demangle and View > Collapse Template Arguments chose when they were
+// read, like the other tabs.
 ReadOptions demangling()
 {
     ReadOptions o;
     o.demangle = DocumentPane::demangleMode();
+    o.collapseTemplates = DocumentPane::collapseTemplates();
     return o;
 }
 
