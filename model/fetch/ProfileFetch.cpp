@@ -53,8 +53,13 @@ bool looksLikeHtml(const QByteArray &body, const QString &contentType)
 struct Kept {
     QMutex mutex;
     std::map<QString, QByteArray> fetched;    // for Save Fetched Profile
-    std::map<QString, QByteArray> handedOver; // fetched by the window's dialog, read once
+    std::map<QString, QByteArray> handedOver; // fetched by the window's dialog or a tab, read once
     bool keep = false;
+    qryn::ConnectionSettings settings = [] {
+        qryn::ConnectionSettings s;
+        s.timeoutMs = 0;   // each URL's seconds plus a margin
+        return s;
+    }();
 };
 
 Kept &kept()
@@ -318,11 +323,18 @@ void installUrlReader(const qryn::ConnectionSettings &settings, bool keepFetched
     {
         QMutexLocker lock(&kept().mutex);
         kept().keep = keepFetched;
+        kept().settings = settings;
     }
     setUrlReader([settings](const QString &url, const ReadOptions &options, std::string *sourceName) {
         *sourceName = sourceNameOf(QUrl(url)).toStdString();
         return fetchProfileBytes(url, settings, options);
     });
+}
+
+qryn::ConnectionSettings urlReaderSettings()
+{
+    QMutexLocker lock(&kept().mutex);
+    return kept().settings;
 }
 
 std::optional<QByteArray> fetchedBytes(const QString &sourceName)
@@ -340,6 +352,13 @@ void handOver(const QString &sourceName, const QByteArray &bytes)
     Kept &k = kept();
     QMutexLocker lock(&k.mutex);
     k.handedOver[sourceName] = bytes;
+}
+
+bool isHandedOver(const QString &sourceName)
+{
+    Kept &k = kept();
+    QMutexLocker lock(&k.mutex);
+    return k.handedOver.count(sourceName) != 0;
 }
 
 }   // namespace qflame::fetch
