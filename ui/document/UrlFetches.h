@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 #include <QTimer>
 
@@ -30,7 +31,9 @@ public:
     // bytes are handed over instead.
     static QStringList toFetch(const QStringList &paths, bool reuseFetched);
 
-    // Fetches `urls` at once, with the URL reader's settings (fetch::urlReaderSettings) and the window's size cap.
+    // Fetches `urls` with the URL reader's settings (fetch::urlReaderSettings) and the window's size cap: those
+    // of different servers at once, those of one server (scheme, host and port) one after the other, since a Go
+    // process takes one CPU profile at a time ("cpu profiling already in use").
     void start(const QStringList &urls);
     // Stops every fetch; finished() follows with cancelled set.
     void cancel();
@@ -50,8 +53,11 @@ Q_SIGNALS:
 
 private:
     void oneFinished();
+    static QString serverOf(const fetch::ProfileFetch &f);
 
     QList<fetch::ProfileFetch *> m_fetches;
+    QList<fetch::ProfileFetch *> m_waiting;   // behind another fetch of their server, in the order given
+    QSet<const fetch::ProfileFetch *> m_ended;
     QTimer m_tick;
     QString m_error;
     bool m_cancelled = false;

@@ -39,6 +39,15 @@ ReadOptions demangling()
     return o;
 }
 
+QStringList pathsOf(const std::vector<RoundFiles> &rounds)
+{
+    QStringList paths;
+    for (const RoundFiles &r : rounds)
+        for (const QString &p : r.paths)
+            paths << p;
+    return paths;
+}
+
 }   // namespace
 
 namespace {
@@ -235,8 +244,11 @@ void RoundsPane::open(std::vector<RoundFiles> rounds, RoundsOptions options)
     m_noise->setValue(options.noiseK);
     granularityBox()->setCurrentIndex(granularityBox()->findData(int(options.granularity)));
     m_updatingControls = false;
-    run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
-                      [this, rounds](LoadedRounds loaded) { show(std::move(loaded), rounds); });
+    // URLs are fetched first, with a CPU profile's countdown and Cancel, as in the other tabs.
+    fetchThen(pathsOf(rounds), false, [this, rounds, options] {
+        run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
+                          [this, rounds](LoadedRounds loaded) { show(std::move(loaded), rounds); });
+    });
 }
 
 void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
@@ -349,8 +361,11 @@ void RoundsPane::addRound(RoundFiles round)
     std::vector<RoundFiles> files = m_files;
     files.push_back(std::move(round));
     const RoundsOptions options = currentOptions();
-    run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
-                      [this, files](LoadedRounds loaded) { show(std::move(loaded), files); });
+    // The rounds' URLs were fetched when they came: their bytes are read again, the server not asked.
+    fetchThen(pathsOf(files), true, [this, files, options] {
+        run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
+                          [this, files](LoadedRounds loaded) { show(std::move(loaded), files); });
+    });
 }
 
 void RoundsPane::removeRound(int index)
