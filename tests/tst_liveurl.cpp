@@ -354,6 +354,21 @@ private Q_SLOTS:
         QVERIFY2(pgo.code == 0, pgo.err.constData());
     }
 
+    // Rounds of CPU profiles of one process, read side by side: taken one after the other, as Go takes one CPU
+    // profile at a time (side by side, the second failed with "cpu profiling already in use").
+    void cpuRoundsOfOneProcess()
+    {
+        if (m_base.isEmpty())
+            QSKIP("no service");
+        const Timed rounds = timedQflame({QStringLiteral("rounds"), QStringLiteral("-r"), QStringLiteral("a"),
+                                          m_base + QStringLiteral("/debug/pprof/profile?seconds=1"), QStringLiteral("-r"),
+                                          QStringLiteral("b"), m_base + QStringLiteral("/debug/pprof/profile?seconds=1&b"),
+                                          QStringLiteral("--tsv")});
+        QVERIFY2(rounds.run.code == 0, rounds.run.err.constData());
+        QVERIFY(!rounds.run.out.isEmpty());
+        QVERIFY2(rounds.ms >= 1900, qPrintable(QString::number(rounds.ms)));
+    }
+
     // "Any URL that serves a pprof (gzip, zstd or raw)": bodies the door tells apart as it does files.
     void rawAndZstdBodies()
     {

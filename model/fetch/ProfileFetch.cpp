@@ -5,6 +5,8 @@
 
 #include <QEventLoop>
 #include <QMutex>
+#include <QSet>
+#include <QWaitCondition>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSslCertificate>
@@ -67,6 +69,55 @@ Kept &kept()
     static Kept k;
     return k;
 }
+
+// A Go process takes one CPU profile at a time: a second asked for while one runs fails ("cpu profiling already
+// in use"). Fetches of CPU profiles (or traces) of one server, from threads reading files side by side (the
+// rounds of `qflame rounds`), take turns; the others run at once.
+class ServerTurn {
+public:
+    ServerTurn(const QUrl &url, const ProgressFn &progress)
+    {
+        if (profileSeconds(url) == 0)
+            return;
+        m_server = url.scheme().toLower() + QStringLiteral("://") + url.host().toLower() + QLatin1Char(':') +
+                   QString::number(url.port(url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0 ? 443 : 80));
+        QMutexLocker lock(&mutex());
+        while (busy().contains(m_server)) {
+            if (progress && !progress(0.0))
+                throw Cancelled();
+            freed().wait(&mutex(), 100);
+        }
+        busy().insert(m_server);
+    }
+    ~ServerTurn()
+    {
+        if (m_server.isEmpty())
+            return;
+        QMutexLocker lock(&mutex());
+        busy().remove(m_server);
+        freed().wakeAll();
+    }
+    ServerTurn(const ServerTurn &) = delete;
+    ServerTurn &operator=(const ServerTurn &) = delete;
+
+private:
+    static QMutex &mutex()
+    {
+        static QMutex m;
+        return m;
+    }
+    static QWaitCondition &freed()
+    {
+        static QWaitCondition c;
+        return c;
+    }
+    static QSet<QString> &busy()
+    {
+        static QSet<QString> s;
+        return s;
+    }
+    QString m_server;
+};
 
 }   // namespace
 
@@ -292,6 +343,7 @@ QByteArray fetchProfileBytes(const QString &url, const qryn::ConnectionSettings 
     if (!parsed.isValid())
         throw ProfileError(url.toStdString() + ": not a valid URL: " + parsed.errorString().toStdString());
     const qint64 cap = qint64(std::min<uint64_t>(options.maxDecompressedBytes, uint64_t(2) << 30));
+    const ServerTurn turn(parsed, options.progress);
     ProfileFetch fetch(parsed, settings, cap);
     QEventLoop loop;
     QObject::connect(&fetch, &ProfileFetch::finished, &loop, &QEventLoop::quit);
