@@ -3,6 +3,7 @@
 // itself.
 #include "Cli.h"
 #include "CliQryn.h"
+#include "CliFetch.h"
 #include "CliRender.h"
 #include "CliRounds.h"
 #include "DiffPicture.h"
@@ -13,6 +14,7 @@
 #include <QApplication>
 #include <QGuiApplication>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <vector>
@@ -118,9 +120,26 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("qflame"));
     QApplication::setOrganizationName(QStringLiteral("qflame"));
     QApplication::setApplicationVersion(QStringLiteral(QFLAME_VERSION));
-    // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile.
+    QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
+    // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile; the
+    // verbs' fetch options (--user, --password-env, --token-env, --ca-file, --timeout) say how to fetch the URLs
+    // of the command line.
     qflame::qryn::ConnectionSettings fetchSettings;
     fetchSettings.timeoutMs = 0;   // each URL's seconds plus a margin
+    if (!rounds && !serverRounds &&
+        std::any_of(files.begin(), files.end(), [](const QString &f) { return qflame::fetch::isProfileUrl(f); })) {
+        std::vector<std::string> args;
+        for (const QString &f : std::as_const(files))
+            args.push_back(f.toStdString());
+        try {
+            files.clear();
+            for (const std::string &a : qflame::takeFetchOptions(args))
+                files << QString::fromStdString(a);
+        } catch (const qflame::CliExit &e) {
+            return e.code;
+        }
+        fetchSettings = qflame::fetch::urlReaderSettings();
+    }
     qflame::fetch::installUrlReader(fetchSettings, true);
     qflame::MainWindow window;
     window.resize(1280, 800);
@@ -133,7 +152,6 @@ int main(int argc, char **argv)
         window.openServerRounds(serverRounds->settings, serverRounds->query, serverRounds->options);
         return app.exec();
     }
-    QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
     if (files.removeAll(QStringLiteral("--time-to-paint")) > 0) {
         if (files.isEmpty() || files.size() > 2) {
             std::cerr << "qflame: --time-to-paint takes FILE or BASE NEW\nRun 'qflame --help' for usage.\n";

@@ -1,9 +1,12 @@
 #include "MainWindow.h"
 
+#include "SavedUrlConnections.h"
+
 #include "compare/DiffView.h"
 #include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
 #include "explorer/QrynExplorer.h"
 #include "export/TableCsv.h"
 #include "fetch/ProfileFetch.h"
@@ -73,6 +76,9 @@ void MainWindow::createActions()
     file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("Open &URL..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         OpenUrlDialog dialog(this);
+        // Credentials of a saved qryn connection for the same server, read from the keychain when chosen.
+        auto *store = new qryn::ConnectionStore(nullptr, &dialog);
+        dialog.setSavedConnections(savedConnectionsOf(store));
         if (dialog.exec() == QDialog::Accepted)
             openFiles({dialog.fetchedName()});   // reads the bytes the dialog fetched (fetch::handOver)
     });
@@ -197,11 +203,20 @@ void MainWindow::createActions()
         modes->addAction(a);
         connect(a, &QAction::triggered, this, [this, mode] {
             DocumentPane::setDemangleMode(mode);
-            for (int i = 0; i < m_tabs->count(); ++i)
-                if (auto *pane = qobject_cast<DocumentPane *>(m_tabs->widget(i)))
-                    pane->reopen();
+            reopenAll();
         });
     }
+    // Also a step of reading: frames whose names become equal merge in the trees built from what was read.
+    QAction *collapse = view->addAction(tr("Collapse &Template Arguments"));
+    collapse->setObjectName(QStringLiteral("collapseTemplates"));
+    collapse->setCheckable(true);
+    collapse->setChecked(DocumentPane::collapseTemplates());
+    collapse->setStatusTip(tr("Shows std::vector<int>::size and std::vector<double>::size as one frame, "
+                              "std::vector<>::size, with their values summed"));
+    connect(collapse, &QAction::toggled, this, [this](bool on) {
+        DocumentPane::setCollapseTemplates(on);
+        reopenAll();
+    });
     view->addSeparator();
     QAction *icicle = m_icicleAction = view->addAction(tr("&Icicle (Root at the Top)"));
     icicle->setCheckable(true);
@@ -240,6 +255,13 @@ void MainWindow::createActions()
             else if (auto *r = qobject_cast<RoundsPane *>(m_tabs->widget(i)))
                 r->setColorBlindSafe(on);
     });
+}
+
+void MainWindow::reopenAll()
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto *pane = qobject_cast<DocumentPane *>(m_tabs->widget(i)))
+            pane->reopen();
 }
 
 void MainWindow::addPane(DocumentPane *pane, const QString &title)

@@ -82,6 +82,8 @@ protected:
 private:
     void createActions();
     void addPane(DocumentPane *pane, const QString &title);
+    // Reads every tab's files again: the names' demangling and collapsing are steps of reading.
+    void reopenAll();
     void showError(const QString &message, const QString &title = QString());
     ProfilePane *exportPane() const;        // the current profile tab's pane, or the qryn explorer's
     DiffView *exportDiffView() const;       // the current comparison's, or the qryn explorer's when it shows one

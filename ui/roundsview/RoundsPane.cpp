@@ -33,12 +33,23 @@ namespace qflame {
 
 namespace {
 
-// The rounds' files show names as View > Demangle chose when they were read, like the other tabs.
+// The rounds' files show names as View > Demangle and View > Collapse Template Arguments chose when they were
+// read, like the other tabs.
 ReadOptions demangling()
 {
     ReadOptions o;
     o.demangle = DocumentPane::demangleMode();
+    o.collapseTemplates = DocumentPane::collapseTemplates();
     return o;
+}
+
+QStringList pathsOf(const std::vector<RoundFiles> &rounds)
+{
+    QStringList paths;
+    for (const RoundFiles &r : rounds)
+        for (const QString &p : r.paths)
+            paths << p;
+    return paths;
 }
 
 }   // namespace
@@ -272,8 +283,11 @@ void RoundsPane::open(std::vector<RoundFiles> rounds, RoundsOptions options)
     m_noise->setValue(options.noiseK);
     granularityBox()->setCurrentIndex(granularityBox()->findData(int(options.granularity)));
     m_updatingControls = false;
-    run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
-                      [this, rounds](LoadedRounds loaded) { showLoaded(std::move(loaded), rounds); });
+    // URLs are fetched first, with a CPU profile's countdown and Cancel, as in the other tabs.
+    fetchThen(pathsOf(rounds), false, [this, rounds, options] {
+        run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
+                          [this, rounds](LoadedRounds loaded) { showLoaded(std::move(loaded), rounds); });
+    });
 }
 
 void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
@@ -388,8 +402,11 @@ void RoundsPane::addRound(RoundFiles round)
     std::vector<RoundFiles> files = m_files;
     files.push_back(std::move(round));
     const RoundsOptions options = currentOptions();
-    run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
-                      [this, files](LoadedRounds loaded) { showLoaded(std::move(loaded), files); });
+    // The rounds' URLs were fetched when they came: their bytes are read again, the server not asked.
+    fetchThen(pathsOf(files), true, [this, files, options] {
+        run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
+                          [this, files](LoadedRounds loaded) { showLoaded(std::move(loaded), files); });
+    });
 }
 
 void RoundsPane::removeRound(int index)
