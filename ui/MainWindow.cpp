@@ -406,7 +406,11 @@ void MainWindow::updateStartPage()
     const bool none = m_tabs->count() == 0;
     if (none) {
         m_start->setRecent(recentFiles());
-        m_start->setConnections(qryn::ConnectionStore().names());
+        const qryn::ConnectionStore store;
+        QStringList names = store.names(), urls;
+        for (const QString &name : names)
+            urls << store.connection(name).displayUrl();
+        m_start->setConnections(names, urls);
     }
     m_central->setCurrentWidget(none ? static_cast<QWidget *>(m_start) : m_tabs);
 }

@@ -39,6 +39,9 @@ QStringList localFiles(const QMimeData *mime)
 
 QString StartPage::recentText(const QString &entry)
 {
+    // A URL says where it fetches from: its name alone would be "profile?seconds=30".
+    if (entry.startsWith(QLatin1String("http://")) || entry.startsWith(QLatin1String("https://")))
+        return entry.section(QStringLiteral("://"), 1);
     const QStringList parts = entry.split(QLatin1Char('\n'));
     return parts.size() == 2 ? tr("%1 → %2").arg(QFileInfo(parts[0]).fileName(), QFileInfo(parts[1]).fileName())
                              : QFileInfo(entry).fileName();
@@ -68,6 +71,10 @@ StartPage::StartPage(QWidget *parent) : QWidget(parent)
 
     m_recent = new QListWidget;
     m_connections = new QListWidget;
+    for (QListWidget *l : {m_recent, m_connections}) {
+        l->setSpacing(3);
+        l->setCursor(Qt::PointingHandCursor);   // a click opens
+    }
     m_noRecent = new QLabel(tr("No recent files yet."));
     m_noConnections = new QLabel(tr("No saved connections: Connect to qryn... saves one."));
     for (QLabel *l : {m_noRecent, m_noConnections})
@@ -112,9 +119,9 @@ StartPage::StartPage(QWidget *parent) : QWidget(parent)
     connect(m_recent, &QListWidget::itemClicked, this,
             [this](QListWidgetItem *item) { Q_EMIT recentActivated(item->data(kEntryRole).toString()); });
     connect(m_connections, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem *item) { Q_EMIT connectionActivated(item->text()); });
+            [this](QListWidgetItem *item) { Q_EMIT connectionActivated(item->data(kEntryRole).toString()); });
     setRecent({});
-    setConnections({});
+    setConnections({}, {});
 }
 
 void StartPage::setRecent(const QStringList &entries)
@@ -129,10 +136,15 @@ void StartPage::setRecent(const QStringList &entries)
     m_noRecent->setVisible(entries.isEmpty());
 }
 
-void StartPage::setConnections(const QStringList &names)
+void StartPage::setConnections(const QStringList &names, const QStringList &urls)
 {
     m_connections->clear();
-    m_connections->addItems(names);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const QString url = urls.value(i);
+        auto *item = new QListWidgetItem(url.isEmpty() ? names[i] : tr("%1 — %2").arg(names[i], url), m_connections);
+        item->setData(kEntryRole, names[i]);
+        item->setToolTip(url);
+    }
     m_connections->setVisible(!names.isEmpty());
     m_noConnections->setVisible(names.isEmpty());
 }

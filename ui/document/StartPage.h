@@ -22,9 +22,11 @@ public:
 
     // Entries as MainWindow::recentFiles() keeps them: a path or URL, or "BASE\nNEW" for a comparison.
     void setRecent(const QStringList &entries);
-    void setConnections(const QStringList &names);
+    // The saved connections' names, each with its server's URL.
+    void setConnections(const QStringList &names, const QStringList &urls);
 
-    // How a recent entry reads in a list or menu: the file's name, "base.pb.gz → new.pb.gz" for a comparison.
+    // How a recent entry reads in a list or menu: the file's name, "base.pb.gz → new.pb.gz" for a comparison, a
+    // URL without its scheme.
     static QString recentText(const QString &entry);
 
     QListWidget *recentList() const { return m_recent; }
