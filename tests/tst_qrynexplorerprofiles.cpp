@@ -263,6 +263,10 @@ void tst_QrynExplorerProfiles::morePinnedOpenARoundsTab()
         e->addRange();
     }
     QCOMPARE(e->rangeList()->count(), 3);
+    if (const QString dir = qEnvironmentVariable("QFLAME_SCREENSHOTS_DIR"); !dir.isEmpty()) {
+        QTest::qWait(50);   // the pinned row's layout
+        QVERIFY(w.grab().save(dir + QStringLiteral("/qryn-pinned.png")));
+    }
     std::optional<ServerRoundsQuery> asked;
     connect(e, &QrynExplorer::roundsRequested, this,
             [&](const ConnectionSettings &, const ServerRoundsQuery &q) { asked = q; });

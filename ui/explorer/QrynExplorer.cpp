@@ -192,7 +192,9 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
             Q_UNUSED(edit);
         });
     for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
-                       static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save)})
+                       static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save),
+                       static_cast<QWidget *>(m_profilesButton), static_cast<QWidget *>(m_ranges->addRangeButton()),
+                       static_cast<QWidget *>(m_ranges->addSelectorButton())})
         w->setEnabled(false);
 }
 
@@ -286,7 +288,10 @@ void QrynExplorer::loadTypes()
                                   if (ids.contains(current))
                                       m_types->setCurrentText(current);
                                   for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
-                                                     static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save)})
+                                                     static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save),
+                                                     static_cast<QWidget *>(m_profilesButton),
+                                                     static_cast<QWidget *>(m_ranges->addRangeButton()),
+                                                     static_cast<QWidget *>(m_ranges->addSelectorButton())})
                                       w->setEnabled(!ids.isEmpty());
                                   finished(QStringLiteral("types"), true,
                                            ids.isEmpty() ? tr("%1 has no profiles in the last 7 days")

@@ -30,6 +30,7 @@ RangeList::RangeList(QWidget *parent) : QWidget(parent)
     m_addSelector->setToolTip(tr("Pin the comparison selector (or the selector) over the query's window, to compare "
                                  "more than two selectors"));
     m_hint = new QLabel;
+    m_hint->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);   // the list takes the rest, not its room
     m_list = new QListWidget;
     m_list->setFlow(QListView::LeftToRight);
     m_list->setMaximumHeight(m_list->fontMetrics().height() * 2 + 8);
