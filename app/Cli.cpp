@@ -435,6 +435,7 @@ const char *cliUsage()
 {
     return "Usage:\n"
            "  qflame [FILE]                 open the window (on FILE, if given)\n"
+           QFLAME_EXPLORER_USAGE
            "  qflame --time-to-paint FILE [NEW]\n"
            "                                open the window on FILE (or the comparison), print 'first paint: N ms'\n"
            "                                (from the process's start to the first painted flamegraph) and exit\n"

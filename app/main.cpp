@@ -2,6 +2,7 @@
 // server; the other verbs run here too, as in `qflame`, which starts this program for everything it does not do
 // itself.
 #include "Cli.h"
+#include "CliExplorer.h"
 #include "CliQryn.h"
 #include "CliFetch.h"
 #include "CliRender.h"
@@ -9,6 +10,7 @@
 #include "DiffPicture.h"
 #include "FirstPaint.h"
 #include "MainWindow.h"
+#include "explorer/ConnectionStore.h"
 #include "fetch/ProfileFetch.h"
 
 #include <QApplication>
@@ -111,14 +113,25 @@ int main(int argc, char **argv)
         qflame::endVerbProcess(qflame::runCli(argv[1], std::vector<std::string>(argv + 2, argv + argc)));
     }
 
+    QApplication::setApplicationName(QStringLiteral("qflame"));
+    QApplication::setOrganizationName(QStringLiteral("qflame"));
+    // `qflame --url ... --type ...` / `--connection NAME`: the explorer. Its arguments are checked before any
+    // display is needed, so that a wrong one is one line and no window (the saved connections are in QSettings).
+    std::optional<qflame::qryn::QrynExplorer::Start> explorer;
+    if (const std::vector<std::string> args(argv + 1, argv + argc); qflame::wantsExplorer(args)) {
+        try {
+            explorer = qflame::parseExplorerArgs(args, qflame::qryn::ConnectionStore());
+        } catch (const qflame::CliExit &e) {
+            return e.code;
+        }
+    }
+
     if (noDisplayNamed())
         exitForWantOfDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set");
     g_qtHandler = qInstallMessageHandler(onQtMessageBeforeWindow);
     QApplication app(argc, argv);
     qInstallMessageHandler(g_qtHandler);
     passOnHeldMessages();
-    QApplication::setApplicationName(QStringLiteral("qflame"));
-    QApplication::setOrganizationName(QStringLiteral("qflame"));
     QApplication::setApplicationVersion(QStringLiteral(QFLAME_VERSION));
     QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
     // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile; the
@@ -150,6 +163,10 @@ int main(int argc, char **argv)
     }
     if (serverRounds) {
         window.openServerRounds(serverRounds->settings, serverRounds->query, serverRounds->options);
+        return app.exec();
+    }
+    if (explorer) {
+        window.openExplorer()->start(*explorer);
         return app.exec();
     }
     if (files.removeAll(QStringLiteral("--time-to-paint")) > 0) {

@@ -10,6 +10,7 @@
 #include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "pgoview/PgoPanel.h"
@@ -283,6 +284,29 @@ int main(int argc, char **argv)
     shoot(collapsed, out + QStringLiteral("/collapse-templates.png"));
     collapsed.findChild<QAction *>(QStringLiteral("collapseTemplates"))->trigger();
     waitLoaded(collapsed);
+
+    // The start page (no tab open): recent entries and saved connections as someone would have them.
+    QSettings().setValue(QStringLiteral("recentFiles"),
+                         QStringList{data + QStringLiteral("gen__baseline.cpu.pb.gz\n") + data +
+                                         QStringLiteral("gen__optimized.cpu.pb.gz"),
+                                     data + QStringLiteral("gen__heap.pb.gz"),
+                                     data + QStringLiteral("pgo-inlining/inlined.cpu.pb.gz"),
+                                     QStringLiteral("http://localhost:6060/debug/pprof/profile?seconds=30")});
+    qryn::ConnectionStore connections;
+    connections.setKeychainEnabled(false);
+    qryn::ConnectionSettings server;
+    server.url = QUrl(QStringLiteral("https://qryn.example.com"));
+    connections.save(QStringLiteral("production"), server);
+    server.url = QUrl(QStringLiteral("http://127.0.0.1:3100"));
+    connections.save(QStringLiteral("local qryn"), server);
+    {
+        MainWindow start;
+        start.resize(1200, 760);
+        start.show();
+        shoot(start, out + QStringLiteral("/start-page.png"));
+    }
+    connections.remove(QStringLiteral("production"));
+    connections.remove(QStringLiteral("local qryn"));
 
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));

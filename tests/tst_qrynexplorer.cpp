@@ -216,6 +216,14 @@ void tst_QrynExplorer::compareRanges()
     QCOMPARE(d->after().tree->durationNanos(), int64_t(9'999'000'000));
     QCOMPARE(d->beforeTotal(DiffTree::kRoot), 9760000000.0 / 0.999);
     QCOMPARE(d->afterTotal(DiffTree::kRoot), 9660000000.0 / 9.999);
+    // The noise band: each side carries its samples:count sibling (the CLI's diff --url does the same), so the
+    // summary names it instead of "noise unknown", and the counts are the profiles' 976 and 966 samples.
+    QCOMPARE(d->noiseDescription(), std::string("within noise: |delta| < 2 standard errors (counts: samples/count)"));
+    QVERIFY2(m_explorer->diffView()->summaryText().contains(
+                 QStringLiteral("within noise: |delta| &lt; 2 standard errors (counts: samples/count)")),
+             qPrintable(m_explorer->diffView()->summaryText()));
+    QCOMPARE(d->before().countTree->total(CallTree::kRoot), int64_t(976));
+    QCOMPARE(d->after().countTree->total(CallTree::kRoot), int64_t(966));
 
     // Two 5-minute windows around the two profiles, as someone would brush them before and after a change.
     m_explorer->timeline()->setBrush(TimelineWidget::Baseline, TimeRange{(m_b - 120) * 1000, (m_b + 180) * 1000});
@@ -323,6 +331,7 @@ void tst_QrynExplorer::compareSelectors()
     const DiffTree *d = m_explorer->diffView()->diff();
     QCOMPARE(d->beforeTotalRaw(DiffTree::kRoot), int64_t(9760000000));
     QCOMPARE(d->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
+    QCOMPARE(d->noiseDescription(), std::string("within noise: |delta| < 2 standard errors (counts: samples/count)"));
     m_explorer->setComparisonSelector(QString());
 }
 

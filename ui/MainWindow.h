@@ -10,8 +10,13 @@
 
 class QComboBox;
 class QMenu;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
+
+namespace qflame::qryn {
+class QrynExplorer;
+}
 
 namespace qflame {
 
@@ -21,6 +26,7 @@ class DocumentPane;
 class FlameGraphWidget;
 class ProfilePane;
 class RoundsPane;
+class StartPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -47,6 +53,13 @@ public:
                           RoundsOptions options = {});
     // What the command line and drops mean: one file opens, two files compare.
     void openArguments(const QStringList &paths);
+    // A new qryn explorer tab, not yet connected (QrynExplorer::start, connectDialog connect it); its Rounds
+    // button opens rounds tabs here.
+    qryn::QrynExplorer *openExplorer();
+    // An explorer tab on the saved connection `name`, its secrets from the keychain and its last query loaded.
+    void openSavedConnection(const QString &name);
+    // Shown instead of the tabs while none is open.
+    StartPage *startPage() const { return m_start; }
 
     bool isLoading() const;
     // Most recent first, at most 10: files opened and comparisons (as "BASE\nNEW"), kept in QSettings.
@@ -96,11 +109,14 @@ private:
     void remember(const QString &entry);
     void fillRecentMenu();
     void restoreSettings();
+    void updateStartPage();   // the start page's lists, and whether it or the tabs show
     void frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos);
     template <typename F>
     void forEachGraph(F f);
 
     QTabWidget *m_tabs;
+    StartPage *m_start;
+    QStackedWidget *m_central;
     QMenu *m_recentMenu = nullptr;
     QAction *m_icicleAction = nullptr;
     QAction *m_colorBlindAction = nullptr;
