@@ -518,6 +518,7 @@ void QrynExplorer::compare()
     } else if (!otherSelector.isEmpty()) {
         other.labelSelector = otherSelector;
     } else {
+        m_lastCompare = {};   // nothing for Retry to repeat
         return finished(QStringLiteral("compare"), false,
                         tr("Nothing to compare: brush a baseline (drag) and a comparison (Shift+drag) on the "
                            "timeline, or type a comparison selector, or pin ranges or selectors (Add range, "

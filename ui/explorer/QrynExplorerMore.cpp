@@ -206,6 +206,7 @@ void QrynExplorer::openEntry(const ProfileEntry &entry)
     try {
         q = entryQuery(entry, m_listQuery);
     } catch (const ProfileError &e) {
+        m_lastEntry = {};
         return finished(QStringLiteral("profile"), false, QString::fromStdString(e.what()));
     }
     m_lastEntry = [this, entry] { openEntry(entry); };
@@ -238,6 +239,7 @@ void QrynExplorer::compareEntries(const ProfileEntry &baseline, const ProfileEnt
         compareQueries(entryQuery(baseline, m_listQuery), entryQuery(comparison, m_listQuery),
                        QStringLiteral("compare"), false);
     } catch (const ProfileError &e) {
+        m_lastCompare = {};   // the same rows would fail the same way
         finished(QStringLiteral("compare"), false, QString::fromStdString(e.what()));
     }
 }
