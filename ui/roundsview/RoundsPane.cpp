@@ -4,6 +4,7 @@
 #include "roundsview/RoundsChart.h"
 #include "roundsview/RoundsModels.h"
 #include "roundsview/RoundsSourceView.h"
+#include "tree/FlatTable.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -19,15 +20,16 @@
 #include <QPainterPath>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSortFilterProxyModel>
 #include <QPromise>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <cstring>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <string_view>
 
 namespace qflame {
 
@@ -254,9 +256,11 @@ void RoundsPane::showSource(int function)
     }
     // The matrix names functions as `qflame top` does, with pprof's inline marks; the source knows bare names.
     std::string name = result->functions[size_t(function)].name;
-    for (const char *mark : {" (inline)", " (partial-inline)"})
-        if (const size_t n = strlen(mark); name.size() > n && name.compare(name.size() - n, n, mark) == 0)
-            name.resize(name.size() - n);
+    for (const FlatRow::Inline kind : {FlatRow::Inline::Always, FlatRow::Inline::Partly}) {
+        const std::string_view mark = FlatTable::inlineSuffix(kind);
+        if (name.size() > mark.size() && std::string_view(name).substr(name.size() - mark.size()) == mark)
+            name.resize(name.size() - mark.size());
+    }
     m_source->showFunction(m_loaded.inputs, result->sampleType, name, result->noiseK, m_loaded.options.durationNanos);
 }
 
