@@ -30,6 +30,7 @@ namespace qflame::qryn {
 
 class ConnectionStore;
 class LabelSelectorEdit;
+class TimelineView;
 class TimelineWidget;
 
 class QrynExplorer : public DocumentPane {
@@ -75,6 +76,7 @@ public:
     ProfilePane *profilePane() const { return m_profile; }
     DiffView *diffView() const { return m_diff; }
     TimelineWidget *timeline() const { return m_timeline; }
+    TimelineView *timelineView() const { return m_timelineView; }
     LabelSelectorEdit *selectorEdit() const { return m_selector; }
     QComboBox *typeBox() const { return m_types; }
     QComboBox *groupByBox() const { return m_groupBy; }
@@ -123,7 +125,8 @@ private:
     QComboBox *m_groupBy;
     QPushButton *m_load, *m_compare, *m_rounds, *m_save;
     QLabel *m_message;
-    TimelineWidget *m_timeline;
+    TimelineView *m_timelineView;
+    TimelineWidget *m_timeline;   // the view's chart
     QStackedWidget *m_stack;
     ProfilePane *m_profile;
     DiffView *m_diff;
@@ -132,9 +135,5 @@ private:
             m_saveGen = 0;
     quint64 m_sideGen[2] = {0, 0};   // the two sides of a comparison
 };
-
-// The timeline's bucket width for a window: the smallest of 1 s, 5 s, 10 s, 15 s, 30 s, 1, 5, 10, 15, 30 min,
-// 1, 3, 6, 12 h, 1 d giving at most 120 buckets (1 h -> 30 s, 7 d -> 3 h).
-qint64 timelineStepSeconds(qint64 windowMs);
 
 }   // namespace qflame::qryn
