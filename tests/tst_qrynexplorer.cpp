@@ -13,7 +13,6 @@
 #include "explorer/TimelineWidget.h"
 #include "formats/ProfileInput.h"
 #include "qryn/QrynFixtureEnv.h"
-#include "qryn/SeriesText.h"
 #include "roundsview/RoundsPane.h"
 
 #include <QComboBox>
@@ -59,7 +58,24 @@ private:
     QSignalSpy m_spy;
 };
 
-using test::seriesText;
+// The timeline's steps as text, "labels@step start=total" for each step of a series that holds something (its
+// value per second times the step's length).
+QStringList stepsText(const StepTimeline &t)
+{
+    QStringList out;
+    for (const StepSeries &s : t.series) {
+        QStringList labels, steps;
+        for (const LabelPair &l : s.labels)
+            labels << l.name + QLatin1Char('=') + l.value;
+        labels.sort();
+        for (size_t i = 0; i < t.steps.size(); ++i)
+            if (s.values[i] != 0)
+                steps << QStringLiteral("%1=%2").arg(t.steps[i].startMs).arg(std::llround(s.values[i] * double(t.stepSeconds)));
+        out << labels.join(QLatin1Char(',')) + QLatin1Char('@') + steps.join(QLatin1Char(';'));
+    }
+    out.sort();
+    return out;
+}
 
 }   // namespace
 
@@ -171,13 +187,14 @@ void tst_QrynExplorer::flamegraphAndTimeline()
     QCOMPARE(m_explorer->merged().graph.maxSelf, int64_t(1920000000));
     QCOMPARE(m_explorer->merged().graph.names.size(), size_t(176));
     QVERIFY(!m_explorer->showingDiff());
-    // The 1 h window has 30 s buckets; the profile lands in the bucket of its start.
+    // The 1 h window has 60 s steps (Auto: about 60 of them, ServerRounds' rule); the profile lands in the step of its
+    // start, its total over the step's 60 s.
     f = m_answers->take(QStringLiteral("timeline"));
     QVERIFY2(f.ok, qPrintable(f.message));
-    QCOMPARE(m_explorer->timeline()->stepMs(), qint64(30'000));
-    QCOMPARE(seriesText(m_explorer->timeline()->series()),
+    QCOMPARE(m_explorer->timeline()->stepMs(), qint64(60'000));
+    QCOMPARE(stepsText(m_explorer->timeline()->timeline()),
              QStringList{QStringLiteral("env=ci,service_name=svc-base,version=base@%1=9760000000")
-                             .arg(m_b / 30 * 30'000)});
+                             .arg(m_b / 60 * 60'000)});
     QCOMPARE(m_explorer->timeline()->window().lengthMs(), qint64(3'600'000));
 }
 
@@ -188,9 +205,9 @@ void tst_QrynExplorer::groupedTimeline()
     m_explorer->setGroupBy(QStringLiteral("service_name"));   // reloads the timeline by itself
     const Finished f = m_answers->take(QStringLiteral("timeline"));
     QVERIFY2(f.ok, qPrintable(f.message));
-    QCOMPARE(seriesText(m_explorer->timeline()->series()),
-             (QStringList{QStringLiteral("service_name=svc-base@%1=9760000000").arg(m_b / 30 * 30'000),
-                          QStringLiteral("service_name=svc-opt@%1=9660000000").arg(m_o / 30 * 30'000)}));
+    QCOMPARE(stepsText(m_explorer->timeline()->timeline()),
+             (QStringList{QStringLiteral("service_name=svc-base@%1=9760000000").arg(m_b / 60 * 60'000),
+                          QStringLiteral("service_name=svc-opt@%1=9660000000").arg(m_o / 60 * 60'000)}));
 }
 
 void tst_QrynExplorer::compareRanges()
