@@ -96,6 +96,7 @@ private Q_SLOTS:
     void stackedAxis();
     void legend_data();
     void legend();
+    void legendWraps();
     void geometry();
     void readout();
     void hover();
@@ -245,6 +246,24 @@ void tst_TimelineWidget::legend()
     for (const QString &text : series)
         s.push_back({labels(text), {}});
     QTEST(TimelineWidget::legendTexts(s), "legend");
+}
+
+void tst_TimelineWidget::legendWraps()
+{
+    // Three long label sets in 420 px: each entry wraps between its pairs onto a second line, none is elided, so
+    // the legend takes six lines where three short entries take one, and the plot gives up those five lines.
+    auto longOnes = timeline(kCpu, {{QStringLiteral("pod=otel-collector-7f9c8d6b5-abcde,region=europe-west4-a,round=r0"), {1e9}},
+                                    {QStringLiteral("pod=otel-collector-7f9c8d6b5-fghij,region=europe-west4-b,round=r1"), {1e9}},
+                                    {QStringLiteral("pod=otel-collector-7f9c8d6b5-klmno,region=europe-west4-c,round=r2"), {1e9}}},
+                         1);
+    auto shortOnes = timeline(kCpu, {{QStringLiteral("round=r0"), {1e9}}, {QStringLiteral("round=r1"), {1e9}},
+                                     {QStringLiteral("round=r2"), {1e9}}},
+                              1);
+    TimelineWidget a, b;
+    show(a, longOnes, 420, 300);
+    show(b, shortOnes, 420, 300);
+    const int line = a.fontMetrics().height();
+    QCOMPARE(b.plotRect().height() - a.plotRect().height(), 5 * line + 2 * 2);   // 2 px between rows
 }
 
 void tst_TimelineWidget::geometry()
@@ -403,9 +422,9 @@ void tst_TimelineWidget::paintsStacked()
     const QRect r = w.plotRect();
     const QColor base = w.palette().color(QPalette::Base);
     const QColor a = over(w.seriesColor(0), 210, base), b = over(w.seriesColor(1), 210, base);
-    // Axis 0..4 cores over the plot's height: a's 3 cores of step 3 from the bottom, b's 0.4 on top of it;
+    // Axis 0..4 cores over the plot's height but 4 px of headroom: a's 3 cores of step 3 from the bottom, b's 0.4 on top of it;
     // step 2 has b alone at the bottom; nothing above the total.
-    auto yOf = [&](double cores) { return r.bottom() - int(std::lround(cores / 4 * (r.height() - 1))); };
+    auto yOf = [&](double cores) { return r.bottom() - int(std::lround(cores / 4 * (r.height() - 5))); };
     const int x3 = w.xAt(kT0 + 35'000), x2 = w.xAt(kT0 + 25'000);
     QVERIFY(distance(img.pixelColor(x3, yOf(1.5)), a) <= 2);
     QVERIFY(distance(img.pixelColor(x3, yOf(3.2)), b) <= 2);

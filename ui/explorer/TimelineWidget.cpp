@@ -16,6 +16,16 @@ namespace {
 
 constexpr int kMargin = 6;
 constexpr int kSwatch = 10;
+constexpr int kHeadroom = 4;   // pixels above the axis' top, so a line at the top is not hidden by the frame
+
+// Legend text wraps between words; a word wider than the line (a long label value) wraps anywhere.
+int legendFlags(const QFontMetrics &fm, const QString &text, int width)
+{
+    for (const QString &word : text.split(QLatin1Char(' ')))
+        if (fm.horizontalAdvance(word) > width)
+            return Qt::TextWordWrap | Qt::TextWrapAnywhere;
+    return Qt::TextWordWrap;
+}
 
 QString timeText(qint64 ms, bool seconds)
 {
@@ -167,8 +177,8 @@ void TimelineWidget::layoutLegend()
     for (int i = 0; i < m_legendTexts.size(); ++i) {
         const int textWidth = width - kSwatch - 4;
         // Wrapped, never elided: a long label set takes more lines.
-        const QRect text = fm.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap | Qt::TextWrapAnywhere,
-                                           m_legendTexts[i]);
+        const int flags = legendFlags(fm, m_legendTexts[i], textWidth);
+        const QRect text = fm.boundingRect(QRect(0, 0, textWidth, 10000), flags, m_legendTexts[i]);
         const int w = kSwatch + 4 + text.width() + 14;
         if (x > 0 && x + w > width) {
             x = 0;
@@ -179,7 +189,7 @@ void TimelineWidget::layoutLegend()
             m_legendHidden = int(m_legendTexts.size()) - i;
             break;
         }
-        m_legend.push_back({QRect(kMargin + x, y, std::min(w, width), text.height()), m_legendTexts[i], i});
+        m_legend.push_back({QRect(kMargin + x, y, std::min(w, width), text.height()), m_legendTexts[i], i, flags});
         rowHeight = std::max(rowHeight, text.height());
         x += w;
     }
@@ -266,7 +276,7 @@ int TimelineWidget::xAt(qint64 ms) const
 int TimelineWidget::yAt(double value, const QRect &plot, const Scale &scale) const
 {
     const double f = std::clamp(value / scale.divisor / scale.axis.top, 0.0, 1.0);
-    return plot.bottom() - int(std::lround(f * (plot.height() - 1)));
+    return plot.bottom() - int(std::lround(f * (plot.height() - 1 - kHeadroom)));
 }
 
 void TimelineWidget::paintSeries(QPainter &p, const QRect &plot, const Scale &scale)
@@ -463,7 +473,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.fillRect(QRect(r.left(), r.top() + (fm.height() - kSwatch) / 2, kSwatch, kSwatch), seriesColor(item.series));
         p.setPen(text);
         p.drawText(QRect(r.left() + kSwatch + 4, r.top(), r.width() - kSwatch - 4, r.height()),
-                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap | Qt::TextWrapAnywhere, item.text);
+                   Qt::AlignLeft | Qt::AlignTop | item.flags, item.text);
     }
     if (m_legendHidden > 0) {
         p.setPen(palette().placeholderText().color());

@@ -43,8 +43,9 @@ public:
     // "baseline 4.938 ± 0.031 cores (30 steps)", as drawn on the chart; empty without an estimate.
     QString rangeText(Brush which) const;
 
-    // Each series' legend text: the label pairs whose values differ between the series (a pair missing from some
-    // counts as differing), "name=value, ..." in full; a single series shows all its labels; "all" for none.
+    // Each series' legend text: the label pairs whose values differ between the series, "name=value, ..." in full
+    // (a label some series lack differs too; those show "(no name)"); a single series shows all its labels; "all"
+    // for none.
     static QStringList legendTexts(const std::vector<StepSeries> &series);
     // What the hover readout shows at a step: its time span, each series' value in the unit, the total when there
     // are several. Empty for a step outside the timeline.
@@ -87,6 +88,7 @@ private:
         QRect rect;   // swatch and text
         QString text;
         int series = 0;
+        int flags = 0;   // how the text wraps
     };
     struct Scale {
         double divisor = 1;   // shown value = model value / divisor
