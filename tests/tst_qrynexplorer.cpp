@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace qflame;
 using namespace qflame::qryn;
 
@@ -88,6 +90,7 @@ private Q_SLOTS:
     void selectorCompletion();
     void flamegraphAndTimeline();
     void groupedTimeline();
+    void gaugeTimeline();
     void compareRanges();
     void roundsOfTheRanges();
     void compareSelectors();
@@ -208,6 +211,45 @@ void tst_QrynExplorer::groupedTimeline()
     QCOMPARE(stepsText(m_explorer->timeline()->timeline()),
              (QStringList{QStringLiteral("service_name=svc-base@%1=9760000000").arg(m_b / 60 * 60'000),
                           QStringLiteral("service_name=svc-opt@%1=9660000000").arg(m_o / 60 * 60'000)}));
+}
+
+// A gauge (in-use memory): each step is the mean of its profiles, asked at 1 s and grouped here; svc-base's one heap
+// profile (OBSERVED.md: 21286415 B in use) is its step's value, the steps without a profile have none.
+void tst_QrynExplorer::gaugeTimeline()
+{
+    const QString inuse = QStringLiteral("memory:inuse_space:bytes:space:bytes");
+    auto check = [this](const QString &labels) {
+        const Finished f = m_answers->take(QStringLiteral("timeline"));
+        QVERIFY2(f.ok, qPrintable(f.message));
+        const StepTimeline &t = m_explorer->timeline()->timeline();
+        QCOMPARE(t.unit.kind, ValueKind::Gauge);
+        QCOMPARE(t.stepSeconds, qint64(60));
+        QCOMPARE(t.series.size(), size_t(1));
+        QStringList text;
+        for (const LabelPair &l : t.series[0].labels)
+            text << l.name + QLatin1Char('=') + l.value;
+        QCOMPARE(text.join(QLatin1Char(',')), labels);
+        const int step = t.stepAt(m_b * 1000);
+        QVERIFY(step >= 0);
+        int withValue = 0;
+        for (double v : t.series[0].values)
+            withValue += !std::isnan(v);
+        QCOMPARE(withValue, 1);
+        QCOMPARE(t.series[0].values[size_t(step)], 21286415.0);
+        QCOMPARE(m_explorer->timeline()->unitText(), QStringLiteral("MiB"));
+    };
+    m_explorer->setProfileType(inuse);
+    m_answers->clear();
+    m_explorer->setGroupBy(QString());   // reloads the timeline alone
+    check(QStringLiteral("env=ci,service_name=svc-base,version=base"));
+    m_explorer->setGroupBy(QStringLiteral("service_name"));
+    check(QStringLiteral("service_name=svc-base"));
+    // Back to the CPU timeline grouped by service, as the tests after this one expect.
+    m_explorer->setProfileType(kCpu);
+    m_explorer->setGroupBy(QString());
+    QVERIFY(m_answers->take(QStringLiteral("timeline")).ok);
+    m_explorer->setGroupBy(QStringLiteral("service_name"));
+    QVERIFY(m_answers->take(QStringLiteral("timeline")).ok);
 }
 
 void tst_QrynExplorer::compareRanges()

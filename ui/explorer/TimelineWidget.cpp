@@ -89,9 +89,10 @@ QString TimelineWidget::rangeText(Brush which) const
     const auto e = rangeEstimate(which);
     if (!e || !e->rateKnown())
         return QString();
-    return tr("%1 %2 (%n steps)", nullptr, int(e->k))
+    return tr("%1 %2 (%3)")
         .arg(which == Baseline ? tr("baseline") : tr("comparison"),
-             QString::fromStdString(formatWithError(e->rate, e->standardError, m_timeline.unit)));
+             QString::fromStdString(formatWithError(e->rate, e->standardError, m_timeline.unit)),
+             e->k == 1 ? tr("1 step") : tr("%1 steps").arg(e->k));
 }
 
 QStringList TimelineWidget::legendTexts(const std::vector<StepSeries> &series)
@@ -478,7 +479,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     if (m_legendHidden > 0) {
         p.setPen(palette().placeholderText().color());
         p.drawText(QRect(kMargin, legendTop + m_legendHeight - fm.height(), width() - 2 * kMargin, fm.height()),
-                   Qt::AlignLeft, tr("and %n more series (hover for their values)", nullptr, m_legendHidden));
+                   Qt::AlignLeft, tr("and %1 more series (hover for their values)").arg(m_legendHidden));
     }
     paintReadout(p, plot);
 }
