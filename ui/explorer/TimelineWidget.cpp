@@ -336,7 +336,6 @@ void TimelineWidget::paintSeries(QPainter &p, const QRect &plot, const Scale &sc
 
 void TimelineWidget::paintBrushes(QPainter &p, const QRect &plot, const Scale &scale)
 {
-    const QFontMetrics fm = fontMetrics();
     for (int b = 0; b < 2; ++b) {
         if (!m_brush[b])
             continue;
@@ -349,7 +348,6 @@ void TimelineWidget::paintBrushes(QPainter &p, const QRect &plot, const Scale &s
         p.setPen(QPen(edge, 2));
         p.drawLine(br.topLeft(), br.bottomLeft());
         p.drawLine(br.topRight(), br.bottomRight());
-        QString label = b == Baseline ? tr("baseline") : tr("comparison");
         if (const auto e = rangeEstimate(Brush(b)); e && e->rateKnown()) {
             // The average per step, its band ± one standard error.
             const int y = yAt(e->rate, plot, scale);
@@ -362,16 +360,29 @@ void TimelineWidget::paintBrushes(QPainter &p, const QRect &plot, const Scale &s
             }
             p.setPen(QPen(edge, 2, Qt::DashLine));
             p.drawLine(br.left(), y, br.right(), y);
-            label = rangeText(Brush(b));
         }
-        const int w = fm.horizontalAdvance(label) + 8;
-        QRect box(std::clamp(br.left() + 3, plot.left(), std::max(plot.left(), plot.right() - w)),
-                  plot.top() + 2 + b * (fm.height() + 3), w, fm.height() + 1);
-        QColor back = palette().color(QPalette::Base);
-        back.setAlpha(200);
-        p.fillRect(box, back);
+    }
+}
+
+void TimelineWidget::paintRangeLabels(QPainter &p, int left)
+{
+    // In the line above the plot, from each brush's left edge on, never over another label nor over the data.
+    const QFontMetrics fm = fontMetrics();
+    int x = left;
+    for (int b = 0; b < 2; ++b) {
+        if (!m_brush[b])
+            continue;
+        QString label = rangeText(Brush(b));
+        if (label.isEmpty())
+            label = b == Baseline ? tr("baseline") : tr("comparison");
+        const int w = fm.horizontalAdvance(label);
+        x = std::max(x, xAt(m_brush[b]->startMs));
+        x = std::max(left, std::min(x, width() - kMargin - w));
+        QColor edge = brushColor(Brush(b));
+        edge.setAlpha(255);
         p.setPen(dark() ? edge.lighter(130) : edge.darker(140));
-        p.drawText(box, Qt::AlignCenter, label);
+        p.drawText(QRect(x, kMargin, w, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+        x += w + 16;
     }
 }
 
@@ -434,9 +445,10 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 
     // The value axis: its unit and step above it, grid lines at its ticks.
     p.setPen(text);
-    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("%1 · steps of %2%3")
-                   .arg(scale.unit, durationText(m_timeline.stepSeconds), m_stacked ? tr(" · stacked") : QString()));
+    const QString header = tr("%1 · steps of %2%3")
+                               .arg(scale.unit, durationText(m_timeline.stepSeconds), m_stacked ? tr(" · stacked") : QString());
+    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, header);
+    paintRangeLabels(p, kMargin + fm.horizontalAdvance(header) + 16);
     for (const ValueTick &t : scale.axis.ticks) {
         const int y = yAt(t.value * scale.divisor, plot, scale);
         p.setPen(grid);

@@ -102,6 +102,7 @@ private:
     TimeRange dragRange(qint64 a, qint64 b) const;
     void paintSeries(QPainter &p, const QRect &plot, const Scale &scale);
     void paintBrushes(QPainter &p, const QRect &plot, const Scale &scale);
+    void paintRangeLabels(QPainter &p, int left);
     void paintReadout(QPainter &p, const QRect &plot);
 
     TimeRange m_window;
