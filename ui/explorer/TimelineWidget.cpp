@@ -366,23 +366,36 @@ void TimelineWidget::paintBrushes(QPainter &p, const QRect &plot, const Scale &s
 
 void TimelineWidget::paintRangeLabels(QPainter &p, int left)
 {
-    // In the line above the plot, from each brush's left edge on, never over another label nor over the data.
+    // In the line above the plot, from each brush's left edge on, never over another label nor over the data:
+    // pushed left from the right edge when there is no room, and only the names when even that does not fit (the
+    // summary line has the numbers).
     const QFontMetrics fm = fontMetrics();
-    int x = left;
-    for (int b = 0; b < 2; ++b) {
-        if (!m_brush[b])
-            continue;
-        QString label = rangeText(Brush(b));
-        if (label.isEmpty())
-            label = b == Baseline ? tr("baseline") : tr("comparison");
-        const int w = fm.horizontalAdvance(label);
-        x = std::max(x, xAt(m_brush[b]->startMs));
-        x = std::max(left, std::min(x, width() - kMargin - w));
-        QColor edge = brushColor(Brush(b));
-        edge.setAlpha(255);
-        p.setPen(dark() ? edge.lighter(130) : edge.darker(140));
-        p.drawText(QRect(x, kMargin, w, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
-        x += w + 16;
+    const int gap = 16, right = width() - kMargin;
+    QList<int> which;
+    for (int b = 0; b < 2; ++b)
+        if (m_brush[b])
+            which << b;
+    for (bool full : {true, false}) {
+        QStringList labels;
+        QList<int> x, w;
+        for (int b : which) {
+            const QString text = full ? rangeText(Brush(b)) : QString();
+            labels << (text.isEmpty() ? (b == Baseline ? tr("baseline") : tr("comparison")) : text);
+            w << fm.horizontalAdvance(labels.back());
+            x << std::max(x.isEmpty() ? left : x.back() + w[w.size() - 2] + gap, xAt(m_brush[b]->startMs));
+        }
+        for (int i = int(x.size()) - 1; i >= 0; --i)
+            x[i] = std::min(x[i], i + 1 < x.size() ? x[i + 1] - gap - w[i] : right - w[i]);
+        if (full && !x.isEmpty() && x.front() < left)
+            continue;   // no room for the numbers
+        for (int i = 0; i < x.size(); ++i) {
+            QColor edge = brushColor(Brush(which[i]));
+            edge.setAlpha(255);
+            p.setPen(dark() ? edge.lighter(130) : edge.darker(140));
+            p.drawText(QRect(std::max(x[i], left), kMargin, w[i], fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                       labels[i]);
+        }
+        return;
     }
 }
 
