@@ -11,6 +11,9 @@
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
 #include "explorer/ConnectionStore.h"
+#include "explorer/QrynExplorer.h"
+#include "explorer/TimelineView.h"
+#include "explorer/TimelineWidget.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "pgoview/PgoPanel.h"
@@ -30,6 +33,9 @@
 #include <QTcpServer>
 #include <QTest>
 #include <QPushButton>
+#include <QCheckBox>
+#include <QDateTime>
+#include <QMouseEvent>
 
 using namespace qflame;
 
@@ -62,6 +68,46 @@ static void waitPgo(PgoPanel *panel)
 {
     if (panel->isComputing())
         QSignalSpy(panel, &PgoPanel::computed).wait(60000);
+    QApplication::processEvents();
+}
+
+// The qryn explorer on a 20-minute series fed to its timeline (no server): one service in three rounds
+// (round=r0|r1|r2), a profile every 10 s, about 4.9, 5.2 and 4.66 cores with a little noise; the first and the
+// last round brushed; the flamegraph a real CPU profile. Auto steps: 20 s.
+static void showExplorer(qryn::QrynExplorer &e, const QString &data)
+{
+    using namespace qryn;
+    const qint64 start = (QDateTime::currentMSecsSinceEpoch() - 3'600'000) / 600'000 * 600'000;
+    const TimeRange window{start, start + 20 * 60'000};
+    const QString cpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+    e.setProfileType(cpu);
+    e.setSelector(QStringLiteral("{service_name=\"otel-collector\"}"));
+    e.setCustomRange(window);
+    const double cores[] = {4.94, 5.2, 4.66};
+    QList<Series> answer;
+    uint32_t seed = 7;
+    for (int r = 0; r < 3; ++r) {
+        Series s{{{QStringLiteral("env"), QStringLiteral("bench")}, {QStringLiteral("round"), QStringLiteral("r%1").arg(r)},
+                  {QStringLiteral("service_name"), QStringLiteral("otel-collector")}},
+                 {}};
+        for (int i = 0; i < 40; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            const double noise = (double(seed >> 8) / double(1u << 24) - 0.5) * 0.3;
+            s.points.push_back({window.startMs + (r * 40 + i) * 10'000, (cores[r] + noise) * 10e9});
+        }
+        answer.push_back(s);
+    }
+    ProfileType type;
+    ProfileType::parse(cpu, &type);
+    const TimelinePlan plan = planTimeline({cpu, e.selector(), window}, type, 0, QStringLiteral("round"));
+    TimelineWidget *t = e.timeline();
+    t->setWindow(window);
+    t->setTimeline(stepTimeline(answer, plan));
+    t->setBrush(TimelineWidget::Baseline, TimeRange{window.startMs + 40'000, window.startMs + 380'000});
+    t->setBrush(TimelineWidget::Comparison, TimeRange{window.startMs + 840'000, window.startMs + 1'180'000});
+    QSignalSpy loaded(e.profilePane(), &DocumentPane::loadFinished);
+    e.profilePane()->open({data + QStringLiteral("gen__baseline.cpu.pb.gz")});
+    loaded.wait(60000);
     QApplication::processEvents();
 }
 
@@ -307,9 +353,22 @@ int main(int argc, char **argv)
     }
     connections.remove(QStringLiteral("production"));
     connections.remove(QStringLiteral("local qryn"));
+    qryn::QrynExplorer explorer;
+    explorer.resize(1400, 900);
+    explorer.show();
+    showExplorer(explorer, data);
+    shoot(explorer, out + QStringLiteral("/explorer-light.png"));
 
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));
+    // Dark: the rounds stacked, the readout of a step in the second round under the mouse.
+    explorer.timelineView()->stackedBox()->setChecked(true);
+    qryn::TimelineWidget *chart = explorer.timeline();
+    // Sent to the chart itself: the offscreen platform's cursor lands on whichever window is on top.
+    const QPointF at(chart->xAt(chart->window().startMs + 610'000), chart->plotRect().center().y());
+    QMouseEvent hover(QEvent::MouseMove, at, chart->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(chart, &hover);
+    shoot(explorer, out + QStringLiteral("/explorer-dark.png"));
     shoot(r, out + QStringLiteral("/rounds-dark.png"));
     shoot(pg, out + QStringLiteral("/pgo-panel-dark.png"));
     return 0;

@@ -13,7 +13,6 @@
 #include "explorer/TimelineWidget.h"
 #include "formats/ProfileInput.h"
 #include "qryn/QrynFixtureEnv.h"
-#include "qryn/SeriesText.h"
 #include "roundsview/RoundsPane.h"
 
 #include <QComboBox>
@@ -24,6 +23,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace qflame;
 using namespace qflame::qryn;
@@ -61,7 +62,24 @@ private:
     QSignalSpy m_spy;
 };
 
-using test::seriesText;
+// The timeline's steps as text, "labels@step start=total" for each step of a series that holds something (its
+// value per second times the step's length).
+QStringList stepsText(const StepTimeline &t)
+{
+    QStringList out;
+    for (const StepSeries &s : t.series) {
+        QStringList labels, steps;
+        for (const LabelPair &l : s.labels)
+            labels << l.name + QLatin1Char('=') + l.value;
+        labels.sort();
+        for (size_t i = 0; i < t.steps.size(); ++i)
+            if (s.values[i] != 0)
+                steps << QStringLiteral("%1=%2").arg(t.steps[i].startMs).arg(std::llround(s.values[i] * double(t.stepSeconds)));
+        out << labels.join(QLatin1Char(',')) + QLatin1Char('@') + steps.join(QLatin1Char(';'));
+    }
+    out.sort();
+    return out;
+}
 
 }   // namespace
 
@@ -74,6 +92,7 @@ private Q_SLOTS:
     void selectorCompletion();
     void flamegraphAndTimeline();
     void groupedTimeline();
+    void gaugeTimeline();
     void compareRanges();
     void roundsOfTheRanges();
     void compareSelectors();
@@ -173,13 +192,14 @@ void tst_QrynExplorer::flamegraphAndTimeline()
     QCOMPARE(m_explorer->merged().graph.maxSelf, int64_t(1920000000));
     QCOMPARE(m_explorer->merged().graph.names.size(), size_t(176));
     QVERIFY(!m_explorer->showingDiff());
-    // The 1 h window has 30 s buckets; the profile lands in the bucket of its start.
+    // The 1 h window has 60 s steps (Auto: about 60 of them, ServerRounds' rule); the profile lands in the step of its
+    // start, its total over the step's 60 s.
     f = m_answers->take(QStringLiteral("timeline"));
     QVERIFY2(f.ok, qPrintable(f.message));
-    QCOMPARE(m_explorer->timeline()->stepMs(), qint64(30'000));
-    QCOMPARE(seriesText(m_explorer->timeline()->series()),
+    QCOMPARE(m_explorer->timeline()->stepMs(), qint64(60'000));
+    QCOMPARE(stepsText(m_explorer->timeline()->timeline()),
              QStringList{QStringLiteral("env=ci,service_name=svc-base,version=base@%1=9760000000")
-                             .arg(m_b / 30 * 30'000)});
+                             .arg(m_b / 60 * 60'000)});
     QCOMPARE(m_explorer->timeline()->window().lengthMs(), qint64(3'600'000));
 }
 
@@ -190,9 +210,48 @@ void tst_QrynExplorer::groupedTimeline()
     m_explorer->setGroupBy(QStringLiteral("service_name"));   // reloads the timeline by itself
     const Finished f = m_answers->take(QStringLiteral("timeline"));
     QVERIFY2(f.ok, qPrintable(f.message));
-    QCOMPARE(seriesText(m_explorer->timeline()->series()),
-             (QStringList{QStringLiteral("service_name=svc-base@%1=9760000000").arg(m_b / 30 * 30'000),
-                          QStringLiteral("service_name=svc-opt@%1=9660000000").arg(m_o / 30 * 30'000)}));
+    QCOMPARE(stepsText(m_explorer->timeline()->timeline()),
+             (QStringList{QStringLiteral("service_name=svc-base@%1=9760000000").arg(m_b / 60 * 60'000),
+                          QStringLiteral("service_name=svc-opt@%1=9660000000").arg(m_o / 60 * 60'000)}));
+}
+
+// A gauge (in-use memory): each step is the mean of its profiles, asked at 1 s and grouped here; svc-base's one heap
+// profile (OBSERVED.md: 21286415 B in use) is its step's value, the steps without a profile have none.
+void tst_QrynExplorer::gaugeTimeline()
+{
+    const QString inuse = QStringLiteral("memory:inuse_space:bytes:space:bytes");
+    auto check = [this](const QString &labels) {
+        const Finished f = m_answers->take(QStringLiteral("timeline"));
+        QVERIFY2(f.ok, qPrintable(f.message));
+        const StepTimeline &t = m_explorer->timeline()->timeline();
+        QCOMPARE(t.unit.kind, ValueKind::Gauge);
+        QCOMPARE(t.stepSeconds, qint64(60));
+        QCOMPARE(t.series.size(), size_t(1));
+        QStringList text;
+        for (const LabelPair &l : t.series[0].labels)
+            text << l.name + QLatin1Char('=') + l.value;
+        QCOMPARE(text.join(QLatin1Char(',')), labels);
+        const int step = t.stepAt(m_b * 1000);
+        QVERIFY(step >= 0);
+        int withValue = 0;
+        for (double v : t.series[0].values)
+            withValue += !std::isnan(v);
+        QCOMPARE(withValue, 1);
+        QCOMPARE(t.series[0].values[size_t(step)], 21286415.0);
+        QCOMPARE(m_explorer->timeline()->unitText(), QStringLiteral("MiB"));
+    };
+    m_explorer->setProfileType(inuse);
+    m_answers->clear();
+    m_explorer->setGroupBy(QString());   // reloads the timeline alone
+    check(QStringLiteral("env=ci,service_name=svc-base,version=base"));
+    m_explorer->setGroupBy(QStringLiteral("service_name"));
+    check(QStringLiteral("service_name=svc-base"));
+    // Back to the CPU timeline grouped by service, as the tests after this one expect.
+    m_explorer->setProfileType(kCpu);
+    m_explorer->setGroupBy(QString());
+    QVERIFY(m_answers->take(QStringLiteral("timeline")).ok);
+    m_explorer->setGroupBy(QStringLiteral("service_name"));
+    QVERIFY(m_answers->take(QStringLiteral("timeline")).ok);
 }
 
 void tst_QrynExplorer::compareRanges()

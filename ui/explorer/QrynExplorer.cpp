@@ -5,6 +5,7 @@
 #include "explorer/LabelSelectorEdit.h"
 #include "explorer/ProfileListView.h"
 #include "explorer/RangeList.h"
+#include "explorer/TimelineView.h"
 #include "explorer/TimelineWidget.h"
 
 #include "compare/DiffView.h"
@@ -13,6 +14,7 @@
 #include "qryn/ExportCheck.h"
 #include "qryn/PprofExport.h"
 #include "qryn/TimeSpec.h"
+#include "qryn/TimelineSteps.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -22,6 +24,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -40,15 +43,6 @@ struct DiffResult {
 };
 
 }   // namespace
-
-qint64 timelineStepSeconds(qint64 windowMs)
-{
-    static const qint64 steps[] = {1, 5, 10, 15, 30, 60, 300, 600, 900, 1800, 3600, 10800, 21600, 43200, 86400};
-    for (qint64 s : steps)
-        if (windowMs <= s * 1000 * 120)
-            return s;
-    return steps[std::size(steps) - 1];
-}
 
 QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     : DocumentPane(parent), m_store(store ? store : new ConnectionStore(nullptr, this))
@@ -93,7 +87,8 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
-    m_timeline = new TimelineWidget;
+    m_timelineView = new TimelineView;
+    m_timeline = m_timelineView->chart();
     m_profile = new ProfilePane;
     m_profile->flameGraph()->setPlaceholderText(
         tr("Choose a profile type and a time range, then press Load: the merged flamegraph shows here"));
@@ -128,12 +123,18 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     row2->addWidget(m_save);
     header()->insertLayout(0, row2, 1);
     auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_timeline);
+    split->addWidget(m_timelineView);
     split->addWidget(m_profileList);   // hidden until asked for
     split->addWidget(m_stack);
-    split->setStretchFactor(0, 1);
+    // The timeline keeps its height (about 180 px at first) when the tab grows; the user's split is remembered.
+    split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 2);
     split->setStretchFactor(2, 5);
+    split->setChildrenCollapsible(false);
+    split->restoreState(QSettings().value(QStringLiteral("explorer/timelineSplit")).toByteArray());
+    connect(split, &QSplitter::splitterMoved, this, [split] {
+        QSettings().setValue(QStringLiteral("explorer/timelineSplit"), split->saveState());
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(row1);
@@ -164,6 +165,10 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     });
     showPresetWindow();   // not QDateTimeEdit's 2000-01-01 before the first load
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_client && !profileType().isEmpty())
+            loadTimeline(query());
+    });
+    connect(m_timelineView, &TimelineView::stepChanged, this, [this] {
         if (m_client && !profileType().isEmpty())
             loadTimeline(query());
     });
@@ -440,19 +445,18 @@ void QrynExplorer::load()
 
 void QrynExplorer::loadTimeline(const ProfileQuery &q)
 {
-    SeriesOptions options;
-    options.stepSeconds = double(timelineStepSeconds(q.range.lengthMs()));
-    const QString group = m_groupBy->currentData().toString();
-    if (!group.isEmpty())
-        options.groupBy = {group};
-    const qint64 stepMs = qint64(options.stepSeconds) * 1000;
+    // The steps, the request and the values per step are the model's (qryn/TimelineSteps.h).
+    ProfileType type;
+    ProfileType::parse(q.profileTypeId, &type);
+    const TimelinePlan plan =
+        planTimeline(q, type, m_timelineView->chosenStepSeconds(), m_groupBy->currentData().toString());
     // The timeline shows the whole query window, also when a brushed sub-range is loaded later.
     m_timeline->setWindow(q.range);
-    watch<QList<Series>>(m_client->selectSeries(q, options), &m_seriesGen,
-                         [this, stepMs](Result<QList<Series>> r) {
+    watch<QList<Series>>(m_client->selectSeries(plan.query, plan.options), &m_seriesGen,
+                         [this, plan](Result<QList<Series>> r) {
                              if (!r.ok())
                                  return finished(QStringLiteral("timeline"), false, r.error.message);
-                             m_timeline->setSeries(r.value, stepMs);
+                             m_timeline->setTimeline(stepTimeline(r.value, plan));
                              finished(QStringLiteral("timeline"), true, QString());
                          });
 }
@@ -481,6 +485,9 @@ void QrynExplorer::openRounds()
     const ProfileQuery q = query();
     ServerRoundsQuery rounds;
     rounds.profileTypeId = q.profileTypeId;
+    // A step the user chose is the rounds' too, so their observations are the summary line's; Auto lets each
+    // round choose its own (about 60 steps of its window).
+    rounds.stepSeconds = m_timelineView->chosenStepSeconds();
     const auto b = m_timeline->brush(TimelineWidget::Baseline), c = m_timeline->brush(TimelineWidget::Comparison);
     const QString otherSelector = m_comparisonSelector->text().trimmed();
     const std::string base = tr("baseline").toStdString(), other = tr("comparison").toStdString();

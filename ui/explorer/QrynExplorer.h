@@ -39,6 +39,7 @@ class ConnectionStore;
 class LabelSelectorEdit;
 class ProfileListView;
 class RangeList;
+class TimelineView;
 class TimelineWidget;
 
 class QrynExplorer : public DocumentPane {
@@ -111,6 +112,7 @@ public:
     ProfilePane *profilePane() const { return m_profile; }
     DiffView *diffView() const { return m_diff; }
     TimelineWidget *timeline() const { return m_timeline; }
+    TimelineView *timelineView() const { return m_timelineView; }
     LabelSelectorEdit *selectorEdit() const { return m_selector; }
     QComboBox *typeBox() const { return m_types; }
     QComboBox *groupByBox() const { return m_groupBy; }
@@ -175,7 +177,8 @@ private:
     QComboBox *m_groupBy;
     QPushButton *m_load, *m_compare, *m_rounds, *m_save;
     QLabel *m_message;
-    TimelineWidget *m_timeline;
+    TimelineView *m_timelineView;
+    TimelineWidget *m_timeline;   // the view's chart
     QStackedWidget *m_stack;
     ProfilePane *m_profile;
     DiffView *m_diff;
@@ -211,9 +214,5 @@ void QrynExplorer::watch(QFuture<Result<T>> future, quint64 *generation, std::fu
     });
     watcher->setFuture(future);
 }
-
-// The timeline's bucket width for a window: the smallest of 1 s, 5 s, 10 s, 15 s, 30 s, 1, 5, 10, 15, 30 min,
-// 1, 3, 6, 12 h, 1 d giving at most 120 buckets (1 h -> 30 s, 7 d -> 3 h).
-qint64 timelineStepSeconds(qint64 windowMs);
 
 }   // namespace qflame::qryn
