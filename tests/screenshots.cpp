@@ -125,6 +125,13 @@ static QPalette darkPalette()
     p.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
     p.setColor(QPalette::HighlightedText, Qt::black);
     p.setColor(QPalette::Link, QColor(0x6c, 0xb6, 0xff));
+    // Placeholders and disabled text readable on the dark bases (Qt's defaults are dark grey, lost on them).
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Light, QColor(0x50, 0x50, 0x50));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
     return p;
 }
 
