@@ -104,6 +104,8 @@ class TestHostileInput : public QObject {
 private Q_SLOTS:
     void shapes_data();
     void shapes();
+    void textShapes_data();
+    void textShapes();
     void itemLimit();
     void sampleTypeLimit();
     void emptySamplesKeepTheirNumbers();
@@ -136,6 +138,124 @@ void TestHostileInput::shapes_data()
     row("empty folded lines", std::string(kInflated, '\n'),   // no stack in its head: taken for pprof
         e + "not a pprof profile: the decompressed data is not a valid profile.proto message");
     row("tiny folded lines", repeated("", "a 1\n", ""), "1 stored, 0 empty, total " + std::to_string(kInflated / 4));
+    // The other readers (issue #23, second part): see textShapes_data for what each row builds.
+}
+
+namespace {
+
+// `text` padded with `pad` to exactly kInflated bytes, so that the memory budget (3 per byte + 64 MiB) is the
+// same number in every message: 3 * 32 MiB + 64 MiB.
+std::string padded(std::string text, char pad = ' ')
+{
+    if (text.size() < kInflated)
+        text.append(kInflated - text.size(), pad);
+    return text;
+}
+
+const std::string kBudgetRefusal =
+    "the profile takes more than 167772160 bytes in memory, more than the limit per byte of input (memoryPerInputByte "
+    "3, +64 MiB): no real profile has so many or so deep stacks, names or records";
+
+// Names "aaaaa", "aaaab", ... (5 letters: 11.8 million of them).
+std::string nthName(size_t i)
+{
+    std::string name(5, 'a');
+    for (size_t k = 5; k-- > 0; i /= 26)
+        name[k] = char('a' + i % 26);
+    return name;
+}
+
+}   // namespace
+
+void TestHostileInput::textShapes_data()
+{
+    QTest::addColumn<QByteArray>("gz");
+    QTest::addColumn<QString>("expected");
+    auto row = [](const char *name, const std::string &raw, const std::string &expected) {
+        QVERIFY2(raw.size() == kInflated, name);
+        QTest::newRow(name) << QByteArray::fromStdString(gzipCompress(raw)) << QString::fromStdString(expected);
+    };
+    const std::string e = "error: hostile: ";
+    // folded: two stacks alternating (no line is its predecessor's), 4 bytes each.
+    row("folded alternating lines", repeated("", "a 1\nb 2\n", ""),
+        "2 stored, 0 empty, total " + std::to_string(kInflated / 8 * 3));
+    // folded: a distinct name per line, 8 bytes each: a location, a function and a sample each (~150 bytes).
+    {
+        std::string text;
+        for (size_t i = 0; text.size() + 8 <= kInflated; ++i)
+            text += nthName(i) + " 1\n";
+        row("folded distinct names", padded(text, '\n'), e + "folded: " + kBudgetRefusal);
+    }
+    // folded: a stack of 8 million frames (4 bytes each stored, 4 while it is read); a short line first, since
+    // the format is told from the first line in the first 64 KiB.
+    row("folded deep stack", padded("b 1\n" + repeated("", "a;", "", 2 * 7999999) + "a 1", '\n'),
+        "2 stored, 0 empty, total 2");
+    // flamebearer: 4 million empty bars (total 0) after the root's.
+    row("flamebearer empty bars",
+        padded(repeated(R"({"names":["total"],"levels":[[0,1,1,0)", ",0,0,0,0", "]]}", kInflated - 8)),
+        "1 stored, 0 empty, total 1");
+    // flamebearer: 11 million empty levels.
+    row("flamebearer empty levels", padded(repeated(R"({"names":["total"],"levels":[[0,1,1,0])", ",[]", "]}", kInflated - 8)),
+        "1 stored, 0 empty, total 1");
+    // flamebearer: 11 million empty names.
+    row("flamebearer empty names", padded(repeated(R"({"levels":[[0,1,1,0]],"names":["total")", ",\"\"", "]}", kInflated - 8)),
+        "1 stored, 0 empty, total 1");
+    // flamebearer: a chain of 2 million levels, a self of 1 on each: the stacks hold 2 * 10^12 frames.
+    {
+        const size_t levels = 2000000;
+        std::string text = R"({"names":["total","f"],"levels":[)";
+        for (size_t l = 0; l < levels; ++l)
+            text += (l ? ",[0," : "[0,") + std::to_string(levels - l) + (l ? ",1,1]" : ",1,0]");
+        row("flamebearer deep chain", padded(text + "]}"), e + "flamebearer: " + kBudgetRefusal);
+    }
+    // JSON nested 32 million deep (taken for flamebearer: it is an object).
+    row("json deep nesting", padded(std::string("{\"levels\":") + std::string(kInflated - 11, '[')),
+        e + "JSON nested deeper than 256 levels (the maxJsonDepth limit)");
+    // speedscope: 6.7 million empty samples (one stack, summed) with a weight of 1 each.
+    {
+        const std::string head = R"({"shared":{"frames":[{"name":"f"}]},"profiles":[{"type":"sampled","unit":"none","samples":[)";
+        const size_t n = (kInflated - head.size() - 20) / 5;
+        std::string text = head;
+        for (size_t i = 0; i < n; ++i)
+            text += i ? ",[]" : "[]";
+        text += R"(],"weights":[)";
+        for (size_t i = 0; i < n; ++i)
+            text += i ? ",1" : "1";
+        row("speedscope empty samples", padded(text + "]}]}"), "1 stored, 0 empty, total " + std::to_string(n));
+    }
+    // speedscope: 11 million empty frames, one of them sampled.
+    row("speedscope empty frames",
+        padded(repeated(R"({"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1]}],"shared":{"frames":[{})",
+                        ",{}", "]}}", kInflated - 8)),
+        "1 stored, 0 empty, total 1");
+    // speedscope: 11 million empty profiles (32 bytes each kept to choose one).
+    row("speedscope empty profiles",
+        padded(repeated(R"({"shared":{"frames":[]},"profiles":[{})", ",{}", "]}", kInflated - 8)),
+        e + "speedscope: " + kBudgetRefusal);
+    // .cpuprofile: 8 million samples of one node, 4 bytes each (12 stored).
+    {
+        const std::string head = R"({"nodes":[{"id":1,"callFrame":{"functionName":"f"}}],"samples":[)";
+        const size_t n = (kInflated - head.size() - 20) / 4;
+        std::string text = head;
+        for (size_t i = 0; i < n; ++i)
+            text += i ? ",1" : "1";
+        text += R"(],"timeDeltas":[)";
+        for (size_t i = 0; i < n; ++i)
+            text += i ? ",0" : "0";
+        row("cpuprofile tiny samples", padded(text + "]}"), "1 stored, 0 empty, total " + std::to_string(n));
+    }
+    // .cpuprofile: a million nodes with nothing but an id (none sampled), 15 bytes each, 40 + 16 kept.
+    {
+        std::string text = R"({"nodes":[)";
+        for (size_t i = 1; i <= 1000000; ++i)
+            text += (i > 1 ? ",{\"id\":" + std::to_string(i) + "}" : R"({"id":1,"callFrame":{"functionName":"f"}})");
+        row("cpuprofile million nodes", padded(text + "]}"), "0 stored, 0 empty, total 0");
+    }
+}
+
+void TestHostileInput::textShapes()
+{
+    shapes();
 }
 
 void TestHostileInput::shapes()
