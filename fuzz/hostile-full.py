@@ -98,7 +98,7 @@ def shapes(size):
     return [
         # pprof (session 10's shapes)
         ('pprof empty sample types', [field(6, b''), fill(b'\x0a\x00', b'')], 'more than 1024 sample types'),
-        ('pprof empty strings', [fill(b'\x32\x00', b'')], None),
+        ('pprof empty strings', [fill(b'\x32\x00', b'')], 'the profile has no sample types'),   # read, then top has nothing to show
         ('pprof empty samples', [one_type, fill(b'\x12\x02\x10\x00', b'')], None),
         # folded
         ('folded tiny lines', [fill(b'a 1\n', b'\n')], None),

@@ -4,6 +4,8 @@
 // 4 x the inflated size + 256 MiB, and the child reports what it read (or the exact error) through a pipe.
 #include "export/ProfileWriter.h"
 #include "formats/ProfileInput.h"
+#include "qryn/QuerierCodec.h"
+#include "qryn/StacksToTree.h"
 
 #include <QtTest>
 
@@ -54,9 +56,8 @@ struct Outcome {
     long peakKiB = 0;    // the child's peak RSS
 };
 
-// Reads `gz` in a child; `describe` turns the profile into text there.
-Outcome readInChild(const std::string &gz, const std::function<std::string(const Profile &)> &describe,
-                    const ReadOptions &options = {})
+// Runs `work` in a child; what it returns (or the ProfileError it throws) is the outcome's text.
+Outcome runInChild(const std::function<std::string()> &work)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -66,7 +67,7 @@ Outcome readInChild(const std::string &gz, const std::function<std::string(const
         close(fds[0]);
         std::string text;
         try {
-            text = describe(*readProfile(gz, "hostile", options));
+            text = work();
         } catch (const ProfileError &e) {
             text = std::string("error: ") + e.what();
         }
@@ -88,6 +89,13 @@ Outcome readInChild(const std::string &gz, const std::function<std::string(const
     return out;
 }
 
+// Reads `gz` in a child; `describe` turns the profile into text there.
+Outcome readInChild(const std::string &gz, const std::function<std::string(const Profile &)> &describe,
+                    const ReadOptions &options = {})
+{
+    return runInChild([&] { return describe(*readProfile(gz, "hostile", options)); });
+}
+
 std::string strings(const Profile &p) { return std::to_string(p.strings.size()) + " strings"; }
 
 std::string samples(const Profile &p)
@@ -106,6 +114,8 @@ private Q_SLOTS:
     void shapes();
     void textShapes_data();
     void textShapes();
+    void qrynAnswers_data();
+    void qrynAnswers();
     void itemLimit();
     void sampleTypeLimit();
     void emptySamplesKeepTheirNumbers();
@@ -327,6 +337,64 @@ void TestHostileInput::emptySamplesKeepTheirNumbers()
                             "types"));
     QCOMPARE(QString::fromStdString(readInChild(gzipCompress(oneSampleType() + empty + counted + empty), samples).text),
              QStringLiteral("1 stored, 2 empty, total 5"));
+}
+
+// SelectMergeStacktraces answers of 32 MiB (what the client decodes after inflating): counted on the wire before
+// libprotobuf parses them, and their stacks bounded by the answer's size.
+void TestHostileInput::qrynAnswers_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("expected");
+    const auto flamegraph = [](const std::string &inside) { return field(1, inside); };
+    // One name of a letter, then empty ones: 1 + 4 + 3 + 2 * 16777212 bytes.
+    std::string names = "\x0a\x01" "a" + repeated("", std::string("\x0a\x00", 2), "", kInflated - 8);
+    QTest::newRow("empty names") << QByteArray::fromStdString(flamegraph(names))
+                                 << QStringLiteral("its flamegraph (16777213 names, 0 levels, 0 values in 33554432 bytes) "
+                                                   "would take 1207959336 bytes in memory to decode, more than the limit "
+                                                   "of 167772160 (3 per byte of the answer + 64 MiB): no real "
+                                                   "flamegraph is shaped so");
+    const std::string zeros(kInflated - 15, '\0');   // inside three fields of 5 bytes of tag and length
+    QTest::newRow("zero values") << QByteArray::fromStdString(flamegraph(field(2, field(1, zeros))))
+                                 << QStringLiteral("its flamegraph (0 names, 1 levels, 33554417 values in 33554432 bytes) "
+                                                   "would take 536870768 bytes in memory to decode, more than the limit "
+                                                   "of 167772160 (3 per byte of the answer + 64 MiB): no real "
+                                                   "flamegraph is shaped so");
+    // A chain of 100,000 levels with a self of 1 each (5 * 10^9 frames in its stacks), then the answer's tree
+    // bytes (which cost only their size) up to 32 MiB.
+    std::string chain = field(1, "total") + field(1, "f");
+    const int levels = 100000;
+    for (int l = 0; l < levels; ++l)
+        chain += field(2, field(1, varint(0) + varint(uint64_t(levels - l)) + varint(1) + varint(l ? 1 : 0)));
+    std::string body = flamegraph(chain);
+    body += field(2, std::string(kInflated - body.size() - 5, 'x'));
+    QTest::newRow("deep chain") << QByteArray::fromStdString(body)
+                                << QStringLiteral("its stacks hold more than 20971520 frames, more than the limit for "
+                                                  "the answer's size (3 bytes of memory per byte + 64 MiB): no real "
+                                                  "flamegraph is shaped so");
+}
+
+void TestHostileInput::qrynAnswers()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, expected);
+    QCOMPARE(size_t(body.size()), kInflated);
+    const Outcome out = runInChild([&] {
+        QString why;
+        auto graph = qryn::codec::selectMergeStacktracesResponse(body, &why);
+        if (!graph)
+            return why.toStdString();
+        qryn::MergedFlamegraph merged;
+        merged.graph = std::move(*graph);
+        const qryn::ProfileType type{QStringLiteral("cpu"), QStringLiteral("cpu"), QStringLiteral("cpu"),
+                                     QStringLiteral("nanoseconds"), QStringLiteral("cpu"), QStringLiteral("nanoseconds")};
+        if (!qryn::buildMergedFlamegraph(&merged, type, 0, "hostile", &why, uint64_t(body.size())))
+            return why.toStdString();
+        return samples(*merged.profile);
+    });
+    const long boundKiB = long(4 * kInflated + (size_t(256) << 20)) / 1024;
+    qInfo("%s: peak RSS %ld KiB (bound %ld KiB)", QTest::currentDataTag(), out.peakKiB, boundKiB);
+    QCOMPARE(QString::fromStdString(out.text), expected);
+    QVERIFY2(out.peakKiB < boundKiB, qPrintable(QString::number(out.peakKiB)));
 }
 
 QTEST_GUILESS_MAIN(TestHostileInput)
