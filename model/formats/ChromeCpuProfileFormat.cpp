@@ -149,9 +149,9 @@ public:
             if (m_pass != 1)
                 return;
             if (at.key == "startTime")
-                m_hasStart = v.isNumber(), m_startTime = m_hasStart ? integer(v, "startTime") : 0;
+                m_hasStart = v.isNumber(), m_startTime = m_hasStart ? integer(v, [] { return "startTime"; }) : 0;
             else if (at.key == "endTime")
-                m_hasEnd = v.isNumber(), m_endTime = m_hasEnd ? integer(v, "endTime") : 0;
+                m_hasEnd = v.isNumber(), m_endTime = m_hasEnd ? integer(v, [] { return "endTime"; }) : 0;
             return;
         case kNodes:   // not an object: as an empty one, it has no id
             if (m_pass == 1) {
@@ -167,7 +167,7 @@ public:
                 else if (at.key == "hitCount")
                     m_hitCount = v.isNumber() && v.integral ? v.integer : 0;
             } else if (at.key == "parent") {
-                setParent(uint32_t(m_node), indexOf(integer(v, "parent of node " + std::to_string(m_node))));
+                setParent(uint32_t(m_node), indexOf(integer(v, [&] { return "parent of node " + std::to_string(m_node); })));
             }
             return;
         case kCallFrame:
@@ -179,15 +179,17 @@ public:
                 m_line = v.isNumber() && v.integral ? v.integer : 0;
             return;
         case kChildren:
-            setParent(indexOf(integer(v, "a child of node " + std::to_string(m_node))), uint32_t(m_node));
+            setParent(indexOf(integer(v, [&] { return "a child of node " + std::to_string(m_node); })), uint32_t(m_node));
             return;
         case kSamples:
-            m_sampleNode.push_back(indexOf(integer(v, "sample " + std::to_string(at.index))));
-            account();   // every time: a full vector counts as grown, so the growth past the budget never happens
+            if (m_sampleNode.size() == m_sampleNode.capacity())
+                account();   // before it grows: a full vector counts as grown, so a growth past the budget never happens
+            m_sampleNode.push_back(indexOf(integer(v, [&] { return "sample " + std::to_string(at.index); })));
             return;
         case kDeltas:
-            m_deltas.push_back(integer(v, "timeDelta " + std::to_string(at.index)));
-            account();   // every time: a full vector counts as grown, so the growth past the budget never happens
+            if (m_deltas.size() == m_deltas.capacity())
+                account();
+            m_deltas.push_back(integer(v, [&] { return "timeDelta " + std::to_string(at.index); }));
             return;
         default:
             return;
@@ -195,10 +197,12 @@ public:
     }
 
 private:
-    int64_t integer(const JsonScalar &v, const std::string &where) const
+    // `where` names the value only when it is wrong (a string made per sample cost a third of the read).
+    template <class Where>
+    int64_t integer(const JsonScalar &v, Where &&where) const
     {
         if (!v.isNumber() || !v.integral || v.integer < -(int64_t(1) << 53) || v.integer > (int64_t(1) << 53))
-            fail(where + " is not a whole number");
+            fail(std::string(where()) + " is not a whole number");
         return v.integer;
     }
 
@@ -229,23 +233,24 @@ private:
 
     void endNode()
     {
-        const std::string at = "node " + std::to_string(m_node);
+        const auto at = [&] { return "node " + std::to_string(m_node); };
         Node n;
-        n.id = integer(m_id, at + " \"id\"");
+        n.id = integer(m_id, [&] { return at() + " \"id\""; });
         const uint32_t h = idHash(n.id);
         if (m_index.find(h, [&](uint32_t i) { return m_nodes[i].id == n.id; }) != StackProfileBuilder::HashSlots::kMissing)
-            fail(at + " repeats the id " + std::to_string(n.id));
+            fail(at() + " repeats the id " + std::to_string(n.id));
         if (m_hitCount < 0)
-            fail(at + " has a negative hitCount");
+            fail(at() + " has a negative hitCount");
         n.count = m_hitCount;
         // An empty name is kept empty (and named when its location is made): 4 bytes, not 11.
         if (m_function.empty() && !m_url.empty())
             m_function = "(anonymous " + m_url + ":" + std::to_string(m_line + 1) + ")";
         n.skip = m_function == "(root)";
+        if (m_nodes.size() == m_nodes.capacity() || m_nodes.size() % 1024 == 0)
+            account();   // before it grows (a full vector counts as grown), and now and then for the names
         m_index.insert(h, uint32_t(m_nodes.size()));
         m_nodes.push_back(n);
         m_names.push_back(m_function);
-        account();   // every time: a full vector counts as grown, so the growth past the budget never happens
     }
 
     static uint32_t idHash(int64_t id) { return uint32_t((uint64_t(id) * 0x9e3779b97f4a7c15ull) >> 32); }

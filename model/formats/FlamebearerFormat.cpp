@@ -303,8 +303,9 @@ private:
             n.self = wrappingAdd(n.self, value);
             n.sampled = true;
         }
+        if (m_row.size() == m_row.capacity() || m_nodes.size() == m_nodes.capacity())
+            account();   // before one grows: a full vector counts as grown, so a growth past the budget never happens
         m_row.push_back(b);
-        account();   // every time: a full vector counts as grown, so the growth past the budget never happens
     }
 
     // The node of `parent`'s path and one more frame named `name`: equal paths (a name twice among siblings)

@@ -71,7 +71,7 @@ public:
         else if (!m_sawSamples || !m_sawWeights || m_sampleCount != m_weightCount)
             fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
         if (type.unit == "nanoseconds" && p.hasStart && p.hasEnd && p.end > p.start)
-            b.setDurationNanos(scaled(p.end, "endValue") - scaled(p.start, "startValue"));
+            b.setDurationNanos(scaled(p.end, [] { return "endValue"; }) - scaled(p.start, [] { return "startValue"; }));
         m_builder = nullptr;
         return b.build(m_source);
     }
@@ -192,6 +192,8 @@ public:
         case kSamples:
             fail("sample " + std::to_string(at.index) + " is not an array of frame indexes");
         case kSample:
+            if (m_stack.size() == m_stack.capacity())
+                account();   // one sample can list a billion frames
             m_stack.push_back(v.isNumber() && v.integral && v.integer >= 0 ? v.integer : -1);
             return;
         case kWeights:
@@ -329,25 +331,29 @@ private:
              "or bytes)");
     }
 
-    int64_t scaled(double value, const std::string &where) const
+    // `where` names the value only when it is wrong (a string made per sample cost a third of the read).
+    template <class Where>
+    int64_t scaled(double value, Where &&where) const
     {
         const double x = value * m_factor;
         if (!std::isfinite(x) || x < 0 || x > kMaxValue)
-            fail(where + " is negative or too large");
+            fail(std::string(where()) + " is negative or too large");
         return std::llround(x);
     }
-    int64_t scaled(const JsonScalar &v, const std::string &where) const
+    template <class Where>
+    int64_t scaled(const JsonScalar &v, Where &&where) const
     {
         if (!v.isNumber())
-            fail(where + " is not a number");
+            fail(std::string(where()) + " is not a number");
         return scaled(v.number, where);
     }
 
     // The location of a shared frame, made on first use: a file names thousands of frames, a profile uses some.
-    uint64_t frameId(int64_t index, const std::string &where)
+    template <class Where>
+    uint64_t frameId(int64_t index, Where &&where)
     {
         if (index < 0 || uint64_t(index) >= m_frames.size())
-            fail(where + " is not the index of one of the " + std::to_string(m_frames.size()) + " frames");
+            fail(std::string(where()) + " is not the index of one of the " + std::to_string(m_frames.size()) + " frames");
         uint32_t &id = m_ids[size_t(index)];
         if (!id) {
             const std::string_view name = m_frames[size_t(index)];
@@ -361,7 +367,7 @@ private:
         const uint64_t i = m_sampleCount++;
         m_leafFirst.clear();
         for (size_t k = m_stack.size(); k-- > 0;)   // the file lists the root first
-            m_leafFirst.push_back(frameId(m_stack[k], "sample " + std::to_string(i) + " frame " + std::to_string(k)));
+            m_leafFirst.push_back(frameId(m_stack[k], [&] { return "sample " + std::to_string(i) + " frame " + std::to_string(k); }));
         // The weight comes with it when "weights" came first, else it is added when it comes.
         int64_t values[2] = {1, 0};
         if (!m_weights.empty() || m_weightCount > 0) {
@@ -370,22 +376,25 @@ private:
             values[1] = m_weights[i];
         }
         const uint32_t sample = m_builder->addStackIds(m_leafFirst.data(), m_leafFirst.size(), m_countToo ? values : values + 1);
-        if (m_weightCount == 0)
+        if (m_weightCount == 0) {
+            if (m_sampleOf.size() == m_sampleOf.capacity())
+                account();   // before it grows: a full vector counts as grown, so a growth past the budget never happens
             m_sampleOf.push_back(sample);
-        account();   // every time: a full vector counts as grown, so the growth past the budget never happens
+        }
     }
 
     void addWeight(uint64_t i, const JsonScalar &v)
     {
-        const int64_t weight = scaled(v, "weight " + std::to_string(i));
+        const int64_t weight = scaled(v, [&] { return "weight " + std::to_string(i); });
         if (m_sawSamples && m_sampleCount > 0) {   // the samples came first
             if (i >= m_sampleOf.size())
                 fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
             const int64_t values[2] = {0, weight};
             m_builder->addValues(m_sampleOf[i], m_countToo ? values : values + 1);
         } else {
+            if (m_weights.size() == m_weights.capacity())
+                account();
             m_weights.push_back(weight);
-            account();   // every time: a full vector counts as grown, so the growth past the budget never happens
         }
     }
 
@@ -393,7 +402,7 @@ private:
     {
         m_builder->setOtherBytes(heldBytes(m_frames) + heldBytes(m_texts) + heldBytes(m_profiles) + fixedBytes(m_ids) +
                                  heldBytes(m_sampleOf) + heldBytes(m_weights) + heldBytes(m_nodes) + m_childOf.bytes() +
-                                 heldBytes(m_stack));
+                                 2 * heldBytes(m_stack));   // and m_leafFirst, as long
     }
 
     // An evented profile's time per distinct stack: the stacks open form a tree (a trie of frames), each
@@ -401,15 +410,15 @@ private:
     // has at most one node per open event, and each distinct stack is emitted once.
     void addEvent()
     {
-        const std::string where = "event " + std::to_string(m_event.index);
-        const int64_t time = scaled(m_event.at, where + " \"at\"");
+        const auto where = [&] { return "event " + std::to_string(m_event.index); };
+        const int64_t time = scaled(m_event.at, [&] { return where() + " \"at\""; });
         if (m_at == 0)
             m_last = time;   // nothing was open: no time to count, the clock starts here
         else if (time < m_last)
-            fail(where + " is earlier than the one before it (events must be in time order)");
+            fail(where() + " is earlier than the one before it (events must be in time order)");
         const JsonScalar &f = m_event.frame;
         const int64_t frame = f.isNumber() && f.integral ? f.integer : -1;
-        const uint64_t id = frameId(frame, where + " \"frame\"");
+        const uint64_t id = frameId(frame, [&] { return where() + " \"frame\""; });
         account(time);
         if (m_event.type == 'O') {
             const uint64_t key = uint64_t(m_at) << 32 | uint64_t(frame);
@@ -426,10 +435,10 @@ private:
             m_at = child;
         } else if (m_event.type == 'C') {
             if (m_at == 0 || m_nodes[m_at].frame != uint32_t(frame))
-                fail(where + " closes frame " + std::to_string(frame) + ", which is not the innermost open frame");
+                fail(where() + " closes frame " + std::to_string(frame) + ", which is not the innermost open frame");
             m_at = m_nodes[m_at].parent;
         } else {
-            fail(where + " has type \"" + m_event.typeText + "\", neither \"O\" (open) nor \"C\" (close)");
+            fail(where() + " has type \"" + m_event.typeText + "\", neither \"O\" (open) nor \"C\" (close)");
         }
     }
 
@@ -446,7 +455,7 @@ private:
             fail("an evented profile needs an \"events\" array");
         // Frames still open at the end last until the profile's end.
         if (p.hasEnd)
-            account(scaled(p.end, "endValue"));
+            account(scaled(p.end, [] { return "endValue"; }));
         std::vector<uint64_t> leafFirst;
         for (size_t n = 1; n < m_nodes.size(); ++n) {
             if (m_nodes[n].self == 0)
