@@ -94,9 +94,9 @@ uint64_t StackProfileBuilder::storedBytes() const
            heldBytes(p.comments) + m_strings.bytes() + m_locations.bytes() + m_sampleOf.bytes() + heldBytes(m_stack);
 }
 
-void StackProfileBuilder::checkMemory() const
+void StackProfileBuilder::checkMemory(uint64_t extra) const
 {
-    if (m_limit != UINT64_MAX && storedBytes() + m_otherBytes > m_limit)
+    if (m_limit != UINT64_MAX && storedBytes() + m_otherBytes + extra > m_limit)
         throw ProfileError(m_refusal);
 }
 
@@ -221,6 +221,9 @@ void StackProfileBuilder::takeIds(const uint64_t *ids, size_t count)
 void StackProfileBuilder::appendSample(const uint32_t *indexes, size_t count, const int64_t *values)
 {
     Profile &p = *m_out;
+    // A deep stack is checked before it is copied: the copy of a stack of 100 million frames is 400 MB.
+    if (p.sampleLocations.size() + count > p.sampleLocations.capacity())
+        checkMemory(4 * (p.sampleLocations.size() + count));
     p.sampleLocations.insert(p.sampleLocations.end(), indexes, indexes + count);
     p.sampleLocBegin.push_back(p.sampleLocations.size());
     p.values.insert(p.values.end(), values, values + m_typeCount);

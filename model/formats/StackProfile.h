@@ -131,7 +131,7 @@ private:
     uint32_t addCurrentStack(const int64_t *values);
     void appendSample(const uint32_t *leafFirst, size_t count, const int64_t *values);
     void takeIds(const uint64_t *leafFirst, size_t count);
-    void checkMemory() const;
+    void checkMemory(uint64_t extra = 0) const;   // extra: what is about to be allocated
 
     static uint32_t stackHash(const uint32_t *indexes, size_t count);
     std::unique_ptr<Profile> m_out;
