@@ -150,10 +150,11 @@ void readJson(std::string_view json, JsonVisitor &visitor, const std::string &wh
     rapidjson::MemoryStream stream(json.data() + bom, json.size() - bom);
     Handler handler(visitor, where, maxDepth);
     rapidjson::Reader reader;
-    // Iterative: nesting costs the reader's own stack, not the thread's; full precision: doubles as strtod reads
-    // them (speedscope's weights); encoding validated: a name is UTF-8 or the file is refused.
-    constexpr unsigned kFlags =
-        rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag | rapidjson::kParseValidateEncodingFlag;
+    // Iterative: nesting costs the reader's own stack, not the thread's; encoding validated: a name is UTF-8 or
+    // the file is refused. Not kParseFullPrecisionFlag: in Debian's RapidJSON 1.1.0 its big-number path
+    // overflows an int (UBSan, diyfp.h) on exponents like 1e-2147483649; the default path is within a few ULP,
+    // far below the nanosecond a speedscope weight is rounded to (integers are read exactly either way).
+    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
     const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
     if (result.IsError()) {
         std::string what = rapidjson::GetParseError_En(result.Code());
