@@ -25,6 +25,7 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev   # the sanitizer + fuzz stage: ASan, UBSan and libFuzzer (fuzz/run.sh)
   python3   # the house rules for #include lines (tests/check_includes.py)
   golang-1.19-go   # real Go programs built by the tests, and go tool pprof reading what qflame writes (tst_pgoexport)
+  linux-perf   # real perf record runs of C++ programs built by the tests (tst_perfscript; they skip where perf events are not permitted)
 )
 
 as_root() {

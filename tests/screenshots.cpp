@@ -4,16 +4,20 @@
 #include "MainWindow.h"
 #include "ProfileFactory.h"
 #include "export/ProfileWriter.h"
+#include "fetch/ProfileFetch.h"
 #include "formats/ProfileInput.h"
 #include "compare/DiffView.h"
+#include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
 #include "tables/TopTableModel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QSettings>
@@ -23,6 +27,9 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTableView>
+#include <QTcpServer>
+#include <QTest>
+#include <QPushButton>
 
 using namespace qflame;
 
@@ -221,6 +228,85 @@ int main(int argc, char **argv)
         }
     waitSource(inl.currentDiff()->sourceView());
     shoot(inl, out + QStringLiteral("/source-diff.png"));
+
+    // Issue #20: File > Open URL...'s connection fields; a URL's tab counting a CPU profile down (a server that
+    // accepts and never answers), then cancelled; perf's inline stacks; template arguments collapsed.
+    qryn::ConnectionSettings fetchSettings;
+    fetchSettings.timeoutMs = 0;
+    fetch::installUrlReader(fetchSettings, true);
+    OpenUrlDialog openUrl;
+    openUrl.setUrl(QStringLiteral("https://build-17.internal:6060/debug/pprof/profile"));
+    qryn::ConnectionSettings typed;
+    typed.user = QStringLiteral("alice");
+    typed.password = QStringLiteral("s3cret");
+    typed.caFile = QStringLiteral("/etc/ssl/internal-ca.pem");
+    typed.timeoutMs = 0;   // the profile's seconds plus a margin
+    openUrl.setSettings(typed);
+    openUrl.show();
+    shoot(openUrl, out + QStringLiteral("/open-url.png"));
+    QTcpServer silent;
+    silent.listen(QHostAddress::LocalHost);
+    MainWindow url;
+    url.resize(1100, 500);
+    url.show();
+    url.openArguments({QStringLiteral("http://127.0.0.1:%1/debug/pprof/profile?seconds=30").arg(silent.serverPort())});
+    QTest::qWait(1200);
+    shoot(url, out + QStringLiteral("/url-countdown.png"));
+    for (QPushButton *b : url.currentProfile()->findChildren<QPushButton *>())
+        if (b->text() == QLatin1String("Cancel") && b->isVisible())
+            b->click();
+    QTest::qWait(300);
+    shoot(url, out + QStringLiteral("/url-cancelled.png"));
+    MainWindow perf;
+    perf.resize(1300, 800);
+    perf.show();
+    perf.openFiles({QStringLiteral(QFLAME_TEST_DATA "/../../fuzz/seeds/perf/inl.inline-srcline.perf")});
+    waitLoaded(perf);
+    shoot(perf, out + QStringLiteral("/perf-inline.png"));
+    QTemporaryDir templatesDir;
+    const QString templates = templatesDir.filePath(QStringLiteral("templates.folded"));
+    {
+        QFile f(templates);
+        f.open(QIODevice::WriteOnly);
+        f.write("main;run<int>;std::vector<int, std::allocator<int> >::push_back(int const&) 30\n"
+                "main;run<double>;std::vector<double, std::allocator<double> >::push_back(double const&) 20\n"
+                "main;run<int>;std::vector<int, std::allocator<int> >::size() const 12\n"
+                "main;run<double>;std::vector<double, std::allocator<double> >::size() const 9\n"
+                "main;std::operator<< <std::char_traits<char> >(std::basic_ostream<char, std::char_traits<char> >&, char const*) 7\n");
+    }
+    MainWindow collapsed;
+    collapsed.resize(1300, 800);
+    collapsed.show();
+    collapsed.openFiles({templates});
+    waitLoaded(collapsed);
+    collapsed.findChild<QAction *>(QStringLiteral("collapseTemplates"))->trigger();
+    waitLoaded(collapsed);
+    shoot(collapsed, out + QStringLiteral("/collapse-templates.png"));
+    collapsed.findChild<QAction *>(QStringLiteral("collapseTemplates"))->trigger();
+    waitLoaded(collapsed);
+
+    // The start page (no tab open): recent entries and saved connections as someone would have them.
+    QSettings().setValue(QStringLiteral("recentFiles"),
+                         QStringList{data + QStringLiteral("gen__baseline.cpu.pb.gz\n") + data +
+                                         QStringLiteral("gen__optimized.cpu.pb.gz"),
+                                     data + QStringLiteral("gen__heap.pb.gz"),
+                                     data + QStringLiteral("pgo-inlining/inlined.cpu.pb.gz"),
+                                     QStringLiteral("http://localhost:6060/debug/pprof/profile?seconds=30")});
+    qryn::ConnectionStore connections;
+    connections.setKeychainEnabled(false);
+    qryn::ConnectionSettings server;
+    server.url = QUrl(QStringLiteral("https://qryn.example.com"));
+    connections.save(QStringLiteral("production"), server);
+    server.url = QUrl(QStringLiteral("http://127.0.0.1:3100"));
+    connections.save(QStringLiteral("local qryn"), server);
+    {
+        MainWindow start;
+        start.resize(1200, 760);
+        start.show();
+        shoot(start, out + QStringLiteral("/start-page.png"));
+    }
+    connections.remove(QStringLiteral("production"));
+    connections.remove(QStringLiteral("local qryn"));
 
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));

@@ -17,6 +17,8 @@
 #include "roundsview/RoundsPane.h"
 
 #include <QComboBox>
+#include <QPushButton>
+#include <QTableView>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
@@ -214,6 +216,14 @@ void tst_QrynExplorer::compareRanges()
     QCOMPARE(d->after().tree->durationNanos(), int64_t(9'999'000'000));
     QCOMPARE(d->beforeTotal(DiffTree::kRoot), 9760000000.0 / 0.999);
     QCOMPARE(d->afterTotal(DiffTree::kRoot), 9660000000.0 / 9.999);
+    // The noise band: each side carries its samples:count sibling (the CLI's diff --url does the same), so the
+    // summary names it instead of "noise unknown", and the counts are the profiles' 976 and 966 samples.
+    QCOMPARE(d->noiseDescription(), std::string("within noise: |delta| < 2 standard errors (counts: samples/count)"));
+    QVERIFY2(m_explorer->diffView()->summaryText().contains(
+                 QStringLiteral("within noise: |delta| &lt; 2 standard errors (counts: samples/count)")),
+             qPrintable(m_explorer->diffView()->summaryText()));
+    QCOMPARE(d->before().countTree->total(CallTree::kRoot), int64_t(976));
+    QCOMPARE(d->after().countTree->total(CallTree::kRoot), int64_t(966));
 
     // Two 5-minute windows around the two profiles, as someone would brush them before and after a change.
     m_explorer->timeline()->setBrush(TimelineWidget::Baseline, TimeRange{(m_b - 120) * 1000, (m_b + 180) * 1000});
@@ -267,6 +277,36 @@ void tst_QrynExplorer::roundsOfTheRanges()
     }
     QVERIFY(pane.fromServer());
     QCOMPARE(pane.title(), QStringLiteral("Rounds: baseline · comparison"));
+
+    if (const QString dir = qEnvironmentVariable("QFLAME_SCREENSHOTS_DIR"); !dir.isEmpty()) {
+        pane.resize(1400, 900);
+        QVERIFY(pane.grab().save(dir + QStringLiteral("/rounds-server.png")));
+    }
+
+    // Compare Two: the windows' merged trees compared per second without asking the server again, the diff table
+    // classing functions by the steps' measured spread.
+    QSignalSpy trees(&pane, &RoundsPane::compareTreesRequested);
+    pane.roundsTable()->selectAll();
+    QVERIFY(pane.compareButton()->isEnabled());
+    pane.compareButton()->click();
+    QCOMPARE(trees.size(), 1);
+    QCOMPARE(trees.front()[0].toString(), QStringLiteral("baseline"));
+    QCOMPARE(trees.front()[2].toString(), QStringLiteral("comparison"));
+    DiffPane diff;
+    DiffOptions perSecond = diff.diffView()->options();
+    perSecond.normalization = Normalization::PerSecond;
+    diff.diffView()->setOptions(perSecond);
+    QSignalSpy diffDone(&diff, &DocumentPane::loadFinished);
+    diff.openProfiles(QStringLiteral("baseline"), pane.loaded().inputs[0].profiles, QStringLiteral("comparison"),
+                      pane.loaded().inputs[1].profiles);
+    QVERIFY(diffDone.wait(30000));
+    QVERIFY2(diffDone.front()[0].toBool(), qPrintable(diffDone.front()[1].toString()));
+    QCOMPARE(diff.title(), QStringLiteral("baseline → comparison"));
+    const DiffTree *d = diff.diffView()->diff();
+    QCOMPARE(d->beforeTotalRaw(DiffTree::kRoot), totals[0]);
+    QCOMPARE(d->afterTotalRaw(DiffTree::kRoot), totals[1]);
+    QCOMPARE(d->beforeTotal(DiffTree::kRoot), double(totals[0]) / 300);   // per second of the 5-minute window
+    QCOMPARE(d->afterTotal(DiffTree::kRoot), double(totals[1]) / 300);
     // Edited like rounds of files, without asking the server again: the steps stay with their round.
     done.clear();
     pane.removeRound(0);
@@ -291,6 +331,7 @@ void tst_QrynExplorer::compareSelectors()
     const DiffTree *d = m_explorer->diffView()->diff();
     QCOMPARE(d->beforeTotalRaw(DiffTree::kRoot), int64_t(9760000000));
     QCOMPARE(d->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
+    QCOMPARE(d->noiseDescription(), std::string("within noise: |delta| < 2 standard errors (counts: samples/count)"));
     m_explorer->setComparisonSelector(QString());
 }
 

@@ -56,6 +56,10 @@ struct ReadOptions {
     ProgressFn progress;
     // None here, so the model and its tests see names exactly as read; the CLI and the window default to Simple.
     DemangleMode demangle = DemangleMode::None;
+    // After demangling, every name's template (and Rust generic) argument lists collapsed to "<>", so that frames
+    // differing only inside <...> are one (names/TemplateArguments.h; the CLI's --collapse-templates, the
+    // window's View > Collapse Template Arguments).
+    bool collapseTemplates = false;
     // Files of several profiles (speedscope): the name of the one to read; empty: the file's own choice, else
     // the first.
     std::string profileName;
