@@ -24,9 +24,9 @@ bool recognizesFolded(std::string_view head)
 }
 
 std::shared_ptr<const Profile> readFoldedBytes(std::string_view text, const std::string &sourceName,
-                                               const ReadOptions &)
+                                               const ReadOptions &options)
 {
-    return readFolded(text, sourceName);
+    return readFolded(text, sourceName, options);
 }
 
 std::shared_ptr<const Profile> readPerfScriptBytes(std::string_view text, const std::string &sourceName,
@@ -36,9 +36,9 @@ std::shared_ptr<const Profile> readPerfScriptBytes(std::string_view text, const 
 }
 
 std::shared_ptr<const Profile> readFlamebearerBytes(std::string_view json, const std::string &sourceName,
-                                                    const ReadOptions &)
+                                                    const ReadOptions &options)
 {
-    return readFlamebearer(json, sourceName);
+    return readFlamebearer(json, sourceName, options);
 }
 
 const FormatReader &readerFor(ProfileFormat format)
