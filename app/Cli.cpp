@@ -307,12 +307,18 @@ std::optional<uint64_t> parseCount(const std::string &text)
 
 namespace {
 
-// --demangle is common to every verb that reads profiles: runCli takes it out of the arguments before a verb
-// parses them, and every verb's read options (readOptionsFor) carry it.
+// --demangle and --collapse-templates are common to every verb that reads profiles: runCli takes them out of the
+// arguments before a verb parses them, and every verb's read options (readOptionsFor) carry them.
 DemangleMode &cliDemangleMode()
 {
     static DemangleMode mode = DemangleMode::Simple;   // pprof's default
     return mode;
+}
+
+bool &cliCollapseTemplates()
+{
+    static bool collapse = false;
+    return collapse;
 }
 
 std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv)
@@ -324,7 +330,9 @@ std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv
             rest.insert(rest.end(), argv.begin() + long(i), argv.end());
             break;
         }
-        if (!takeOption(argv, i, "--demangle", value))
+        if (argv[i] == "--collapse-templates")
+            cliCollapseTemplates() = true;
+        else if (!takeOption(argv, i, "--demangle", value))
             rest.push_back(argv[i]);
     }
     if (value) {
@@ -363,6 +371,7 @@ ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
 {
     ReadOptions o;
     o.demangle = cliDemangleMode();
+    o.collapseTemplates = cliCollapseTemplates();
     o.profileName = profileNameOption();
     if (maxSizeMiB) {
         const auto mib = parseCount(*maxSizeMiB);
@@ -426,6 +435,7 @@ const char *cliUsage()
 {
     return "Usage:\n"
            "  qflame [FILE]                 open the window (on FILE, if given)\n"
+           QFLAME_EXPLORER_USAGE
            "  qflame --time-to-paint FILE [NEW]\n"
            "                                open the window on FILE (or the comparison), print 'first paint: N ms'\n"
            "                                (from the process's start to the first painted flamegraph) and exit\n"
@@ -506,6 +516,8 @@ const char *cliUsage()
            "                                how mangled C++ and Rust names are shown (default simple): none\n"
            "                                keeps them, full is c++filt's, templates drops parameter lists,\n"
            "                                simple also template arguments; readable names are kept as they are\n"
+           "  --collapse-templates          then every name's template arguments become <> (readable names too):\n"
+           "                                frames differing only inside <...> merge, values summed\n"
            "  --help, --version\n"
            "FILE may be pprof, perf script output, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd\n"
            "compressed, told apart by content; '-' reads standard input.\n"

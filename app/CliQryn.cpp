@@ -9,10 +9,10 @@
 #include "pgo/PgoEdges.h"
 #include "pgo/PgoReadiness.h"
 #include "pgo/PgoTrim.h"
+#include "qryn/ComparisonSide.h"
 #include "qryn/ExportCheck.h"
 #include "qryn/PprofExport.h"
 #include "qryn/QrynClient.h"
-#include "qryn/StacksToTree.h"
 #include "qryn/TimeSpec.h"
 
 #include <QDateTime>
@@ -92,53 +92,63 @@ ServerArgs parseServerArgs(const std::vector<std::string> &argv, const std::stri
     return a;
 }
 
-std::optional<uint64_t> positiveNumber(const ServerArgs &a, const char *name)
+// How a wrong server option is reported: usageError for the verbs, the window's own way for its command line.
+using OptionError = void (*)(const std::string &message);
+
+[[noreturn]] void optionError(OptionError fail, const std::string &message)
+{
+    if (fail)
+        fail(message);   // throws
+    usageError(message);
+}
+
+std::optional<uint64_t> positiveNumber(const ServerArgs &a, const char *name, OptionError fail = nullptr)
 {
     if (!a.has(name))
         return std::nullopt;
     bool ok = false;
     const qulonglong v = a.get(name).toULongLong(&ok);
     if (!ok || v == 0)
-        usageError("--" + std::string(name) + " takes a positive whole number, not '" + a.get(name).toStdString() +
+        optionError(fail, "--" + std::string(name) + " takes a positive whole number, not '" + a.get(name).toStdString() +
                    "'");
     return v;
 }
 
-QString fromEnvironment(const ServerArgs &a, const char *option)
+QString fromEnvironment(const ServerArgs &a, const char *option, OptionError fail)
 {
     const QString var = a.get(option);
     const QByteArray value = qgetenv(var.toLocal8Bit().constData());
     if (value.isEmpty())
-        usageError("--" + std::string(option) + ": the environment variable " + var.toStdString() +
+        optionError(fail, "--" + std::string(option) + ": the environment variable " + var.toStdString() +
                    " is not set or empty");
     return QString::fromUtf8(value);
 }
 
-ConnectionSettings connectionFrom(const ServerArgs &a)
+ConnectionSettings connectionFrom(const ServerArgs &a, OptionError fail = nullptr)
 {
     ConnectionSettings s;
     s.url = QUrl(a.get("url"));
     if (a.has("password-env") && !a.has("user"))
-        usageError("--password-env needs --user");
+        optionError(fail, "--password-env needs --user");
     if (a.has("user")) {
         s.user = a.get("user");
         if (a.has("password-env"))
-            s.password = fromEnvironment(a, "password-env");
+            s.password = fromEnvironment(a, "password-env", fail);
     }
     if (a.has("token-env"))
-        s.bearerToken = fromEnvironment(a, "token-env");
+        s.bearerToken = fromEnvironment(a, "token-env", fail);
     s.tenant = a.get("tenant");
     s.caFile = a.get("ca-file");
     const QString protocol = a.get("protocol", "qryn");
     if (protocol == u"connect")
         s.protocol = WireProtocol::Connect;
     else if (protocol != u"qryn")
-        usageError("--protocol must be qryn or connect, not '" + protocol.toStdString() + "'");
-    s.timeoutMs = int(std::min<uint64_t>(positiveNumber(a, "timeout").value_or(60), 86400) * 1000);
-    s.maxResponseBytes = qint64(positiveNumber(a, "max-size").value_or(1024)) << 20;
+        optionError(fail, "--protocol must be qryn or connect, not '" + protocol.toStdString() + "'");
+    s.timeoutMs = int(std::min<uint64_t>(positiveNumber(a, "timeout", fail).value_or(60), 86400) * 1000);
+    s.maxResponseBytes = qint64(positiveNumber(a, "max-size", fail).value_or(1024)) << 20;
     const QString invalid = s.validate();
     if (!invalid.isEmpty())
-        usageError(invalid.toStdString());
+        optionError(fail, invalid.toStdString());
     return s;
 }
 
@@ -179,35 +189,13 @@ T valueOrExit(Result<T> r)
     return std::move(r.value);
 }
 
-// One side of a remote diff: the query's flamegraph and, for process_cpu, its samples/count flamegraph, as one
-// profile lasting the query's window.
+// One side of a remote diff: the query's flamegraph with its samples:count sibling where the server holds one
+// (qryn/ComparisonSide.h, as the explorer's comparisons), as one profile lasting the query's window.
 std::shared_ptr<const Profile> diffSide(QrynClient &client, const ProfileQuery &query)
 {
-    ProfileType type;
-    ProfileType::parse(query.profileTypeId, &type);
-    std::vector<ProfileQuery> queries{query};
-    std::vector<ProfileType> types{type};
-    if (type.name == u"process_cpu" && type.sampleType != u"samples") {
-        ProfileQuery counts = query;
-        counts.profileTypeId = QStringLiteral("process_cpu:samples:count:%1:%2").arg(type.periodType, type.periodUnit);
-        ProfileType countType;
-        ProfileType::parse(counts.profileTypeId, &countType);
-        queries.insert(queries.begin(), counts);
-        types.insert(types.begin(), countType);
-    }
-    std::vector<QFuture<Result<MergedFlamegraph>>> futures;
-    for (const ProfileQuery &q : queries)
-        futures.push_back(client.selectMergeStacktraces(q));
-    std::vector<Flamegraph> graphs;
-    for (auto &f : futures)
-        graphs.push_back(valueOrExit(QrynClient::wait(f)).graph);
-    if (graphs.back().total == 0)
-        serverError(noProfilesMessage(query));
-    QString why;
-    auto profile = flamegraphsToProfile(graphs, types, query.range.lengthMs() * 1'000'000,
-                                        query.labelSelector.toStdString(), &why);
+    auto profile = valueOrExit(QrynClient::wait(fetchComparisonSide(client, query)));
     if (!profile)
-        serverError(QStringLiteral("SelectMergeStacktraces: the flamegraph is inconsistent: %1").arg(why));
+        serverError(noProfilesMessage(query));
     return profile;
 }
 
@@ -328,11 +316,12 @@ int runRemoteTop(const std::vector<std::string> &args)
     return printTop(*remote.table, remote.limit, remote.tsv, remote.csv);
 }
 
-qryn::ConnectionSettings connectionFromOptions(const std::map<std::string, std::string> &values)
+qryn::ConnectionSettings connectionFromOptions(const std::map<std::string, std::string> &values,
+                                              void (*fail)(const std::string &message))
 {
     ServerArgs a;
     a.values = values;
-    return connectionFrom(a);
+    return connectionFrom(a, fail);
 }
 
 ServerVerbs qrynVerbs()

@@ -32,7 +32,7 @@ namespace qflame {
     "              [--base-to TIME] [--query SELECTOR] --from TIME --to TIME [diff options]\n" \
     "                                the table of `qflame diff BASE NEW` for two queries of the server\n" \
     "                                (the base defaults to --query, --from and --to)\n" \
-    "Server options (merge, top --url, diff --url, rounds --url):\n" \
+    "Server options (merge, top --url, diff --url, rounds --url, the window's --url):\n" \
     "  --type ID                     e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds\n" \
     "  --query SELECTOR              e.g. '{service_name=\"api\", env=~\"prod.*\"}' (default {}: all)\n" \
     "  --from, --to TIME             RFC 3339 (2026-11-29T21:00:00Z), epoch seconds or ms, now,\n" \
@@ -44,6 +44,17 @@ namespace qflame {
     "  --protocol qryn|connect       connect adds Connect-Protocol-Version: 1 (Grafana Pyroscope)\n" \
     "  --timeout SECONDS             per request (default 60)\n" \
     "  --max-size MIB                largest answer accepted (default 1024)\n"
+
+// The window's command line for a server (CliExplorer.h), for the same usage text.
+#define QFLAME_EXPLORER_USAGE \
+    "  qflame --url URL --type PROFILE_TYPE_ID [--query SELECTOR] [--from TIME] [--to TIME]\n" \
+    "         [server options]      open the window's qryn explorer on the server with that query loaded\n" \
+    "                                (default: the last hour); the secrets of the saved connection with\n" \
+    "                                that URL are used unless --user, --password-env or --token-env say\n" \
+    "                                otherwise (server options as for merge)\n" \
+    "  qflame --connection NAME [--type PROFILE_TYPE_ID [--query SELECTOR] [--from TIME] [--to TIME]]\n" \
+    "                                the explorer on a saved connection (File > Connect to qryn... saves\n" \
+    "                                one), with its last query loaded unless --type gives one\n"
 
 // `qflame merge --url URL --type ID [--query SEL] --from T --to T --output FILE [--force] [auth, TLS options]`:
 // writes the server's merged pprof gzip-compressed, as `profilecli query merge --output pprof=FILE` does.
@@ -62,8 +73,9 @@ RemoteTop fetchRemoteTop(const std::vector<std::string> &args);
 // `qflame diff --url URL --type ID [--base-query SEL] [--base-from T] [--base-to T] [--query SEL] --from T --to T
 // [--normalize ...] [--noise K] [--tsv]`: the server's flamegraphs of the two queries, compared and printed by
 // `qflame diff` itself (runDiff), so the table is the one of two files. The base defaults to the comparison's
-// selector and window. Each side lasts its window (per-second normalisation divides by the window lengths) and,
-// for process_cpu, carries samples/count so the noise test works.
+// selector and window. Each side lasts its window (per-second normalisation divides by the window lengths) and
+// carries the samples:count type of the same profiles where the server holds it (qryn/ComparisonSide.h), so the
+// noise test works.
 int runRemoteDiff(const std::vector<std::string> &args);
 
 // `qflame top --url ...`: fetchRemoteTop, printed.
@@ -85,8 +97,10 @@ struct ServerRoundsRequest {
 ServerRoundsRequest parseServerRoundsRequest(const std::vector<std::string> &args);
 
 // The server options every --url verb takes (url, user, password-env, token-env, tenant, ca-file, protocol,
-// timeout, max-size; by name without "--") as connection settings; a usage error when one is wrong.
-qryn::ConnectionSettings connectionFromOptions(const std::map<std::string, std::string> &values);
+// timeout, max-size; by name without "--") as connection settings; a usage error when one is wrong, or, with
+// `fail` (which must throw), what `fail` does with the message.
+qryn::ConnectionSettings connectionFromOptions(const std::map<std::string, std::string> &values,
+                                              void (*fail)(const std::string &message) = nullptr);
 
 // The four, for setServerVerbs (qflame-gui's main).
 ServerVerbs qrynVerbs();

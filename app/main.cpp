@@ -2,19 +2,23 @@
 // server; the other verbs run here too, as in `qflame`, which starts this program for everything it does not do
 // itself.
 #include "Cli.h"
+#include "CliExplorer.h"
 #include "CliQryn.h"
+#include "CliFetch.h"
 #include "CliRender.h"
 #include "CliRounds.h"
 #include "DiffPicture.h"
 #include "FirstPaint.h"
 #include "MainWindow.h"
 #include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
 #include "fetch/ProfileFetch.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QGuiApplication>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <vector>
@@ -128,6 +132,19 @@ int main(int argc, char **argv)
         qflame::endVerbProcess(qflame::runCli(argv[1], std::vector<std::string>(argv + 2, argv + argc)));
     }
 
+    QApplication::setApplicationName(QStringLiteral("qflame"));
+    QApplication::setOrganizationName(QStringLiteral("qflame"));
+    // `qflame --url ... --type ...` / `--connection NAME`: the explorer. Its arguments are checked before any
+    // display is needed, so that a wrong one is one line and no window (the saved connections are in QSettings).
+    std::optional<qflame::qryn::QrynExplorer::Start> explorer;
+    if (const std::vector<std::string> args(argv + 1, argv + argc); qflame::wantsExplorer(args)) {
+        try {
+            explorer = qflame::parseExplorerArgs(args, qflame::qryn::ConnectionStore());
+        } catch (const qflame::CliExit &e) {
+            return e.code;
+        }
+    }
+
     if (noDisplayNamed())
         exitForWantOfDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set");
     startReadingEarly(argc, argv);
@@ -135,12 +152,27 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     qInstallMessageHandler(g_qtHandler);
     passOnHeldMessages();
-    QApplication::setApplicationName(QStringLiteral("qflame"));
-    QApplication::setOrganizationName(QStringLiteral("qflame"));
     QApplication::setApplicationVersion(QStringLiteral(QFLAME_VERSION));
-    // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile.
+    QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
+    // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile; the
+    // verbs' fetch options (--user, --password-env, --token-env, --ca-file, --timeout) say how to fetch the URLs
+    // of the command line.
     qflame::qryn::ConnectionSettings fetchSettings;
     fetchSettings.timeoutMs = 0;   // each URL's seconds plus a margin
+    if (!rounds && !serverRounds &&
+        std::any_of(files.begin(), files.end(), [](const QString &f) { return qflame::fetch::isProfileUrl(f); })) {
+        std::vector<std::string> args;
+        for (const QString &f : std::as_const(files))
+            args.push_back(f.toStdString());
+        try {
+            files.clear();
+            for (const std::string &a : qflame::takeFetchOptions(args))
+                files << QString::fromStdString(a);
+        } catch (const qflame::CliExit &e) {
+            return e.code;
+        }
+        fetchSettings = qflame::fetch::urlReaderSettings();
+    }
     qflame::fetch::installUrlReader(fetchSettings, true);
     qflame::MainWindow window;
     window.resize(1280, 800);
@@ -153,7 +185,10 @@ int main(int argc, char **argv)
         window.openServerRounds(serverRounds->settings, serverRounds->query, serverRounds->options);
         return app.exec();
     }
-    QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
+    if (explorer) {
+        window.openExplorer()->start(*explorer);
+        return app.exec();
+    }
     if (files.removeAll(QStringLiteral("--time-to-paint")) > 0) {
         if (files.isEmpty() || files.size() > 2) {
             std::cerr << "qflame: --time-to-paint takes FILE or BASE NEW\nRun 'qflame --help' for usage.\n";

@@ -66,8 +66,9 @@ Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader rea
         case Reader::Flamebearer: profile = readFlamebearer(bytes, "fuzz"); break;
         case Reader::PerfScript:
             // Names from perf script --no-demangle are what the demangler gets in practice: its simple mode
-            // (which also rewrites template arguments by hand) runs on every fuzzed name.
-            profile = demangleProfile(readPerfScript(bytes, "fuzz", options), DemangleMode::Simple);
+            // (which also rewrites template arguments by hand) runs on every fuzzed name, then the collapse of
+            // template arguments (--collapse-templates) on what it leaves.
+            profile = collapseTemplates(demangleProfile(readPerfScript(bytes, "fuzz", options), DemangleMode::Simple));
             break;
         case Reader::Speedscope: profile = readSpeedscope(bytes, "fuzz", options); break;
         case Reader::ChromeCpuProfile: profile = readChromeCpuProfile(bytes, "fuzz", options); break;

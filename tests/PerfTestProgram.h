@@ -32,4 +32,22 @@ int main(int argc, char **) {
 }
 )";
 
+// For perf's inline stacks: built with g++ -O2 -g, `inner` and `outer` exist only inlined into `work` (always_inline),
+// so `perf record --call-graph dwarf` then `perf script --inline` prints them as "(inlined)" frames of work's
+// addresses. main calls work through a volatile pointer, so that work stays a real function called from main.
+inline constexpr const char *kPerfInlineProgram = R"(#include <cstdio>
+__attribute__((always_inline)) static inline long inner(long x) {
+    for (int i = 0; i < 2000; ++i) x ^= x << 7, x ^= x >> 9;
+    return x;
+}
+__attribute__((always_inline)) static inline long outer(long x) { return inner(x) * 3 + inner(x + 1); }
+__attribute__((noinline)) long work(long x) { return outer(x) + 1; }
+long (*volatile call)(long) = work;
+int main(int argc, char **) {
+    long t = 0;
+    for (int k = 0; k < 40000; ++k) t += call(k + argc);
+    std::printf("%ld\n", t);
+}
+)";
+
 }   // namespace qflame::test

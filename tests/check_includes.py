@@ -33,7 +33,7 @@ LAYERS = {
         'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
-        'source': ['io', 'pprof', 'tree', 'diff'],
+        'source': ['io', 'pprof', 'tree', 'diff', 'rounds'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
         'fetch': ['io', 'pprof', 'formats', 'qryn'],
     },

@@ -4,16 +4,23 @@
 #include "MainWindow.h"
 #include "ProfileFactory.h"
 #include "export/ProfileWriter.h"
+#include "fetch/ProfileFetch.h"
 #include "formats/ProfileInput.h"
 #include "compare/DiffView.h"
+#include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
+#include "explorer/QrynExplorer.h"
+#include "explorer/TimelineView.h"
+#include "explorer/TimelineWidget.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
 #include "tables/TopTableModel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QSettings>
@@ -23,6 +30,12 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTableView>
+#include <QTcpServer>
+#include <QTest>
+#include <QPushButton>
+#include <QCheckBox>
+#include <QDateTime>
+#include <QMouseEvent>
 
 using namespace qflame;
 
@@ -58,6 +71,46 @@ static void waitPgo(PgoPanel *panel)
     QApplication::processEvents();
 }
 
+// The qryn explorer on a 20-minute series fed to its timeline (no server): one service in three rounds
+// (round=r0|r1|r2), a profile every 10 s, about 4.9, 5.2 and 4.66 cores with a little noise; the first and the
+// last round brushed; the flamegraph a real CPU profile. Auto steps: 20 s.
+static void showExplorer(qryn::QrynExplorer &e, const QString &data)
+{
+    using namespace qryn;
+    const qint64 start = (QDateTime::currentMSecsSinceEpoch() - 3'600'000) / 600'000 * 600'000;
+    const TimeRange window{start, start + 20 * 60'000};
+    const QString cpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+    e.setProfileType(cpu);
+    e.setSelector(QStringLiteral("{service_name=\"otel-collector\"}"));
+    e.setCustomRange(window);
+    const double cores[] = {4.94, 5.2, 4.66};
+    QList<Series> answer;
+    uint32_t seed = 7;
+    for (int r = 0; r < 3; ++r) {
+        Series s{{{QStringLiteral("env"), QStringLiteral("bench")}, {QStringLiteral("round"), QStringLiteral("r%1").arg(r)},
+                  {QStringLiteral("service_name"), QStringLiteral("otel-collector")}},
+                 {}};
+        for (int i = 0; i < 40; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            const double noise = (double(seed >> 8) / double(1u << 24) - 0.5) * 0.3;
+            s.points.push_back({window.startMs + (r * 40 + i) * 10'000, (cores[r] + noise) * 10e9});
+        }
+        answer.push_back(s);
+    }
+    ProfileType type;
+    ProfileType::parse(cpu, &type);
+    const TimelinePlan plan = planTimeline({cpu, e.selector(), window}, type, 0, QStringLiteral("round"));
+    TimelineWidget *t = e.timeline();
+    t->setWindow(window);
+    t->setTimeline(stepTimeline(answer, plan));
+    t->setBrush(TimelineWidget::Baseline, TimeRange{window.startMs + 40'000, window.startMs + 380'000});
+    t->setBrush(TimelineWidget::Comparison, TimeRange{window.startMs + 840'000, window.startMs + 1'180'000});
+    QSignalSpy loaded(e.profilePane(), &DocumentPane::loadFinished);
+    e.profilePane()->open({data + QStringLiteral("gen__baseline.cpu.pb.gz")});
+    loaded.wait(60000);
+    QApplication::processEvents();
+}
+
 static QPalette darkPalette()
 {
     QPalette p;
@@ -72,6 +125,13 @@ static QPalette darkPalette()
     p.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
     p.setColor(QPalette::HighlightedText, Qt::black);
     p.setColor(QPalette::Link, QColor(0x6c, 0xb6, 0xff));
+    // Placeholders and disabled text readable on the dark bases (Qt's defaults are dark grey, lost on them).
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Light, QColor(0x50, 0x50, 0x50));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
     return p;
 }
 
@@ -222,8 +282,100 @@ int main(int argc, char **argv)
     waitSource(inl.currentDiff()->sourceView());
     shoot(inl, out + QStringLiteral("/source-diff.png"));
 
+    // Issue #20: File > Open URL...'s connection fields; a URL's tab counting a CPU profile down (a server that
+    // accepts and never answers), then cancelled; perf's inline stacks; template arguments collapsed.
+    qryn::ConnectionSettings fetchSettings;
+    fetchSettings.timeoutMs = 0;
+    fetch::installUrlReader(fetchSettings, true);
+    OpenUrlDialog openUrl;
+    openUrl.setUrl(QStringLiteral("https://build-17.internal:6060/debug/pprof/profile"));
+    qryn::ConnectionSettings typed;
+    typed.user = QStringLiteral("alice");
+    typed.password = QStringLiteral("s3cret");
+    typed.caFile = QStringLiteral("/etc/ssl/internal-ca.pem");
+    typed.timeoutMs = 0;   // the profile's seconds plus a margin
+    openUrl.setSettings(typed);
+    openUrl.show();
+    shoot(openUrl, out + QStringLiteral("/open-url.png"));
+    QTcpServer silent;
+    silent.listen(QHostAddress::LocalHost);
+    MainWindow url;
+    url.resize(1100, 500);
+    url.show();
+    url.openArguments({QStringLiteral("http://127.0.0.1:%1/debug/pprof/profile?seconds=30").arg(silent.serverPort())});
+    QTest::qWait(1200);
+    shoot(url, out + QStringLiteral("/url-countdown.png"));
+    for (QPushButton *b : url.currentProfile()->findChildren<QPushButton *>())
+        if (b->text() == QLatin1String("Cancel") && b->isVisible())
+            b->click();
+    QTest::qWait(300);
+    shoot(url, out + QStringLiteral("/url-cancelled.png"));
+    MainWindow perf;
+    perf.resize(1300, 800);
+    perf.show();
+    perf.openFiles({QStringLiteral(QFLAME_TEST_DATA "/../../fuzz/seeds/perf/inl.inline-srcline.perf")});
+    waitLoaded(perf);
+    shoot(perf, out + QStringLiteral("/perf-inline.png"));
+    QTemporaryDir templatesDir;
+    const QString templates = templatesDir.filePath(QStringLiteral("templates.folded"));
+    {
+        QFile f(templates);
+        f.open(QIODevice::WriteOnly);
+        f.write("main;run<int>;std::vector<int, std::allocator<int> >::push_back(int const&) 30\n"
+                "main;run<double>;std::vector<double, std::allocator<double> >::push_back(double const&) 20\n"
+                "main;run<int>;std::vector<int, std::allocator<int> >::size() const 12\n"
+                "main;run<double>;std::vector<double, std::allocator<double> >::size() const 9\n"
+                "main;std::operator<< <std::char_traits<char> >(std::basic_ostream<char, std::char_traits<char> >&, char const*) 7\n");
+    }
+    MainWindow collapsed;
+    collapsed.resize(1300, 800);
+    collapsed.show();
+    collapsed.openFiles({templates});
+    waitLoaded(collapsed);
+    collapsed.findChild<QAction *>(QStringLiteral("collapseTemplates"))->trigger();
+    waitLoaded(collapsed);
+    shoot(collapsed, out + QStringLiteral("/collapse-templates.png"));
+    collapsed.findChild<QAction *>(QStringLiteral("collapseTemplates"))->trigger();
+    waitLoaded(collapsed);
+
+    // The start page (no tab open): recent entries and saved connections as someone would have them.
+    QSettings().setValue(QStringLiteral("recentFiles"),
+                         QStringList{data + QStringLiteral("gen__baseline.cpu.pb.gz\n") + data +
+                                         QStringLiteral("gen__optimized.cpu.pb.gz"),
+                                     data + QStringLiteral("gen__heap.pb.gz"),
+                                     data + QStringLiteral("pgo-inlining/inlined.cpu.pb.gz"),
+                                     QStringLiteral("http://localhost:6060/debug/pprof/profile?seconds=30")});
+    qryn::ConnectionStore connections;
+    connections.setKeychainEnabled(false);
+    qryn::ConnectionSettings server;
+    server.url = QUrl(QStringLiteral("https://qryn.example.com"));
+    connections.save(QStringLiteral("production"), server);
+    server.url = QUrl(QStringLiteral("http://127.0.0.1:3100"));
+    connections.save(QStringLiteral("local qryn"), server);
+    {
+        MainWindow start;
+        start.resize(1200, 760);
+        start.show();
+        shoot(start, out + QStringLiteral("/start-page.png"));
+    }
+    connections.remove(QStringLiteral("production"));
+    connections.remove(QStringLiteral("local qryn"));
+    qryn::QrynExplorer explorer;
+    explorer.resize(1400, 900);
+    explorer.show();
+    showExplorer(explorer, data);
+    shoot(explorer, out + QStringLiteral("/explorer-light.png"));
+
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));
+    // Dark: the rounds stacked, the readout of a step in the second round under the mouse.
+    explorer.timelineView()->stackedBox()->setChecked(true);
+    qryn::TimelineWidget *chart = explorer.timeline();
+    // Sent to the chart itself: the offscreen platform's cursor lands on whichever window is on top.
+    const QPointF at(chart->xAt(chart->window().startMs + 610'000), chart->plotRect().center().y());
+    QMouseEvent hover(QEvent::MouseMove, at, chart->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(chart, &hover);
+    shoot(explorer, out + QStringLiteral("/explorer-dark.png"));
     shoot(r, out + QStringLiteral("/rounds-dark.png"));
     shoot(pg, out + QStringLiteral("/pgo-panel-dark.png"));
     return 0;

@@ -208,7 +208,7 @@ void tst_Flamebearer::rejects_data()
         << QStringLiteral("t.json: flamebearer format \"double\" is not a single profile (a diff holds two): open the "
                           "two profiles and compare them instead");
     QTest::newRow("truncated JSON") << QByteArray(R"({"flamebearer":{"names":["total"])")
-                                    << QStringLiteral("t.json: not valid JSON: unterminated object at offset 33");
+                                    << QStringLiteral("t.json: not valid JSON: missing a comma or '}' after an object member at offset 33");
     QTest::newRow("an array") << QByteArray("[1,2]")
                               << QStringLiteral("t.json: not flamebearer JSON: the document is not an object");
     QTest::newRow("other JSON") << QByteArray(R"({"status":"ok"})")

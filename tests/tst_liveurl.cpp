@@ -4,15 +4,28 @@
 // the URL, exit status 2, within seconds: a refused port, a 404, an HTML page, an error status whose body never
 // ends, a server that accepts and never answers, an answer over --max-size.
 #include "GoToolchain.h"
+#include "MainWindow.h"
+#include "SavedUrlConnections.h"
 #include "controls/OpenUrlDialog.h"
+#include "document/DocumentPane.h"
+#include "explorer/ConnectionStore.h"
 #include "fetch/ProfileFetch.h"
 #include "formats/ProfileInput.h"
+#include "io/Compression.h"
 #include "io/InputFile.h"
 
+#include <QAction>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -42,6 +55,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -118,12 +132,45 @@ func main() {
 	http.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		w.Write(bytes.Repeat([]byte{0x1f}, 3<<20))
 	})
+	// /basic/NAME and /bearer/NAME: /snapshot/NAME for whom the Authorization header names, 401 for anyone else.
+	// /counted/NAME: /snapshot/NAME, counting the requests (/served tells the count).
+	serveAs := func(w http.ResponseWriter, r *http.Request, prefix string) {
+		inner, _ := http.NewRequest("GET", strings.Replace(r.URL.RequestURI(), prefix, "/snapshot/", 1), nil)
+		http.DefaultServeMux.ServeHTTP(w, inner)
+	}
+	guarded := func(prefix string, allowed func(r *http.Request) bool) {
+		http.HandleFunc(prefix, func(w http.ResponseWriter, r *http.Request) {
+			if !allowed(r) {
+				w.Header().Set("WWW-Authenticate", `Basic realm="pprof"`)
+				http.Error(w, "who are you?", http.StatusUnauthorized)
+				return
+			}
+			serveAs(w, r, prefix)
+		})
+	}
+	guarded("/basic/", func(r *http.Request) bool { u, p, ok := r.BasicAuth(); return ok && u == "alice" && p == "s3cret" })
+	guarded("/bearer/", func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer tok-123" })
+	var served int64
+	http.HandleFunc("/counted/", func(w http.ResponseWriter, r *http.Request) {
+		atomic.AddInt64(&served, 1)
+		serveAs(w, r, "/counted/")
+	})
+	http.HandleFunc("/served", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, atomic.LoadInt64(&served)) })
+	// /files/NAME: the file of the test's directory, as saved (raw or zstd-compressed pprof, not Go's gzip).
+	http.Handle("/files/", http.StripPrefix("/files/", http.FileServer(http.Dir("."))))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Println(ln.Addr().(*net.TCPAddr).Port)
+	// The same handlers over TLS, with the test CA's certificate for 127.0.0.1 (tests/qryn/tls).
+	tlsLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	go http.ServeTLS(tlsLn, nil, os.Args[1], os.Args[2])
+	fmt.Println(ln.Addr().(*net.TCPAddr).Port, tlsLn.Addr().(*net.TCPAddr).Port)
 	http.Serve(ln, nil)
 }
 )GO";
@@ -147,6 +194,11 @@ struct Timed {
     qint64 ms;
 };
 
+QString tlsFile(const char *name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/../qryn/tls/") + QLatin1String(name);
+}
+
 Timed timedQflame(const QStringList &args)
 {
     QElapsedTimer clock;
@@ -162,7 +214,8 @@ class tst_LiveUrl : public QObject {
 
     QTemporaryDir m_dir;
     QProcess m_service;
-    QString m_base;   // http://127.0.0.1:PORT
+    QString m_base;      // http://127.0.0.1:PORT
+    QString m_tlsBase;   // https://127.0.0.1:PORT, a certificate of tests/qryn/tls's CA
 
     QString save(const QString &name, const QByteArray &bytes)
     {
@@ -189,6 +242,9 @@ class tst_LiveUrl : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true);   // the window's settings (recent files) go to a test location
+        QCoreApplication::setOrganizationName(QStringLiteral("qflame-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_liveurl"));
         REQUIRE_GO(go);
         QVERIFY(m_dir.isValid());
         QFile src(m_dir.filePath(QStringLiteral("main.go")));
@@ -197,12 +253,15 @@ private Q_SLOTS:
         const Run build = runGo(go, {QStringLiteral("build"), QStringLiteral("-o"), QStringLiteral("svc"),
                                      QStringLiteral("main.go")}, m_dir.path());
         QVERIFY2(build.code == 0, build.err.constData());
-        m_service.start(m_dir.filePath(QStringLiteral("svc")), QStringList());
+        m_service.setWorkingDirectory(m_dir.path());
+        m_service.start(m_dir.filePath(QStringLiteral("svc")), {tlsFile("server.pem"), tlsFile("server.key")});
         QVERIFY(m_service.waitForStarted());
         QVERIFY(m_service.waitForReadyRead(20000));
-        const int port = m_service.readLine().trimmed().toInt();
-        QVERIFY(port > 0);
-        m_base = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        const QList<QByteArray> ports = m_service.readLine().trimmed().split(' ');
+        QCOMPARE(ports.size(), 2);
+        QVERIFY(ports[0].toInt() > 0 && ports[1].toInt() > 0);
+        m_base = QStringLiteral("http://127.0.0.1:%1").arg(ports[0].toInt());
+        m_tlsBase = QStringLiteral("https://127.0.0.1:%1").arg(ports[1].toInt());
         QCOMPARE(get(m_base + QStringLiteral("/busy")).isEmpty(), false);
     }
 
@@ -295,6 +354,47 @@ private Q_SLOTS:
         QVERIFY2(pgo.code == 0, pgo.err.constData());
     }
 
+    // Rounds of CPU profiles of one process, read side by side: taken one after the other, as Go takes one CPU
+    // profile at a time (side by side, the second failed with "cpu profiling already in use").
+    void cpuRoundsOfOneProcess()
+    {
+        if (m_base.isEmpty())
+            QSKIP("no service");
+        const Timed rounds = timedQflame({QStringLiteral("rounds"), QStringLiteral("-r"), QStringLiteral("a"),
+                                          m_base + QStringLiteral("/debug/pprof/profile?seconds=1"), QStringLiteral("-r"),
+                                          QStringLiteral("b"), m_base + QStringLiteral("/debug/pprof/profile?seconds=1&b"),
+                                          QStringLiteral("--tsv")});
+        QVERIFY2(rounds.run.code == 0, rounds.run.err.constData());
+        QVERIFY(!rounds.run.out.isEmpty());
+        QVERIFY2(rounds.ms >= 1900, qPrintable(QString::number(rounds.ms)));
+    }
+
+    // "Any URL that serves a pprof (gzip, zstd or raw)": bodies the door tells apart as it does files.
+    void rawAndZstdBodies()
+    {
+        if (m_base.isEmpty())
+            QSKIP("no service");
+        QFile gz(QStringLiteral(QFLAME_TEST_DATA "/pprof__sample.cpu"));
+        QVERIFY(gz.open(QIODevice::ReadOnly));
+        const QByteArray compressed = gz.readAll();
+        const std::string raw = decompress(std::string_view(compressed.constData(), size_t(compressed.size())),
+                                           Compression::Gzip, uint64_t(1) << 30);
+        QVERIFY(!raw.empty() && raw[0] != '\x1f');
+        QVERIFY(!save(QStringLiteral("sample.pb"), QByteArray::fromStdString(raw)).isEmpty());
+        QFile zst(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.zst"));
+        QVERIFY(zst.open(QIODevice::ReadOnly));
+        const QByteArray zstBytes = zst.readAll();
+        QVERIFY(zstBytes.startsWith("\x28\xb5\x2f\xfd"));
+        QVERIFY(!save(QStringLiteral("baseline.pb.zst"), zstBytes).isEmpty());
+        for (const char *name : {"sample.pb", "baseline.pb.zst"}) {
+            const Run fromUrl = runQflame({QStringLiteral("top"), m_base + QStringLiteral("/files/") + QLatin1String(name),
+                                           QStringLiteral("--tsv")});
+            QVERIFY2(fromUrl.code == 0, fromUrl.err.constData());
+            QVERIFY(!fromUrl.out.isEmpty());
+            QCOMPARE(fromUrl.out, runQflame({QStringLiteral("top"), m_dir.filePath(QLatin1String(name)), QStringLiteral("--tsv")}).out);
+        }
+    }
+
     // The window's path: the Open URL dialog's fetch (countdown, Cancel), its bytes handed to the tab's read,
     // and kept byte for byte for Save Fetched Profile.
     void windowFetch()
@@ -333,6 +433,221 @@ private Q_SLOTS:
         QVERIFY(clock.elapsed() < 3000);
         QCOMPARE(dialog.result(), 0);   // still open, for another try
         setUrlReader(nullptr);
+    }
+
+    // File > Open URL...'s connection settings reach the request: a server that checks the Authorization header
+    // (basic auth, a bearer token), TLS with the test CA as the CA file, and a saved qryn connection for the same
+    // server whose user and password the dialog takes when the URL is typed.
+    void dialogCredentials()
+    {
+        if (m_base.isEmpty())
+            QSKIP("no service");
+        qryn::ConnectionSettings defaults;
+        defaults.timeoutMs = 0;
+        fetch::installUrlReader(defaults, true);
+        const QByteArray heap = get(m_base + QStringLiteral("/snapshot/heap"));
+        QVERIFY(heap.size() > 20);
+        auto fetchWith = [](OpenUrlDialog &dialog) {
+            dialog.startFetch();
+            (void)QTest::qWaitFor([&] { return dialog.result() == QDialog::Accepted || !dialog.lastError().isEmpty(); }, 10000);
+            return dialog.result() == QDialog::Accepted;
+        };
+        const QString basic = m_base + QStringLiteral("/basic/heap");
+        {
+            OpenUrlDialog dialog;   // no credentials: the server's 401, in the dialog, which stays open
+            dialog.setUrl(basic);
+            QVERIFY(!fetchWith(dialog));
+            QVERIFY2(dialog.lastError().startsWith(basic + QStringLiteral(": HTTP 401")), qPrintable(dialog.lastError()));
+            QVERIFY2(dialog.lastError().contains(QLatin1String("requires credentials")), qPrintable(dialog.lastError()));
+            dialog.findChild<QLineEdit *>(QStringLiteral("user"))->setText(QStringLiteral("alice"));
+            dialog.findChild<QLineEdit *>(QStringLiteral("password"))->setText(QStringLiteral("wrong"));
+            QVERIFY(!fetchWith(dialog));
+            QVERIFY2(dialog.lastError().contains(QLatin1String("rejected the credentials")), qPrintable(dialog.lastError()));
+            dialog.findChild<QLineEdit *>(QStringLiteral("password"))->setText(QStringLiteral("s3cret"));
+            QVERIFY2(fetchWith(dialog), qPrintable(dialog.lastError()));
+            QCOMPARE(dialog.fetchedName(), basic);
+            QCOMPARE(readProfileFile(basic)->sampleCount(), readProfile(std::string_view(heap.constData(), size_t(heap.size())), "h")->sampleCount());
+            QCOMPARE(fetch::fetchedBytes(basic).value_or(QByteArray()), heap);   // the server's bytes, as served
+        }
+        {
+            OpenUrlDialog dialog;
+            const QString bearer = m_base + QStringLiteral("/bearer/heap");
+            dialog.setUrl(bearer);
+            dialog.findChild<QLineEdit *>(QStringLiteral("token"))->setText(QStringLiteral("tok-123"));
+            QVERIFY2(fetchWith(dialog), qPrintable(dialog.lastError()));
+            QCOMPARE(readProfileFile(bearer)->sourceName, bearer.toStdString());
+            QCOMPARE(fetch::fetchedBytes(bearer).value_or(QByteArray()), heap);
+        }
+        {
+            OpenUrlDialog dialog;   // TLS: refused without the CA file, read with it
+            const QString tls = m_tlsBase + QStringLiteral("/snapshot/heap");
+            dialog.setUrl(tls);
+            QVERIFY(!fetchWith(dialog));
+            QVERIFY2(dialog.lastError().contains(QLatin1String("TLS handshake failed")), qPrintable(dialog.lastError()));
+            dialog.findChild<QLineEdit *>(QStringLiteral("caFile"))->setText(tlsFile("ca.pem"));
+            QVERIFY2(fetchWith(dialog), qPrintable(dialog.lastError()));
+            QVERIFY(readProfileFile(tls));
+            QCOMPARE(fetch::fetchedBytes(tls).value_or(QByteArray()), heap);
+        }
+        // A saved connection (the explorer's store, secrets in memory here as without a keychain) for this server.
+        QTemporaryDir settingsDir;
+        QSettings settings(settingsDir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
+        qryn::ConnectionStore store(&settings);
+        store.setKeychainEnabled(false);
+        qryn::ConnectionSettings other;
+        other.url = QUrl(QStringLiteral("http://localhost:1"));
+        other.user = QStringLiteral("bob");
+        other.password = QStringLiteral("not-this-one");
+        store.save(QStringLiteral("elsewhere"), other);
+        qryn::ConnectionSettings svc;
+        svc.url = QUrl(m_base);
+        svc.user = QStringLiteral("alice");
+        svc.password = QStringLiteral("s3cret");
+        store.save(QStringLiteral("svc"), svc);
+        {
+            OpenUrlDialog dialog;
+            dialog.setSavedConnections(savedConnectionsOf(&store));
+            QCOMPARE(dialog.savedBox()->count(), 3);
+            dialog.setUrl(basic);
+            QCOMPARE(dialog.savedBox()->currentText(), QStringLiteral("svc"));
+            QTRY_COMPARE(dialog.settings().password, QStringLiteral("s3cret"));
+            QCOMPARE(dialog.settings().user, QStringLiteral("alice"));
+            QVERIFY2(fetchWith(dialog), qPrintable(dialog.lastError()));
+            // Another host: no saved connection covers it, and none of svc's credentials stay in the fields.
+            OpenUrlDialog again;
+            again.setSavedConnections(savedConnectionsOf(&store));
+            again.setUrl(basic);
+            QCOMPARE(again.savedBox()->currentText(), QStringLiteral("svc"));
+            again.setUrl(QStringLiteral("http://127.0.0.2:1/debug/pprof/heap"));
+            QCOMPARE(again.savedBox()->currentIndex(), 0);
+            QVERIFY(again.settings().user.isEmpty() && again.settings().password.isEmpty());
+        }
+        QVERIFY(OpenUrlDialog::connectionCovers(QUrl(QStringLiteral("http://h:80/pyro/")), QUrl(QStringLiteral("http://h/pyro/debug/pprof/heap"))));
+        QVERIFY(!OpenUrlDialog::connectionCovers(QUrl(QStringLiteral("http://h/pyro")), QUrl(QStringLiteral("http://h/pyroscope/heap"))));
+        QVERIFY(!OpenUrlDialog::connectionCovers(QUrl(QStringLiteral("http://h:8080")), QUrl(QStringLiteral("http://h/heap"))));
+        QVERIFY(!OpenUrlDialog::connectionCovers(QUrl(QStringLiteral("https://h")), QUrl(QStringLiteral("http://h/heap"))));
+        setUrlReader(nullptr);
+    }
+
+    // A URL from the command line (`qflame URL` opens the window with openArguments) takes File > Open URL's path:
+    // the tab counts the CPU profile's seconds down, Cancel stops it and the tab says so, the tab opened before
+    // keeps what it shows; "Fetch again" takes the profile; reading the tabs again (View > Collapse Template
+    // Arguments) reads the bytes fetched before instead of asking the server again.
+    void windowCountdownFromCommandLine()
+    {
+        if (m_base.isEmpty())
+            QSKIP("no service");
+        qryn::ConnectionSettings defaults;
+        defaults.timeoutMs = 0;
+        fetch::installUrlReader(defaults, true);
+        MainWindow w;
+        const QString counted = m_base + QStringLiteral("/counted/heap");
+        QSignalSpy loads(&w, &MainWindow::loadFinished);
+        w.openArguments({counted});
+        QVERIFY(loads.wait(20000));
+        QCOMPARE(loads.takeFirst().at(0).toBool(), true);
+        auto *heapTab = qobject_cast<ProfilePane *>(w.tabs()->widget(0));
+        QVERIFY(heapTab && heapTab->hasContent());
+        const int heapRows = heapTab->topTable()->model()->rowCount();
+        QCOMPARE(get(m_base + QStringLiteral("/served")).trimmed(), QByteArray("1"));
+
+        const QString cpu = m_base + QStringLiteral("/debug/pprof/profile?seconds=2");
+        QElapsedTimer clock;
+        clock.start();
+        w.openArguments({cpu});
+        QCOMPARE(w.tabs()->count(), 2);
+        auto *cpuTab = qobject_cast<ProfilePane *>(w.tabs()->currentWidget());
+        QVERIFY(cpuTab && cpuTab != heapTab);
+        QVERIFY(cpuTab->isLoading());
+        QCOMPARE(cpuTab->statusLabel()->text(), QStringLiteral("Taking a CPU profile: 2 s left (Cancel stops it)"));
+        QTRY_COMPARE_WITH_TIMEOUT(cpuTab->statusLabel()->text(), QStringLiteral("Taking a CPU profile: 1 s left (Cancel stops it)"), 1500);
+        QPushButton *cancel = nullptr;
+        for (QPushButton *b : cpuTab->findChildren<QPushButton *>())
+            if (b->text() == QLatin1String("Cancel") && b->isVisibleTo(cpuTab))
+                cancel = b;
+        QVERIFY(cancel);
+        cancel->click();
+        QTRY_VERIFY_WITH_TIMEOUT(cpuTab->statusLabel()->text().startsWith(QStringLiteral("Cancelled: nothing was fetched from ") + cpu.toHtmlEscaped()), 1000);
+        QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));   // before the profile's end
+        QVERIFY(!cpuTab->isLoading() && !cpuTab->hasContent());
+        QCOMPARE(w.tabs()->count(), 2);   // the cancelled tab stays and says so
+        QVERIFY(heapTab->hasContent());
+        QCOMPARE(heapTab->topTable()->model()->rowCount(), heapRows);
+        QCOMPARE(loads.count(), 0);   // neither an error nor a load
+
+        // Fetch again: the whole profile this time, as long as it asked for. (The Go process notices the closed
+        // connection and stops the profile it was taking within a few hundred milliseconds; until then a new one
+        // would be refused as "cpu profiling already in use".)
+        QTest::qWait(1000);
+        clock.restart();
+        QVERIFY(QMetaObject::invokeMethod(cpuTab->statusLabel(), "linkActivated", Q_ARG(QString, QStringLiteral("again"))));
+        QVERIFY(cpuTab->statusLabel()->text().contains(QLatin1String("s left")));
+        QVERIFY(loads.wait(20000));
+        QVERIFY2(loads.takeFirst().at(0).toBool(), qPrintable(w.lastError()));
+        QVERIFY(clock.elapsed() >= 1900);
+        QVERIFY(cpuTab->hasContent() && cpuTab->statusLabel()->isHidden());
+        QVERIFY(cpuTab->view().profiles.at(0)->durationNanos >= 1'900'000'000);
+
+        // Read again for other names: from the bytes kept, the server not asked (its count stays 1).
+        QAction *collapse = w.findChild<QAction *>(QStringLiteral("collapseTemplates"));
+        QVERIFY(collapse);
+        collapse->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(loads.count(), 2, 10000);
+        QVERIFY(loads.at(0).at(0).toBool() && loads.at(1).at(0).toBool());
+        QCOMPARE(get(m_base + QStringLiteral("/served")).trimmed(), QByteArray("1"));
+        collapse->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(loads.count(), 4, 10000);
+        QCOMPARE(heapTab->topTable()->model()->rowCount(), heapRows);
+
+        // A rounds tab of URLs (`qflame rounds -r NAME URL ...` without an output option): the same countdown;
+        // two CPU profiles of one process are taken one after the other (Go takes one at a time).
+        loads.clear();
+        clock.restart();
+        w.openRounds({{"a", {m_base + QStringLiteral("/debug/pprof/profile?seconds=1")}},
+                      {"b", {m_base + QStringLiteral("/debug/pprof/profile?seconds=1&round=b")}}});
+        auto *rounds = qobject_cast<DocumentPane *>(w.tabs()->currentWidget());
+        QVERIFY(rounds && rounds != cpuTab);
+        QCOMPARE(rounds->statusLabel()->text(),
+                 QStringLiteral("Taking a CPU profile: 1 s left (Cancel stops it); then 1 more from the same server"));
+        QTRY_VERIFY_WITH_TIMEOUT(loads.count() >= 1, 20000);
+        QVERIFY2(loads.at(0).at(0).toBool(), qPrintable(w.lastError()));
+        QVERIFY(clock.elapsed() >= 1900);
+        QVERIFY(rounds->hasContent() && rounds->statusLabel()->isHidden());
+        // A new tab asks again for what another tab fetched.
+        w.openArguments({counted});
+        QTRY_VERIFY_WITH_TIMEOUT(loads.count() >= 2, 20000);
+        QCOMPARE(get(m_base + QStringLiteral("/served")).trimmed(), QByteArray("2"));
+        setUrlReader(nullptr);
+    }
+
+    // `qflame URL` with the fetch options opens the window on the URL, fetched with them (exit 2 and the server's
+    // 401 without; --time-to-paint ends the window at its first paint).
+    void commandLineCredentials()
+    {
+        if (m_base.isEmpty())
+            QSKIP("no service");
+        const QString basic = m_base + QStringLiteral("/basic/heap");
+        const Run refused = runQflame({QStringLiteral("--time-to-paint"), basic});
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains("HTTP 401"), refused.err.constData());
+        qputenv("QFLAME_TEST_PASSWORD", "s3cret");
+        qputenv("QFLAME_TEST_TOKEN", "tok-123");
+        const Run painted = runQflame({QStringLiteral("--time-to-paint"), basic, QStringLiteral("--user"),
+                                       QStringLiteral("alice"), QStringLiteral("--password-env"),
+                                       QStringLiteral("QFLAME_TEST_PASSWORD")});
+        QVERIFY2(painted.code == 0 && painted.out.startsWith("first paint: "), painted.err.constData());
+        const Run bearer = runQflame({QStringLiteral("--time-to-paint"), m_base + QStringLiteral("/bearer/heap"),
+                                      QStringLiteral("--token-env"), QStringLiteral("QFLAME_TEST_TOKEN")});
+        QVERIFY2(bearer.code == 0 && bearer.out.startsWith("first paint: "), bearer.err.constData());
+        const Run tls = runQflame({QStringLiteral("--time-to-paint"), m_tlsBase + QStringLiteral("/snapshot/heap"),
+                                   QStringLiteral("--ca-file"), tlsFile("ca.pem")});
+        QVERIFY2(tls.code == 0 && tls.out.startsWith("first paint: "), tls.err.constData());
+        // The verbs take the same options (CliFetch).
+        const Run top = runQflame({QStringLiteral("top"), basic, QStringLiteral("--tsv"), QStringLiteral("--user"),
+                                   QStringLiteral("alice"), QStringLiteral("--password-env"),
+                                   QStringLiteral("QFLAME_TEST_PASSWORD")});
+        QVERIFY2(top.code == 0, top.err.constData());
+        QCOMPARE(top.out, runQflame({QStringLiteral("top"), m_base + QStringLiteral("/snapshot/heap"), QStringLiteral("--tsv")}).out);
     }
 
     void faults()

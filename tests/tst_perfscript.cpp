@@ -35,9 +35,13 @@ QString describe(const Profile &p)
         }
         for (uint64_t k = p.sampleLocBegin[s]; k < p.sampleLocBegin[s + 1]; ++k) {
             const Location &loc = p.locations[p.sampleLocations[k]];
-            const Function &f = p.functions[p.lines[loc.firstLine].function];
-            QString frame = QString::fromStdString(std::string(p.str(f.name))) + QLatin1Char('@') +
-                            QString::number(loc.address, 16);
+            QStringList lines;   // innermost first; name:line when a line is known
+            for (uint32_t l = loc.firstLine; l < loc.firstLine + loc.lineCount; ++l) {
+                const Function &f = p.functions[p.lines[l].function];
+                lines << QString::fromStdString(std::string(p.str(f.name))) +
+                             (p.lines[l].line ? QStringLiteral(":%1").arg(p.lines[l].line) : QString());
+            }
+            QString frame = lines.join(QLatin1Char('+')) + QLatin1Char('@') + QString::number(loc.address, 16);
             if (loc.mapping != kNone)
                 frame += QLatin1Char('(') + QString::fromStdString(std::string(p.str(p.mappings[loc.mapping].file))) +
                          QLatin1Char(')');
@@ -107,6 +111,115 @@ Collapse collapse(const QString &text, const std::function<QString(const QString
     return c;
 }
 
+// perf script --inline's output as perf-script(1) has it, by hand: "If a callgraph address belongs to an inlined
+// function, the inline stack will be printed": frames of the same address, innermost first, each but the outermost
+// marked "(inlined)" where the DSO goes (or, with -F +srcline, after the source line printed below the frame,
+// "  FILE:LINE"). perf names the innermost after the symbol when the line tables say so, unmarked, before marked
+// ones. A stack's frames are one location: the edges between them are inline, the others calls. Sums per key
+// (flat to the first frame, cum once per distinct key of a record) and pprof's marker per function name
+// ("(inline)" when every edge into it is inline, "(partial-inline)" when some are; edges from the root and from
+// the function itself do not count).
+struct InlineCollapse {
+    std::map<QString, std::pair<int64_t, int64_t>> functions, lines, addresses;   // of the period
+    std::map<QString, int64_t> functionSamples;                                  // flat count per function
+    std::map<QString, FlatRow::Inline> marker;
+    int inlineStacks = 0;   // addresses printed with an inline stack of two frames or more
+};
+
+InlineCollapse collapseInline(const QString &text)
+{
+    static const QRegularExpression header(QStringLiteral(R"(^\S.*\s(\d+)\s+\S+:\s*$)"));
+    static const QRegularExpression frameLine(QStringLiteral(R"(^\t\s*([0-9a-f]+)\s+(.*?)(\+0x[0-9a-f]+)?(\s+\(([^()]*)\))?$)"));
+    static const QRegularExpression srcline(QStringLiteral(R"(^  (\S.*?):(\d+|\?)( \(inlined\))?$)"));
+    struct F {
+        QString ip, name, dso, file;
+        int line = 0;
+        bool inlined = false;
+    };
+    InlineCollapse c;
+    std::map<std::pair<QString, QString>, std::pair<bool, bool>> edges;   // (caller, callee) -> inline seen, call seen
+    int64_t period = 0;
+    std::vector<F> stack;
+    auto flush = [&] {
+        if (stack.empty())
+            return;
+        std::vector<int> group(stack.size());   // the inline stack each frame is of
+        for (size_t i = 0, g = 0; i < stack.size(); ++g) {
+            size_t j = i;
+            while (j + 1 < stack.size() && stack[j + 1].ip == stack[j].ip &&
+                   (stack[j].inlined || (j == i && stack[j + 1].inlined)))
+                ++j;
+            c.inlineStacks += j > i;
+            for (size_t k = i; k <= j; ++k)
+                group[k] = int(g);
+            i = j + 1;
+        }
+        auto lineKey = [](const F &f) {
+            return f.line ? f.name + QLatin1Char(' ') + f.file + QLatin1Char(':') + QString::number(f.line) : f.name;
+        };
+        auto addressKey = [](const F &f) {   // pprof's node name: the address (when not zero) and the function
+            return f.ip.toULongLong(nullptr, 16) == 0 ? f.name : f.ip.rightJustified(16, QLatin1Char('0')) + QLatin1Char(' ') + f.name;
+        };
+        c.functions[stack.front().name].first += period;
+        c.functionSamples[stack.front().name] += 1;
+        c.lines[lineKey(stack.front())].first += period;
+        c.addresses[addressKey(stack.front())].first += period;
+        QSet<QString> f, l, a;
+        for (const F &frame : stack)
+            f << frame.name, l << lineKey(frame), a << addressKey(frame);
+        for (const QString &k : f)
+            c.functions[k].second += period;
+        for (const QString &k : l)
+            c.lines[k].second += period;
+        for (const QString &k : a)
+            c.addresses[k].second += period;
+        for (size_t k = 0; k + 1 < stack.size(); ++k) {
+            if (stack[k].name == stack[k + 1].name)
+                continue;
+            auto &e = edges[{stack[k + 1].name, stack[k].name}];
+            (group[k] == group[k + 1] ? e.first : e.second) = true;
+        }
+        stack.clear();
+    };
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
+        if (const auto m = header.match(line); m.hasMatch()) {
+            flush();
+            period = m.captured(1).toLongLong();
+        } else if (const auto fr = frameLine.match(line); fr.hasMatch()) {
+            F frame;
+            frame.ip = fr.captured(1), frame.name = fr.captured(2), frame.dso = fr.captured(5);
+            frame.inlined = frame.dso == QLatin1String("inlined");
+            stack.push_back(frame);
+        } else if (const auto sl = srcline.match(line); sl.hasMatch() && !stack.empty()) {
+            stack.back().inlined = stack.back().inlined || !sl.captured(3).isEmpty();
+            if (sl.captured(1) != QLatin1String("??") && sl.captured(2) != QLatin1String("?") && sl.captured(2).toInt() > 0)
+                stack.back().file = sl.captured(1), stack.back().line = sl.captured(2).toInt();
+        }
+    }
+    flush();
+    std::map<QString, std::pair<bool, bool>> into;   // callee -> some edge inline (never a call), some a call
+    for (const auto &[edge, seen] : edges) {
+        auto &i = into[edge.second];
+        (seen.second ? i.second : i.first) = true;
+    }
+    for (const auto &[callee, kinds] : into)
+        if (kinds.first)
+            c.marker[callee] = kinds.second ? FlatRow::Inline::Partly : FlatRow::Inline::Always;
+    return c;
+}
+
+std::map<QString, std::pair<int64_t, int64_t>> flatCumAt(const std::shared_ptr<const Profile> &p, size_t type,
+                                                        Granularity g)
+{
+    std::map<QString, std::pair<int64_t, int64_t>> out;
+    BuildOptions o;
+    o.granularity = g;
+    const auto table = FlatTable::compute({p}, type, o);
+    for (size_t i = 0; i < table->rows().size(); ++i)
+        out[QString::fromStdString(std::string(table->label(i)))] = {table->rows()[i].flat, table->rows()[i].cum};
+    return out;
+}
+
 QString run(const QString &program, const QStringList &args, const QString &dir, int *exitCode = nullptr,
             QString *errors = nullptr, const QByteArray &input = {})
 {
@@ -138,6 +251,7 @@ private Q_SLOTS:
     void sniffs();
     void tagfocusOnComm();
     void realPerfRecord();
+    void realPerfRecordInline();
 };
 
 void tst_PerfScript::parses_data()
@@ -197,6 +311,30 @@ void tst_PerfScript::parses_data()
     QTest::newRow("no offset; no ip (the offset is the address); no dso")
         << QByteArray("p 1 1.0: 2 cpu-clock:\n\t4005d6 main (/tmp/a)\n\tstart+0x1f (/tmp/a)\n\t9 outer\n")
         << "samples/count cpu-clock/nanoseconds" << "comm=p tid=1 | main@4005d6(/tmp/a) start@1f(/tmp/a) outer@9 | 1 2";
+    QTest::newRow("--inline: an address's inline stack is one location, its outer frame's DSO the mapping")
+        << QByteArray("p 7 1.0: 10 cpu-clock:ppp:\n"
+                      "\t11cd inner+0x4d (inlined)\n\t11cd outer+0x4d (inlined)\n\t11cd work+0x4d (/tmp/p)\n"
+                      "\t106c main+0x1c (/tmp/p)\n"
+                      "\t27304 __libc_start_main_impl+0x84 (inlined)\n\t10b0 _start+0x20 (/tmp/p)\n\n"
+                      "p 7 1.1: 20 cpu-clock:ppp:\n"
+                      "\t11c3 work+0x43 (/tmp/p)\n\t11c3 outer+0x43 (inlined)\n\t11c3 work+0x43 (/tmp/p)\n"
+                      "\t106c main+0x1c (/tmp/p)\n\n"
+                      "p 7 1.2: 30 cpu-clock:ppp:\n"
+                      "\t2000 rec+0x10 (/tmp/p)\n\t2000 rec+0x10 (/tmp/p)\n\t106c main+0x1c (/tmp/p)\n\n")
+        << "samples/count cpu-clock/nanoseconds"
+        << "comm=p tid=7 | inner+outer+work@11cd(/tmp/p) main@106c(/tmp/p) __libc_start_main_impl@27304 _start@10b0(/tmp/p) | 1 10\n"
+           "comm=p tid=7 | rec@2000(/tmp/p) rec@2000(/tmp/p) main@106c(/tmp/p) | 1 30\n"
+           "comm=p tid=7 | work+outer+work@11c3(/tmp/p) main@106c(/tmp/p) | 1 20";
+    QTest::newRow("--inline -F +srcline: source lines below frames, \"(inlined)\" after them")
+        << QByteArray("p 7 1.0: 10 cpu-clock:ppp:\n"
+                      "\tffffffff8225f759 pvm_irq_enable+0x19 ([kernel.kallsyms])\n  [kernel.kallsyms][ffffffff8225f759]\n"
+                      "\t11cd inner+0x4d\n  p.cpp:2 (inlined)\n\t11cd outer+0x4d\n  p.cpp:3 (inlined)\n"
+                      "\t11cd work+0x4d (/tmp/p)\n  p.cpp:4\n\t10b0 _start+0x20 (/tmp/p)\n  ??:0\n\n"
+                      "            p 7 1.1:   20 cpu-clock:ppp:      11c3 work+0x43 (/tmp/p)\n  p.cpp:2\n"
+                      "            p 7 1.2:   30 cpu-clock:ppp:      11c3 work+0x43 (/tmp/p)\n  p.cpp:2 (discriminator 3)\n")
+        << "samples/count cpu-clock/nanoseconds"
+        << "comm=p tid=7 | pvm_irq_enable@ffffffff8225f759([kernel.kallsyms]) inner:2+outer:3+work:4@11cd(/tmp/p) _start@10b0(/tmp/p) | 1 10\n"
+           "comm=p tid=7 | work:2@11c3(/tmp/p) | 2 50";
     QTest::newRow("perf script --header comments, CRLF, a record without frames")
         << QByteArray("# ========\r\n# captured on: today\r\n# ========\r\n#\r\np 1 1.0: 5 cpu-clock:\r\n\r\n"
                       "p 1 1.1: 5 cpu-clock:\r\n\t10 f+0x0 (/p)\r\n")
@@ -393,6 +531,94 @@ void tst_PerfScript::realPerfRecord()
     // Names perf already demangled arrive readable, and simple leaves them as they are.
     QCOMPARE(flatCum(readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "perf.txt", simple), 1),
              expected.period);
+}
+
+// perf record --call-graph dwarf of a program built with -O2 -g whose `inner` and `outer` exist only inlined into
+// `work` (tests/PerfTestProgram.h), then perf script --inline, with and without -F +srcline: flat and cum per
+// function, per source line and per address, and pprof's inline markers, equal collapseInline's of the same text.
+void tst_PerfScript::realPerfRecordInline()
+{
+    const QString perf = QStandardPaths::findExecutable(QStringLiteral("perf"));
+    const QString gxx = QStandardPaths::findExecutable(QStringLiteral("g++"));
+    if (perf.isEmpty() || gxx.isEmpty() || QStandardPaths::findExecutable(QStringLiteral("addr2line")).isEmpty())
+        QSKIP("perf (linux-perf), g++ or addr2line (binutils, which perf asks for inline stacks) is not installed");
+    QTemporaryDir dir;
+    QFile src(dir.filePath(QStringLiteral("inl.cpp")));
+    QVERIFY(src.open(QIODevice::WriteOnly) && src.write(qflame::test::kPerfInlineProgram) > 0);
+    src.close();
+    int code = 0;
+    QString errors;
+    run(gxx, {"-O2", "-g", "-fno-omit-frame-pointer", "-o", "inl", "inl.cpp"}, dir.path(), &code, &errors);
+    QVERIFY2(code == 0, qPrintable(errors));
+    run(perf, {"record", "--call-graph", "dwarf", "-F", "999", "-o", "perf.data", "./inl"}, dir.path(), &code, &errors);
+    if (code != 0 && (errors.contains(QLatin1String("perf_event_paranoid")) || errors.contains(QLatin1String("ermission")) ||
+                      errors.contains(QLatin1String("not permitted"))))
+        QSKIP(qPrintable(QStringLiteral("perf events are not permitted here: ") + errors.left(200)));
+    QVERIFY2(code == 0, qPrintable(errors));
+    const QString text = run(perf, {"script", "-i", "perf.data", "--inline"}, dir.path(), &code);
+    QCOMPARE(code, 0);
+    const QString withLines = run(perf, {"script", "-i", "perf.data", "--inline", "-F", "+srcline"}, dir.path(), &code);
+    QCOMPARE(code, 0);
+
+    const InlineCollapse expected = collapseInline(text);
+    QVERIFY2(expected.inlineStacks > 10, qPrintable(text.left(600)));
+    QVERIFY2(expected.marker.count(QStringLiteral("inner")) && expected.marker.count(QStringLiteral("outer")),
+             qPrintable(text.left(600)));
+    const QByteArray bytes = text.toUtf8();
+    const auto p = readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "inline.perf");
+    QCOMPARE(flatCumAt(p, 1, Granularity::Functions), expected.functions);
+    QCOMPARE(flatCumAt(p, 1, Granularity::Addresses), expected.addresses);
+    std::map<QString, int64_t> samples;
+    for (const auto &[name, v] : flatCum(p, 0))
+        if (v.first)
+            samples[name] = v.first;
+    QCOMPARE(samples, expected.functionSamples);
+    // pprof's markers: inner and outer are only ever inlined; work is called by main, and perf names an inline
+    // stack's innermost frame after it where the line tables say so, which makes it partly inlined.
+    std::map<QString, FlatRow::Inline> markers;
+    const auto table = FlatTable::compute({p}, 1, BuildOptions{});
+    for (size_t i = 0; i < table->rows().size(); ++i)
+        if (table->rows()[i].inlined != FlatRow::Inline::No)
+            markers[QString::fromStdString(std::string(table->label(i)))] = table->rows()[i].inlined;
+    QCOMPARE(markers, expected.marker);
+    QCOMPARE(int(markers.at(QStringLiteral("inner"))), int(FlatRow::Inline::Always));
+    // The program's inline stacks are locations of its mapping; "(inlined)" is no mapping.
+    int stacks = 0;
+    for (const Location &loc : p->locations) {
+        if (loc.lineCount < 2 || p->str(p->functions[p->lines[loc.firstLine + loc.lineCount - 1].function].name) != "work")
+            continue;
+        ++stacks;
+        QVERIFY(loc.mapping != kNone);
+        QVERIFY2(p->str(p->mappings[loc.mapping].file).ends_with("/inl"), p->str(p->mappings[loc.mapping].file).data());
+        QVERIFY(p->mappings[loc.mapping].hasInlineFrames);
+    }
+    QVERIFY(stacks > 0);
+    for (const Mapping &m : p->mappings)
+        QVERIFY(p->str(m.file) != "inlined");
+
+    // With source lines: the same functions and, per line, what the collapse of "name file:line" gives.
+    const InlineCollapse expectedLines = collapseInline(withLines);
+    QVERIFY2(expectedLines.lines.size() > expectedLines.functions.size(), qPrintable(withLines.left(600)));
+    const QByteArray lineBytes = withLines.toUtf8();
+    const auto pl = readProfile(std::string_view(lineBytes.constData(), size_t(lineBytes.size())), "lines.perf");
+    QCOMPARE(flatCumAt(pl, 1, Granularity::Functions), expected.functions);
+    QCOMPARE(flatCumAt(pl, 1, Granularity::Lines), expectedLines.lines);
+    // The CLI: the same numbers, each name with go tool pprof's marker.
+    QFile saved(dir.filePath(QStringLiteral("inline.txt")));
+    QVERIFY(saved.open(QIODevice::WriteOnly) && saved.write(bytes) == bytes.size());
+    saved.close();
+    std::map<QString, std::pair<int64_t, int64_t>> cli, expectedCli;
+    for (const QString &row : run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "inline.txt"}, dir.path(), &code)
+                                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        cli[row.section(QLatin1Char('\t'), 2)] = {row.section(QLatin1Char('\t'), 0, 0).toLongLong(),
+                                                  row.section(QLatin1Char('\t'), 1, 1).toLongLong()};
+    QCOMPARE(code, 0);
+    for (const auto &[name, v] : expected.functions) {
+        const auto m = expected.marker.find(name);
+        expectedCli[name + QString::fromLatin1(FlatTable::inlineSuffix(m == expected.marker.end() ? FlatRow::Inline::No : m->second))] = v;
+    }
+    QCOMPARE(cli, expectedCli);
+    QVERIFY(cli.count(QStringLiteral("inner (inline)")) && cli.count(QStringLiteral("outer (inline)")));
 }
 
 QTEST_GUILESS_MAIN(tst_PerfScript)

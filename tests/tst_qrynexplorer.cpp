@@ -13,15 +13,18 @@
 #include "explorer/TimelineWidget.h"
 #include "formats/ProfileInput.h"
 #include "qryn/QrynFixtureEnv.h"
-#include "qryn/SeriesText.h"
 #include "roundsview/RoundsPane.h"
 
 #include <QComboBox>
+#include <QPushButton>
+#include <QTableView>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace qflame;
 using namespace qflame::qryn;
@@ -59,7 +62,24 @@ private:
     QSignalSpy m_spy;
 };
 
-using test::seriesText;
+// The timeline's steps as text, "labels@step start=total" for each step of a series that holds something (its
+// value per second times the step's length).
+QStringList stepsText(const StepTimeline &t)
+{
+    QStringList out;
+    for (const StepSeries &s : t.series) {
+        QStringList labels, steps;
+        for (const LabelPair &l : s.labels)
+            labels << l.name + QLatin1Char('=') + l.value;
+        labels.sort();
+        for (size_t i = 0; i < t.steps.size(); ++i)
+            if (s.values[i] != 0)
+                steps << QStringLiteral("%1=%2").arg(t.steps[i].startMs).arg(std::llround(s.values[i] * double(t.stepSeconds)));
+        out << labels.join(QLatin1Char(',')) + QLatin1Char('@') + steps.join(QLatin1Char(';'));
+    }
+    out.sort();
+    return out;
+}
 
 }   // namespace
 
@@ -72,6 +92,7 @@ private Q_SLOTS:
     void selectorCompletion();
     void flamegraphAndTimeline();
     void groupedTimeline();
+    void gaugeTimeline();
     void compareRanges();
     void roundsOfTheRanges();
     void compareSelectors();
@@ -171,13 +192,14 @@ void tst_QrynExplorer::flamegraphAndTimeline()
     QCOMPARE(m_explorer->merged().graph.maxSelf, int64_t(1920000000));
     QCOMPARE(m_explorer->merged().graph.names.size(), size_t(176));
     QVERIFY(!m_explorer->showingDiff());
-    // The 1 h window has 30 s buckets; the profile lands in the bucket of its start.
+    // The 1 h window has 60 s steps (Auto: about 60 of them, ServerRounds' rule); the profile lands in the step of its
+    // start, its total over the step's 60 s.
     f = m_answers->take(QStringLiteral("timeline"));
     QVERIFY2(f.ok, qPrintable(f.message));
-    QCOMPARE(m_explorer->timeline()->stepMs(), qint64(30'000));
-    QCOMPARE(seriesText(m_explorer->timeline()->series()),
+    QCOMPARE(m_explorer->timeline()->stepMs(), qint64(60'000));
+    QCOMPARE(stepsText(m_explorer->timeline()->timeline()),
              QStringList{QStringLiteral("env=ci,service_name=svc-base,version=base@%1=9760000000")
-                             .arg(m_b / 30 * 30'000)});
+                             .arg(m_b / 60 * 60'000)});
     QCOMPARE(m_explorer->timeline()->window().lengthMs(), qint64(3'600'000));
 }
 
@@ -188,9 +210,48 @@ void tst_QrynExplorer::groupedTimeline()
     m_explorer->setGroupBy(QStringLiteral("service_name"));   // reloads the timeline by itself
     const Finished f = m_answers->take(QStringLiteral("timeline"));
     QVERIFY2(f.ok, qPrintable(f.message));
-    QCOMPARE(seriesText(m_explorer->timeline()->series()),
-             (QStringList{QStringLiteral("service_name=svc-base@%1=9760000000").arg(m_b / 30 * 30'000),
-                          QStringLiteral("service_name=svc-opt@%1=9660000000").arg(m_o / 30 * 30'000)}));
+    QCOMPARE(stepsText(m_explorer->timeline()->timeline()),
+             (QStringList{QStringLiteral("service_name=svc-base@%1=9760000000").arg(m_b / 60 * 60'000),
+                          QStringLiteral("service_name=svc-opt@%1=9660000000").arg(m_o / 60 * 60'000)}));
+}
+
+// A gauge (in-use memory): each step is the mean of its profiles, asked at 1 s and grouped here; svc-base's one heap
+// profile (OBSERVED.md: 21286415 B in use) is its step's value, the steps without a profile have none.
+void tst_QrynExplorer::gaugeTimeline()
+{
+    const QString inuse = QStringLiteral("memory:inuse_space:bytes:space:bytes");
+    auto check = [this](const QString &labels) {
+        const Finished f = m_answers->take(QStringLiteral("timeline"));
+        QVERIFY2(f.ok, qPrintable(f.message));
+        const StepTimeline &t = m_explorer->timeline()->timeline();
+        QCOMPARE(t.unit.kind, ValueKind::Gauge);
+        QCOMPARE(t.stepSeconds, qint64(60));
+        QCOMPARE(t.series.size(), size_t(1));
+        QStringList text;
+        for (const LabelPair &l : t.series[0].labels)
+            text << l.name + QLatin1Char('=') + l.value;
+        QCOMPARE(text.join(QLatin1Char(',')), labels);
+        const int step = t.stepAt(m_b * 1000);
+        QVERIFY(step >= 0);
+        int withValue = 0;
+        for (double v : t.series[0].values)
+            withValue += !std::isnan(v);
+        QCOMPARE(withValue, 1);
+        QCOMPARE(t.series[0].values[size_t(step)], 21286415.0);
+        QCOMPARE(m_explorer->timeline()->unitText(), QStringLiteral("MiB"));
+    };
+    m_explorer->setProfileType(inuse);
+    m_answers->clear();
+    m_explorer->setGroupBy(QString());   // reloads the timeline alone
+    check(QStringLiteral("env=ci,service_name=svc-base,version=base"));
+    m_explorer->setGroupBy(QStringLiteral("service_name"));
+    check(QStringLiteral("service_name=svc-base"));
+    // Back to the CPU timeline grouped by service, as the tests after this one expect.
+    m_explorer->setProfileType(kCpu);
+    m_explorer->setGroupBy(QString());
+    QVERIFY(m_answers->take(QStringLiteral("timeline")).ok);
+    m_explorer->setGroupBy(QStringLiteral("service_name"));
+    QVERIFY(m_answers->take(QStringLiteral("timeline")).ok);
 }
 
 void tst_QrynExplorer::compareRanges()
@@ -214,6 +275,14 @@ void tst_QrynExplorer::compareRanges()
     QCOMPARE(d->after().tree->durationNanos(), int64_t(9'999'000'000));
     QCOMPARE(d->beforeTotal(DiffTree::kRoot), 9760000000.0 / 0.999);
     QCOMPARE(d->afterTotal(DiffTree::kRoot), 9660000000.0 / 9.999);
+    // The noise band: each side carries its samples:count sibling (the CLI's diff --url does the same), so the
+    // summary names it instead of "noise unknown", and the counts are the profiles' 976 and 966 samples.
+    QCOMPARE(d->noiseDescription(), std::string("within noise: |delta| < 2 standard errors (counts: samples/count)"));
+    QVERIFY2(m_explorer->diffView()->summaryText().contains(
+                 QStringLiteral("within noise: |delta| &lt; 2 standard errors (counts: samples/count)")),
+             qPrintable(m_explorer->diffView()->summaryText()));
+    QCOMPARE(d->before().countTree->total(CallTree::kRoot), int64_t(976));
+    QCOMPARE(d->after().countTree->total(CallTree::kRoot), int64_t(966));
 
     // Two 5-minute windows around the two profiles, as someone would brush them before and after a change.
     m_explorer->timeline()->setBrush(TimelineWidget::Baseline, TimeRange{(m_b - 120) * 1000, (m_b + 180) * 1000});
@@ -267,6 +336,36 @@ void tst_QrynExplorer::roundsOfTheRanges()
     }
     QVERIFY(pane.fromServer());
     QCOMPARE(pane.title(), QStringLiteral("Rounds: baseline · comparison"));
+
+    if (const QString dir = qEnvironmentVariable("QFLAME_SCREENSHOTS_DIR"); !dir.isEmpty()) {
+        pane.resize(1400, 900);
+        QVERIFY(pane.grab().save(dir + QStringLiteral("/rounds-server.png")));
+    }
+
+    // Compare Two: the windows' merged trees compared per second without asking the server again, the diff table
+    // classing functions by the steps' measured spread.
+    QSignalSpy trees(&pane, &RoundsPane::compareTreesRequested);
+    pane.roundsTable()->selectAll();
+    QVERIFY(pane.compareButton()->isEnabled());
+    pane.compareButton()->click();
+    QCOMPARE(trees.size(), 1);
+    QCOMPARE(trees.front()[0].toString(), QStringLiteral("baseline"));
+    QCOMPARE(trees.front()[2].toString(), QStringLiteral("comparison"));
+    DiffPane diff;
+    DiffOptions perSecond = diff.diffView()->options();
+    perSecond.normalization = Normalization::PerSecond;
+    diff.diffView()->setOptions(perSecond);
+    QSignalSpy diffDone(&diff, &DocumentPane::loadFinished);
+    diff.openProfiles(QStringLiteral("baseline"), pane.loaded().inputs[0].profiles, QStringLiteral("comparison"),
+                      pane.loaded().inputs[1].profiles);
+    QVERIFY(diffDone.wait(30000));
+    QVERIFY2(diffDone.front()[0].toBool(), qPrintable(diffDone.front()[1].toString()));
+    QCOMPARE(diff.title(), QStringLiteral("baseline → comparison"));
+    const DiffTree *d = diff.diffView()->diff();
+    QCOMPARE(d->beforeTotalRaw(DiffTree::kRoot), totals[0]);
+    QCOMPARE(d->afterTotalRaw(DiffTree::kRoot), totals[1]);
+    QCOMPARE(d->beforeTotal(DiffTree::kRoot), double(totals[0]) / 300);   // per second of the 5-minute window
+    QCOMPARE(d->afterTotal(DiffTree::kRoot), double(totals[1]) / 300);
     // Edited like rounds of files, without asking the server again: the steps stay with their round.
     done.clear();
     pane.removeRound(0);
@@ -291,6 +390,7 @@ void tst_QrynExplorer::compareSelectors()
     const DiffTree *d = m_explorer->diffView()->diff();
     QCOMPARE(d->beforeTotalRaw(DiffTree::kRoot), int64_t(9760000000));
     QCOMPARE(d->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
+    QCOMPARE(d->noiseDescription(), std::string("within noise: |delta| < 2 standard errors (counts: samples/count)"));
     m_explorer->setComparisonSelector(QString());
 }
 

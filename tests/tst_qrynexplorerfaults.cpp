@@ -2,13 +2,19 @@
 // `qryn_auth`) and against a faulty server. A wrong password shows the server's 401 in the tab's message line, the
 // tab stays usable, and correcting the password in the connection dialog loads the profile types; a server that
 // never answers or answers garbage shows a clear message within the timeout, and the flamegraph already shown
-// stays. With QFLAME_SCREENSHOTS_DIR set the 401 state is saved there too; it always goes to
+// stays. Issue 19: behind a proxy the test switches, a server that is down, answers garbage or is too slow gets a
+// Retry button, which asks again once it is back, what was shown staying meanwhile; and the window's command line
+// takes the secrets of the saved connection with its URL. With QFLAME_SCREENSHOTS_DIR set the 401 state is saved there too; it always goes to
 // /tmp/qflame-explorer-401.png for a look.
+#include "CliExplorer.h"
+#include "compare/DiffView.h"
+#include "diff/DiffTree.h"
 #include "document/DocumentPane.h"
 #include "explorer/ConnectionDialog.h"
 #include "explorer/ConnectionStore.h"
 #include "explorer/QrynExplorer.h"
 #include "qryn/QrynFixtureEnv.h"
+#include "qryn/SwitchableProxy.h"
 #include "qryn/ThreadedFaultServer.h"
 
 #include <QApplication>
@@ -26,6 +32,7 @@
 using namespace qflame;
 using namespace qflame::qryn;
 using qflame::test::FaultMode;
+using qflame::test::SwitchableProxy;
 using qflame::test::ThreadedFaultServer;
 
 namespace {
@@ -88,6 +95,10 @@ private Q_SLOTS:
     void correctedInDialog();
     void faultyServer_data();
     void faultyServer();
+    void retryWhenTheServerIsBack();
+    void retryAfterGarbage();
+    void retryAfterASlowServer();
+    void commandLineTakesTheSavedSecrets();
 
 private:
     test::QrynFixtureEnv m_auth;
@@ -96,6 +107,18 @@ private:
     std::unique_ptr<ConnectionStore> m_store;
     std::unique_ptr<QrynExplorer> m_explorer;
     std::unique_ptr<Answers> m_answers;
+    std::unique_ptr<SwitchableProxy> m_proxy;
+    // Through the proxy, to the real qryn, which answers the six requests of a load and a comparison in turn.
+    ConnectionSettings proxied(int timeoutMs = 20'000) const
+    {
+        ConnectionSettings s;
+        s.url = m_proxy->url();
+        s.user = QStringLiteral("qflame");
+        s.password = m_auth.value(QStringLiteral("QRYN_PASSWORD"));
+        s.timeoutMs = timeoutMs;
+        return s;
+    }
+    int64_t shownTotal() const { return m_explorer->profilePane()->view().tree->total(CallTree::kRoot); }
 };
 
 void tst_QrynExplorerFaults::initTestCase()
@@ -235,6 +258,162 @@ void tst_QrynExplorerFaults::faultyServer()
     QVERIFY(!m_explorer->showingDiff());
     QCOMPARE(m_explorer->profilePane()->view().tree->total(CallTree::kRoot), int64_t(19420000000));
     QVERIFY(!m_explorer->message().isEmpty());
+}
+
+// The server goes down: the tab says so and offers Retry, which asks again (still down: the same line); once it is
+// back, Retry connects, the types come, the line and the button go. The flamegraph shown before stays throughout.
+void tst_QrynExplorerFaults::retryWhenTheServerIsBack()
+{
+    m_proxy = std::make_unique<SwitchableProxy>(m_auth.url());
+    const ConnectionSettings s = proxied();
+    const QString refused = QStringLiteral("ProfileTypes at %1: connection refused: nothing listens on 127.0.0.1 port %2")
+                                .arg(s.displayUrl())
+                                .arg(s.url.port());
+    m_answers->clear();
+    m_explorer->setConnection(s, QStringLiteral("via proxy"));
+    Finished f = m_answers->take(QStringLiteral("types"));
+    QCOMPARE(f.message, refused);
+    m_answers->take(QStringLiteral("labels"));
+    QCOMPARE(messageLabel(m_explorer.get())->text(), refused);
+    QVERIFY(m_explorer->retryButton()->isVisible());
+    QCOMPARE(shownTotal(), int64_t(19420000000));
+
+    m_answers->clear();
+    m_explorer->retryButton()->click();   // still down
+    f = m_answers->take(QStringLiteral("types"));
+    QVERIFY(!f.ok);
+    QCOMPARE(f.message, refused);
+    QVERIFY(m_explorer->retryButton()->isVisible());
+
+    m_proxy->setMode(SwitchableProxy::Mode::Forward);
+    m_answers->clear();
+    m_explorer->retryButton()->click();
+    f = m_answers->take(QStringLiteral("types"));
+    QVERIFY2(f.ok, qPrintable(f.message));
+    QVERIFY(m_explorer->typeBox()->findText(kCpu) >= 0);
+    QCOMPARE(m_explorer->message(), QString());
+    QVERIFY(!m_explorer->retryButton()->isVisible());
+    QCOMPARE(m_explorer->connectionName(), QStringLiteral("via proxy"));
+    m_answers->take(QStringLiteral("labels"));
+}
+
+// Garbage from the server fails the load and a comparison; Retry, once it answers properly, repeats both.
+void tst_QrynExplorerFaults::retryAfterGarbage()
+{
+    m_explorer->setProfileType(kCpu);
+    m_explorer->setSelector(QStringLiteral("{version=\"base\"}"));
+    m_explorer->setComparisonSelector(QStringLiteral("{version=\"pgo\"}"));
+    m_proxy->setMode(SwitchableProxy::Mode::Garbage);
+    m_answers->clear();
+    m_explorer->load();
+    const Finished load = m_answers->take(QStringLiteral("flamegraph"));
+    QCOMPARE(load.message, "SelectMergeStacktraces at " + proxied().displayUrl() +
+                               ": HTTP 200 but the body (24 bytes starting \"<html>proxy error</html>\") is not a "
+                               "querier.v1.SelectMergeStacktracesResponse");
+    QVERIFY(!m_answers->take(QStringLiteral("timeline")).ok);
+    m_explorer->compare();
+    QVERIFY(!m_answers->take(QStringLiteral("compare")).ok);
+    QVERIFY(m_explorer->retryButton()->isVisible());
+    QCOMPARE(shownTotal(), int64_t(19420000000));   // what was shown stays
+    QVERIFY(!m_explorer->showingDiff());
+
+    m_proxy->setMode(SwitchableProxy::Mode::Forward);
+    m_answers->clear();
+    m_explorer->retryButton()->click();
+    for (const QString &what : {QStringLiteral("flamegraph"), QStringLiteral("timeline"), QStringLiteral("compare")}) {
+        const Finished f = m_answers->take(what);
+        QVERIFY2(f.ok, qPrintable(what + ": " + f.message));
+    }
+    QCOMPARE(shownTotal(), int64_t(9760000000));   // svc-base's profile, the selector's
+    const DiffTree *d = m_explorer->diffView()->diff();   // on screen or not: the last answer to come is
+    QVERIFY(d);
+    QCOMPARE(d->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
+    QCOMPARE(d->noiseDescription(), std::string("within noise: |delta| < 2 standard errors (counts: samples/count)"));
+    QCOMPARE(m_explorer->message(), QString());
+    QVERIFY(!m_explorer->retryButton()->isVisible());
+    m_explorer->setComparisonSelector(QString());
+}
+
+// A server too slow for the timeout: the line says so within it, and Retry asks again.
+void tst_QrynExplorerFaults::retryAfterASlowServer()
+{
+    m_explorer->setSelector(QStringLiteral("{}"));
+    m_answers->clear();
+    m_explorer->setConnection(proxied(kFaultTimeoutMs), QStringLiteral("via proxy"));
+    QVERIFY(m_answers->take(QStringLiteral("types")).ok);
+    m_answers->take(QStringLiteral("labels"));
+    m_proxy->setMode(SwitchableProxy::Mode::Silent);
+    m_answers->clear();
+    m_explorer->load();
+    const Finished load = m_answers->take(QStringLiteral("flamegraph"));
+    QCOMPARE(load.message, "SelectMergeStacktraces at " + proxied().displayUrl() +
+                               ": no complete answer within 1.5 s (timeout; 0 B received)");
+    QCOMPARE(m_explorer->message(), load.message);
+    QVERIFY2(load.ms < kFaultTimeoutMs + 1000, qPrintable(QString::number(load.ms)));
+    m_answers->take(QStringLiteral("timeline"));
+    QVERIFY(m_explorer->retryButton()->isVisible());
+    QCOMPARE(shownTotal(), int64_t(9760000000));
+    m_proxy->setMode(SwitchableProxy::Mode::Forward);
+    m_answers->clear();
+    m_explorer->retry();
+    const Finished again = m_answers->take(QStringLiteral("flamegraph"));
+    QVERIFY2(again.ok, qPrintable(again.message));
+    QCOMPARE(shownTotal(), int64_t(19420000000));
+    m_answers->take(QStringLiteral("timeline"));
+    QVERIFY(!m_explorer->retryButton()->isVisible());
+    m_proxy.reset();
+}
+
+// `qflame --url URL --type ID` where a saved connection has that URL: its user and password log in; without one,
+// the server's 401 says credentials are needed; --user with --password-env gives them on the command line.
+void tst_QrynExplorerFaults::commandLineTakesTheSavedSecrets()
+{
+    ConnectionSettings saved;
+    saved.url = m_auth.url();
+    saved.user = QStringLiteral("qflame");
+    saved.password = m_auth.value(QStringLiteral("QRYN_PASSWORD"));
+    m_store->save(QStringLiteral("auth"), saved);
+    const std::vector<std::string> args{"--url", m_auth.url().toString().toStdString(), "--type", kCpu.toStdString(),
+                                        "--query", "{}"};
+    const QrynExplorer::Start start = parseExplorerArgs(args, *m_store);
+    QCOMPARE(start.name, QStringLiteral("auth"));
+    QVERIFY(start.secretsFromStore);
+    QCOMPARE(start.settings.user, QStringLiteral("qflame"));
+    QCOMPARE(start.settings.password, QString());   // read from the keychain (here: the store's memory) later
+    {
+        QrynExplorer e(m_store.get());
+        Answers answers(&e);
+        e.start(start);
+        const Finished f = answers.take(QStringLiteral("flamegraph"));
+        QVERIFY2(f.ok, qPrintable(f.message));
+        QCOMPARE(e.profilePane()->view().tree->total(CallTree::kRoot), int64_t(19420000000));
+    }
+    m_store->remove(QStringLiteral("auth"));
+    {
+        // A store without a connection to that server (the dialog's test saved one under its URL).
+        QSettings empty(m_tmp.filePath(QStringLiteral("empty.ini")), QSettings::IniFormat);
+        ConnectionStore none(&empty);
+        none.setKeychainEnabled(false);
+        QrynExplorer e(&none);
+        Answers answers(&e);
+        e.start(parseExplorerArgs(args, none));
+        const Finished f = answers.take(QStringLiteral("types"));
+        QVERIFY(!f.ok);
+        QVERIFY2(f.message.endsWith(QStringLiteral(": HTTP 401 Unauthorized: the server requires credentials: "
+                                                   "Missing or bad formatted authorization header")),
+                 qPrintable(f.message));
+    }
+    qputenv("QFLAME_TEST_QRYN_PASSWORD", m_auth.value(QStringLiteral("QRYN_PASSWORD")).toUtf8());
+    std::vector<std::string> withUser = args;
+    withUser.insert(withUser.end(), {"--user", "qflame", "--password-env", "QFLAME_TEST_QRYN_PASSWORD"});
+    const QrynExplorer::Start given = parseExplorerArgs(withUser, *m_store);
+    QVERIFY(!given.secretsFromStore);
+    QrynExplorer e(m_store.get());
+    Answers answers(&e);
+    e.start(given);
+    const Finished f = answers.take(QStringLiteral("flamegraph"));
+    QVERIFY2(f.ok, qPrintable(f.message));
+    QCOMPARE(e.profilePane()->view().tree->total(CallTree::kRoot), int64_t(19420000000));
 }
 
 QTEST_MAIN(tst_QrynExplorerFaults)

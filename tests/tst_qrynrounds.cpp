@@ -10,6 +10,8 @@
 #include "qryn/ThreadedFaultServer.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
+#include <QTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -17,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -120,6 +123,7 @@ private Q_SLOTS:
     void cliBadInput_data();
     void cliBadInput();
     void perStepMergesWhenTheSeriesDisagree();
+    void cancelAbortsTheRequestsInFlight();
 
 private:
     QString selector() const { return QStringLiteral("{service_name=\"%1\"}").arg(m_service); }
@@ -411,6 +415,33 @@ void tst_QrynRounds::perStepMergesWhenTheSeriesDisagree()
     QCOMPARE(got.notes, std::vector<std::string>{"round old: SelectSeries's steps sum to 0 but the window's merge to " +
                                                  std::to_string(graph) + ": each step's own merge is used (they sum to " +
                                                  std::to_string(3 * graph) + ")"});
+}
+
+// The window's rounds tab cancels its fetch (Cancel, or the tab closed): the requests in flight are aborted at once
+// and the pool thread is free, not held until the server answers or the 60 s timeout ends them.
+void tst_QrynRounds::cancelAbortsTheRequestsInFlight()
+{
+    test::ThreadedFaultServer server(test::FaultMode::NeverAnswer);
+    ConnectionSettings settings;
+    settings.url = server.url();
+    settings.timeoutMs = 60'000;
+    ServerRoundsQuery query;
+    query.profileTypeId = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+    query.stepSeconds = 10;
+    query.rounds.push_back({"base", QStringLiteral("{}"), {1'700'000'000'000, 1'700'000'030'000}});
+    std::atomic<bool> cancelled{false};
+    QTimer::singleShot(300, [&cancelled] { cancelled = true; });   // runs in the fetch's own waits
+    QElapsedTimer clock;
+    clock.start();
+    QString message;
+    try {
+        fetchServerRounds(settings, query, [&cancelled] { return cancelled.load(); });
+    } catch (const ProfileError &e) {
+        message = QString::fromStdString(e.what());
+    }
+    QVERIFY2(message.contains(QStringLiteral("cancelled")), qPrintable(message));
+    QVERIFY2(clock.elapsed() < 10'000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY(server.requests() >= 1);
 }
 
 QTEST_GUILESS_MAIN(tst_QrynRounds)

@@ -2,6 +2,7 @@
 // rounds (rename, reorder, remove, add, a round that fails to read), the chart's ticks, and the models under
 // QAbstractItemModelTester.
 #include "MainWindow.h"
+#include "PgoTestSupport.h"
 #include "ProfileFactory.h"
 #include "compare/DiffView.h"
 #include "diff/DiffTable.h"
@@ -9,6 +10,7 @@
 #include "roundsview/RoundsChart.h"
 #include "roundsview/RoundsModels.h"
 #include "roundsview/RoundsPane.h"
+#include "roundsview/RoundsSourceView.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -57,6 +59,7 @@ private Q_SLOTS:
     void editsRounds();
     void aRoundThatFailsLeavesTheOthers();
     void compareTwoUsesTheMeasuredNoise();
+    void sourceLinesPerRound();
     void niceTicks_data();
     void niceTicks();
 };
@@ -226,6 +229,65 @@ void tst_RoundsPane::compareTwoUsesTheMeasuredNoise()
     QVERIFY2(diff->diffView()->summaryText().contains(
                  "measured noise from the spread of the rounds base (2 observations) and new (2)"),
              qPrintable(diff->diffView()->summaryText()));
+}
+
+// The Source tab of a rounds tab: a function's lines with each round's cum and its verdict against the baseline,
+// the numbers of tst_roundssource's rounds (base: two files of 1 s, new: one of 2 s).
+void tst_RoundsPane::sourceLinesPerRound()
+{
+    QTemporaryDir dir;
+    const QString source = dir.filePath(QStringLiteral("work.go"));
+    {
+        QFile f(source);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 1; i <= 20; ++i)
+            f.write("text of line " + QByteArray::number(i) + "\n");
+    }
+    auto write = [&](const char *name, int64_t seconds, const std::vector<std::pair<int64_t, int64_t>> &lines) {
+        pgotest::Builder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
+        const uint64_t work = b.function("main.work", 9, source.toStdString());
+        for (const auto &[line, ns] : lines)
+            b.sample({b.location(0x100 + uint64_t(line), {{work, line}})}, {ns / 100, ns});
+        b.message().set_duration_nanos(seconds * 1'000'000'000);
+        return pgotest::writeProfile(dir, name, b);
+    };
+    const QString a = write("a.pb", 1, {{10, 300}, {11, 100}}), b = write("b.pb", 1, {{10, 500}, {11, 100}}),
+                  n = write("n.pb", 2, {{10, 200}, {11, 1000}, {12, 50}});
+    RoundsPane pane;
+    pane.resize(1200, 800);
+    RoundsOptions options;
+    options.sample = "cpu";
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    pane.open({{"base", {a, b}}, {"new", {n}}}, options);
+    QVERIFY(waitLoaded(pane));
+    QCOMPARE(cell(pane.functionTable(), 0, 0), QStringLiteral("main.work"));
+    QSignalSpy ready(pane.sourceView(), &RoundsSourceView::listingReady);
+    // A double-click is a press, then the double-click event (the view acts on the index pressed).
+    const QPoint at = pane.functionTable()->visualRect(pane.functionTable()->model()->index(0, 0)).center();
+    QTest::mouseClick(pane.functionTable()->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(pane.functionTable()->viewport(), Qt::LeftButton, {}, at);
+    QVERIFY(ready.wait(30000));
+    QCOMPARE(pane.bottomTabs()->currentWidget(), pane.sourceView());
+    QTableView *t = pane.sourceView()->table();
+    QCOMPARE(t->model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("base"));
+    QCOMPARE(t->model()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("new"));
+    QCOMPARE(t->model()->rowCount(), 13);   // lines 5..17
+    const int row10 = 10 - 5;
+    QCOMPARE(cell(t, row10, 0), QStringLiteral("10"));
+    QCOMPARE(cell(t, row10, 1), QStringLiteral("800 ns"));
+    QCOMPARE(cell(t, row10, 2), QStringLiteral("200 ns  -75%"));   // faster: coloured
+    QVERIFY(!t->model()->index(row10, 2).data(Qt::BackgroundRole).isNull());
+    QCOMPARE(cell(t, row10, 3), QStringLiteral("text of line 10"));
+    QCOMPARE(cell(t, 12 - 5, 2), QStringLiteral("50 ns  new"));   // noise: not coloured
+    QVERIFY(t->model()->index(12 - 5, 2).data(Qt::BackgroundRole).isNull());
+    QVERIFY2(pane.sourceView()->titleText().contains(
+                 QStringLiteral("line errors: base: spread of 2 files; new: Poisson (samples/count)")),
+             qPrintable(pane.sourceView()->titleText()));
+    if (const QString shots = qEnvironmentVariable("QFLAME_SCREENSHOTS_DIR"); !shots.isEmpty()) {
+        QTest::qWait(50);   // the title's new height is laid out by a posted event
+        QVERIFY(pane.grab().save(shots + QStringLiteral("/rounds-source.png")));
+    }
 }
 
 void tst_RoundsPane::niceTicks_data()

@@ -1,9 +1,13 @@
 #include "MainWindow.h"
 
+#include "SavedUrlConnections.h"
+
 #include "compare/DiffView.h"
 #include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
 #include "document/DocumentPane.h"
+#include "document/StartPage.h"
+#include "explorer/ConnectionStore.h"
 #include "explorer/QrynExplorer.h"
 #include "export/TableCsv.h"
 #include "fetch/ProfileFetch.h"
@@ -29,6 +33,7 @@
 #include <QPushButton>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -37,6 +42,8 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+
+#include <functional>
 
 namespace qflame {
 
@@ -54,17 +61,45 @@ void giveMemoryBack()
 #endif
 }
 
+// Tells the window when its last tab goes or its first comes, however that happens (closed, failed, added).
+class TabWidget : public QTabWidget {
+public:
+    std::function<void()> countChanged;
+
+protected:
+    void tabInserted(int) override { countChanged(); }
+    void tabRemoved(int) override { countChanged(); }
+};
+
 }   // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("qflame"));
     setAcceptDrops(true);
-    m_tabs = new QTabWidget;
+    auto *tabs = new TabWidget;
+    m_tabs = tabs;
     m_tabs->setTabsClosable(true);
     m_tabs->setMovable(true);
     m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    m_start = new StartPage;
+    m_central = new QStackedWidget;
+    m_central->addWidget(m_start);
+    m_central->addWidget(m_tabs);
+    setCentralWidget(m_central);
+    tabs->countChanged = [this] { updateStartPage(); };
+    connect(m_start, &StartPage::openRequested, this, &MainWindow::openDialog);
+    connect(m_start, &StartPage::compareRequested, this, &MainWindow::compareDialog);
+    connect(m_start, &StartPage::connectRequested, this, [this] { openExplorer()->connectDialog(); });
+    connect(m_start, &StartPage::recentActivated, this, [this](const QString &entry) {
+        const QStringList parts = entry.split(QLatin1Char('\n'));
+        if (parts.size() == 2)
+            compareFiles({parts[0]}, {parts[1]});
+        else
+            openFiles(parts);
+    });
+    connect(m_start, &StartPage::connectionActivated, this, &MainWindow::openSavedConnection);
+    connect(m_start, &StartPage::filesDropped, this, &MainWindow::openArguments);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) {
         QWidget *w = m_tabs->widget(i);
         m_tabs->removeTab(i);
@@ -75,6 +110,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
     createActions();
     restoreSettings();
+    updateStartPage();
     statusBar()->showMessage(tr("Open a profile (File > Open), compare two (File > Compare), or drop files here"));
 }
 
@@ -96,19 +132,15 @@ void MainWindow::createActions()
     file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("Open &URL..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         OpenUrlDialog dialog(this);
+        // Credentials of a saved qryn connection for the same server, read from the keychain when chosen.
+        auto *store = new qryn::ConnectionStore(nullptr, &dialog);
+        dialog.setSavedConnections(savedConnectionsOf(store));
         if (dialog.exec() == QDialog::Accepted)
             openFiles({dialog.fetchedName()});   // reads the bytes the dialog fetched (fetch::handOver)
     });
     file->addAction(tr("&Compare..."), QKeySequence(tr("Ctrl+D")), this, &MainWindow::compareDialog);
     file->addAction(tr("Compare &Rounds..."), this, [this] { openRounds({}); });
-    file->addAction(tr("Connect to &qryn..."), this, [this] {
-        auto *explorer = new qryn::QrynExplorer;
-        connect(explorer, &qryn::QrynExplorer::roundsRequested, this,
-                [this](const qryn::ConnectionSettings &s, const qryn::ServerRoundsQuery &q) { openServerRounds(s, q); });
-        addPane(explorer, explorer->title());
-        explorer->connectDialog();
-        m_tabs->setTabText(m_tabs->indexOf(explorer), explorer->title());
-    });
+    file->addAction(tr("Connect to &qryn..."), this, [this] { openExplorer()->connectDialog(); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     QMenu *exportMenu = file->addMenu(tr("&Export"));
@@ -220,11 +252,20 @@ void MainWindow::createActions()
         modes->addAction(a);
         connect(a, &QAction::triggered, this, [this, mode] {
             DocumentPane::setDemangleMode(mode);
-            for (int i = 0; i < m_tabs->count(); ++i)
-                if (auto *pane = qobject_cast<DocumentPane *>(m_tabs->widget(i)))
-                    pane->reopen();
+            reopenAll();
         });
     }
+    // Also a step of reading: frames whose names become equal merge in the trees built from what was read.
+    QAction *collapse = view->addAction(tr("Collapse &Template Arguments"));
+    collapse->setObjectName(QStringLiteral("collapseTemplates"));
+    collapse->setCheckable(true);
+    collapse->setChecked(DocumentPane::collapseTemplates());
+    collapse->setStatusTip(tr("Shows std::vector<int>::size and std::vector<double>::size as one frame, "
+                              "std::vector<>::size, with their values summed"));
+    connect(collapse, &QAction::toggled, this, [this](bool on) {
+        DocumentPane::setCollapseTemplates(on);
+        reopenAll();
+    });
     view->addSeparator();
     QAction *icicle = m_icicleAction = view->addAction(tr("&Icicle (Root at the Top)"));
     icicle->setCheckable(true);
@@ -263,6 +304,13 @@ void MainWindow::createActions()
             else if (auto *r = qobject_cast<RoundsPane *>(m_tabs->widget(i)))
                 r->setColorBlindSafe(on);
     });
+}
+
+void MainWindow::reopenAll()
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto *pane = qobject_cast<DocumentPane *>(m_tabs->widget(i)))
+            pane->reopen();
 }
 
 void MainWindow::addPane(DocumentPane *pane, const QString &title)
@@ -330,6 +378,19 @@ void MainWindow::compareRounds(const QStringList &before, const QStringList &aft
     addPane(pane, pane->title());
 }
 
+void MainWindow::compareRoundTrees(const QString &beforeName, const std::vector<std::shared_ptr<const Profile>> &before,
+                                   const QString &afterName, const std::vector<std::shared_ptr<const Profile>> &after,
+                                   std::shared_ptr<const MeasuredNoise> noise)
+{
+    auto *pane = new DiffPane;
+    DiffOptions options = pane->diffView()->options();
+    options.normalization = Normalization::PerSecond;   // as compareRounds: the rounds' errors are per second
+    pane->diffView()->setOptions(options);
+    pane->diffView()->setMeasuredNoise(std::move(noise));
+    pane->openProfiles(beforeName, before, afterName, after);
+    addPane(pane, pane->title());
+}
+
 void MainWindow::openRounds(std::vector<RoundFiles> rounds, RoundsOptions options)
 {
     auto *pane = new RoundsPane;
@@ -355,6 +416,7 @@ void MainWindow::openServerRounds(const qryn::ConnectionSettings &settings, cons
 {
     auto *pane = new RoundsPane;
     pane->setColorBlindSafe(m_colorBlind);
+    connect(pane, &RoundsPane::compareTreesRequested, this, &MainWindow::compareRoundTrees);
     connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok) {
         const int i = m_tabs->indexOf(pane);
         if (ok && i >= 0) {
@@ -364,6 +426,47 @@ void MainWindow::openServerRounds(const qryn::ConnectionSettings &settings, cons
     });
     addPane(pane, pane->title());
     pane->openServer(settings, query, options);
+}
+
+qryn::QrynExplorer *MainWindow::openExplorer()
+{
+    auto *explorer = new qryn::QrynExplorer;
+    connect(explorer, &qryn::QrynExplorer::roundsRequested, this,
+            [this](const qryn::ConnectionSettings &s, const qryn::ServerRoundsQuery &q) { openServerRounds(s, q); });
+    // The tab is named by its connection, which may come later (the dialog, the keychain).
+    connect(explorer, &qryn::QrynExplorer::requestFinished, this, [this, explorer](const QString &what) {
+        const int i = m_tabs->indexOf(explorer);
+        if (what == u"types" && i >= 0) {
+            m_tabs->setTabText(i, explorer->title());
+            m_tabs->setTabToolTip(i, explorer->title());
+        }
+    });
+    addPane(explorer, explorer->title());
+    return explorer;
+}
+
+void MainWindow::openSavedConnection(const QString &name)
+{
+    qryn::ConnectionStore store;
+    qryn::QrynExplorer::Start start;
+    start.settings = store.connection(name);
+    start.name = name;
+    start.secretsFromStore = true;
+    openExplorer()->start(start);
+}
+
+void MainWindow::updateStartPage()
+{
+    const bool none = m_tabs->count() == 0;
+    if (none) {
+        m_start->setRecent(recentFiles());
+        const qryn::ConnectionStore store;
+        QStringList names = store.names(), urls;
+        for (const QString &name : names)
+            urls << store.connection(name).displayUrl();
+        m_start->setConnections(names, urls);
+    }
+    m_central->setCurrentWidget(none ? static_cast<QWidget *>(m_start) : m_tabs);
 }
 
 QStringList MainWindow::recentFiles() const
@@ -377,6 +480,7 @@ void MainWindow::remember(const QString &entry)
     recent.removeAll(entry);
     recent.prepend(entry);
     QSettings().setValue(QStringLiteral("recentFiles"), recent.mid(0, 10));
+    updateStartPage();
 }
 
 void MainWindow::fillRecentMenu()
@@ -387,10 +491,7 @@ void MainWindow::fillRecentMenu()
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
     for (const QString &entry : recent) {
         const QStringList parts = entry.split(QLatin1Char('\n'));
-        const QString text = parts.size() == 2 ? tr("%1 → %2").arg(QFileInfo(parts[0]).fileName(),
-                                                                   QFileInfo(parts[1]).fileName())
-                                               : QFileInfo(entry).fileName();
-        QAction *a = m_recentMenu->addAction(text, this, [this, parts] {
+        QAction *a = m_recentMenu->addAction(StartPage::recentText(entry), this, [this, parts] {
             if (parts.size() == 2)
                 compareFiles({parts[0]}, {parts[1]});
             else

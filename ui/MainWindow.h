@@ -10,8 +10,13 @@
 
 class QComboBox;
 class QMenu;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
+
+namespace qflame::qryn {
+class QrynExplorer;
+}
 
 namespace qflame {
 
@@ -21,6 +26,7 @@ class DocumentPane;
 class FlameGraphWidget;
 class ProfilePane;
 class RoundsPane;
+class StartPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -36,6 +42,10 @@ public:
     // Two rounds of a rounds tab: a comparison per second whose diff table uses the rounds' measured noise.
     void compareRounds(const QStringList &before, const QStringList &after,
                        std::shared_ptr<const MeasuredNoise> noise);
+    // The same for two rounds of a server's windows: their merged trees, named by their rounds.
+    void compareRoundTrees(const QString &beforeName, const std::vector<std::shared_ptr<const Profile>> &before,
+                           const QString &afterName, const std::vector<std::shared_ptr<const Profile>> &after,
+                           std::shared_ptr<const MeasuredNoise> noise);
     // Opens a rounds tab on these rounds (the first the baseline); an empty list opens the tab and asks for one.
     void openRounds(std::vector<RoundFiles> rounds, RoundsOptions options = {});
     // A rounds tab of a server's windows (the explorer's Rounds button).
@@ -43,6 +53,13 @@ public:
                           RoundsOptions options = {});
     // What the command line and drops mean: one file opens, two files compare.
     void openArguments(const QStringList &paths);
+    // A new qryn explorer tab, not yet connected (QrynExplorer::start, connectDialog connect it); its Rounds
+    // button opens rounds tabs here.
+    qryn::QrynExplorer *openExplorer();
+    // An explorer tab on the saved connection `name`, its secrets from the keychain and its last query loaded.
+    void openSavedConnection(const QString &name);
+    // Shown instead of the tabs while none is open.
+    StartPage *startPage() const { return m_start; }
 
     bool isLoading() const;
     // Most recent first, at most 10: files opened and comparisons (as "BASE\nNEW"), kept in QSettings.
@@ -78,6 +95,8 @@ protected:
 private:
     void createActions();
     void addPane(DocumentPane *pane, const QString &title);
+    // Reads every tab's files again: the names' demangling and collapsing are steps of reading.
+    void reopenAll();
     void showError(const QString &message, const QString &title = QString());
     ProfilePane *exportPane() const;        // the current profile tab's pane, or the qryn explorer's
     DiffView *exportDiffView() const;       // the current comparison's, or the qryn explorer's when it shows one
@@ -90,11 +109,14 @@ private:
     void remember(const QString &entry);
     void fillRecentMenu();
     void restoreSettings();
+    void updateStartPage();   // the start page's lists, and whether it or the tabs show
     void frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos);
     template <typename F>
     void forEachGraph(F f);
 
     QTabWidget *m_tabs;
+    StartPage *m_start;
+    QStackedWidget *m_central;
     QMenu *m_recentMenu = nullptr;
     QAction *m_icicleAction = nullptr;
     QAction *m_colorBlindAction = nullptr;

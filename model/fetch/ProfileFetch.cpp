@@ -5,6 +5,8 @@
 
 #include <QEventLoop>
 #include <QMutex>
+#include <QSet>
+#include <QWaitCondition>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSslCertificate>
@@ -53,8 +55,13 @@ bool looksLikeHtml(const QByteArray &body, const QString &contentType)
 struct Kept {
     QMutex mutex;
     std::map<QString, QByteArray> fetched;    // for Save Fetched Profile
-    std::map<QString, QByteArray> handedOver; // fetched by the window's dialog, read once
+    std::map<QString, QByteArray> handedOver; // fetched by the window's dialog or a tab, read once
     bool keep = false;
+    qryn::ConnectionSettings settings = [] {
+        qryn::ConnectionSettings s;
+        s.timeoutMs = 0;   // each URL's seconds plus a margin
+        return s;
+    }();
 };
 
 Kept &kept()
@@ -62,6 +69,55 @@ Kept &kept()
     static Kept k;
     return k;
 }
+
+// A Go process takes one CPU profile at a time: a second asked for while one runs fails ("cpu profiling already
+// in use"). Fetches of CPU profiles (or traces) of one server, from threads reading files side by side (the
+// rounds of `qflame rounds`), take turns; the others run at once.
+class ServerTurn {
+public:
+    ServerTurn(const QUrl &url, const ProgressFn &progress)
+    {
+        if (profileSeconds(url) == 0)
+            return;
+        m_server = url.scheme().toLower() + QStringLiteral("://") + url.host().toLower() + QLatin1Char(':') +
+                   QString::number(url.port(url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0 ? 443 : 80));
+        QMutexLocker lock(&mutex());
+        while (busy().contains(m_server)) {
+            if (progress && !progress(0.0))
+                throw Cancelled();
+            freed().wait(&mutex(), 100);
+        }
+        busy().insert(m_server);
+    }
+    ~ServerTurn()
+    {
+        if (m_server.isEmpty())
+            return;
+        QMutexLocker lock(&mutex());
+        busy().remove(m_server);
+        freed().wakeAll();
+    }
+    ServerTurn(const ServerTurn &) = delete;
+    ServerTurn &operator=(const ServerTurn &) = delete;
+
+private:
+    static QMutex &mutex()
+    {
+        static QMutex m;
+        return m;
+    }
+    static QWaitCondition &freed()
+    {
+        static QWaitCondition c;
+        return c;
+    }
+    static QSet<QString> &busy()
+    {
+        static QSet<QString> s;
+        return s;
+    }
+    QString m_server;
+};
 
 }   // namespace
 
@@ -287,6 +343,7 @@ QByteArray fetchProfileBytes(const QString &url, const qryn::ConnectionSettings 
     if (!parsed.isValid())
         throw ProfileError(url.toStdString() + ": not a valid URL: " + parsed.errorString().toStdString());
     const qint64 cap = qint64(std::min<uint64_t>(options.maxDecompressedBytes, uint64_t(2) << 30));
+    const ServerTurn turn(parsed, options.progress);
     ProfileFetch fetch(parsed, settings, cap);
     QEventLoop loop;
     QObject::connect(&fetch, &ProfileFetch::finished, &loop, &QEventLoop::quit);
@@ -318,11 +375,18 @@ void installUrlReader(const qryn::ConnectionSettings &settings, bool keepFetched
     {
         QMutexLocker lock(&kept().mutex);
         kept().keep = keepFetched;
+        kept().settings = settings;
     }
     setUrlReader([settings](const QString &url, const ReadOptions &options, std::string *sourceName) {
         *sourceName = sourceNameOf(QUrl(url)).toStdString();
         return fetchProfileBytes(url, settings, options);
     });
+}
+
+qryn::ConnectionSettings urlReaderSettings()
+{
+    QMutexLocker lock(&kept().mutex);
+    return kept().settings;
 }
 
 std::optional<QByteArray> fetchedBytes(const QString &sourceName)
@@ -340,6 +404,13 @@ void handOver(const QString &sourceName, const QByteArray &bytes)
     Kept &k = kept();
     QMutexLocker lock(&k.mutex);
     k.handedOver[sourceName] = bytes;
+}
+
+bool isHandedOver(const QString &sourceName)
+{
+    Kept &k = kept();
+    QMutexLocker lock(&k.mutex);
+    return k.handedOver.count(sourceName) != 0;
 }
 
 }   // namespace qflame::fetch

@@ -93,10 +93,14 @@ QByteArray fetchProfileBytes(const QString &url, const qryn::ConnectionSettings 
 // Makes every FILE that is a URL (io/InputFile.h) fetched with these settings (credentials, CA file, timeout).
 // With `keepFetched`, the bytes of every fetch are kept for fetchedBytes (the window's Save Fetched Profile).
 void installUrlReader(const qryn::ConnectionSettings &settings, bool keepFetched);
+// The settings installUrlReader was last given (default ones, with the timeout each URL's own, before).
+qryn::ConnectionSettings urlReaderSettings();
 // The bytes last fetched for a profile named `sourceName` (sourceNameOf), when kept.
 std::optional<QByteArray> fetchedBytes(const QString &sourceName);
-// Bytes already fetched (the window's Open URL dialog, which shows a countdown): the next read of that URL
-// takes them instead of asking the server again.
+// Bytes already fetched (the window's Open URL dialog and tabs, which show a countdown): the next read of that
+// URL takes them instead of asking the server again.
 void handOver(const QString &sourceName, const QByteArray &bytes);
+// Whether bytes handed over for `sourceName` wait for their read.
+bool isHandedOver(const QString &sourceName);
 
 }   // namespace qflame::fetch

@@ -1,81 +1,209 @@
 #include "formats/ChromeCpuProfileFormat.h"
 
 #include "formats/FlamebearerFormat.h"
+#include "formats/JsonStream.h"
 #include "formats/StackProfile.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 #include <algorithm>
 #include <numeric>
-#include <unordered_map>
 #include <vector>
 
 namespace qflame {
 
 namespace {
 
+constexpr uint32_t kNoParent = UINT32_MAX;
+
 struct Node {
-    qint64 id = 0;
-    int64_t parent = -1;   // index into the nodes; -1: a root
-    std::string name;
-    bool skip = false;     // the "(root)" node: not a frame
-    uint64_t location = 0; // made on first use
+    int64_t id = 0;
     int64_t count = 0, nanos = 0;
+    uint32_t parent = kNoParent;   // index into the nodes
+    uint32_t location = 0;         // made on first use
+    bool skip = false;             // the "(root)" node: not a frame
 };
 
-class Reader {
+enum Role { kTop = 1, kNodes, kNode, kCallFrame, kChildren, kSamples, kDeltas };
+
+// Two passes over the JSON (JsonStream.h): the nodes' ids, names and hit counts first, then their parents (a
+// child is named by an id that may come later) and the samples.
+class Reader : public JsonVisitor {
 public:
-    explicit Reader(const std::string &sourceName) : m_source(sourceName) {}
+    Reader(const std::string &sourceName, const ReadOptions &options) : m_source(sourceName), m_options(options) {}
 
     [[noreturn]] void fail(const std::string &what) const { throw ProfileError(m_source + ": cpuprofile: " + what); }
 
-    int64_t integer(const QJsonValue &v, const std::string &where) const
+    std::shared_ptr<const Profile> read(std::string_view json)
     {
-        const qint64 i = v.toInteger();
-        if (!v.isDouble() || double(i) != v.toDouble() || i < -(qint64(1) << 53) || i > (qint64(1) << 53))
-            fail(where + " is not a whole number");
-        return i;
+        // What the reader and the stacks take, bounded like every reader's: each sampled node's stack is as deep
+        // as its chain of parents, which a small file can make long for all.
+        m_budget = memoryBudget(m_options, json.size());
+        m_refusal = stackMemoryRefusal(m_source + ": cpuprofile: ", m_options, m_budget);
+        m_pass = 1;
+        readJson(json, *this, m_source + ": ", m_options.maxJsonDepth);
+        if (!m_hasNodes)
+            fail("no \"nodes\" array");
+        m_pass = 2;
+        readJson(json, *this, m_source + ": ", m_options.maxJsonDepth);
+        for (Node &n : m_nodes)
+            n.skip = n.skip && n.parent == kNoParent;
+        if (m_timed)
+            countSamples();
+        std::vector<StackProfileBuilder::SampleType> types = {{"samples", "count"}};
+        if (m_timed)
+            types.push_back({"cpu", "nanoseconds"});
+        StackProfileBuilder b(types);
+        b.setMemoryLimit(m_budget, m_refusal);
+        b.addComment("qflame: imported from a Chrome .cpuprofile");
+        if (m_timed && m_hasEnd && m_hasStart)
+            b.setDurationNanos(nanos(std::max<int64_t>(plus(m_endTime, -m_startTime), 0)));
+        std::vector<uint64_t> leafFirst;
+        for (size_t i = 0; i < m_nodes.size(); ++i) {
+            if (m_nodes[i].count == 0 && m_nodes[i].nanos == 0)
+                continue;
+            leafFirst.clear();
+            for (uint32_t at = uint32_t(i); at != kNoParent; at = m_nodes[at].parent) {
+                if (leafFirst.size() > m_nodes.size())
+                    fail("the parents of node " + std::to_string(m_nodes[i].id) + " form a cycle");
+                Node &n = m_nodes[at];
+                if (n.skip)
+                    continue;
+                if (!n.location) {
+                    const std::string_view name = m_names[at];
+                    n.location = uint32_t(b.location(name.empty() ? std::string_view("(anonymous)") : name));
+                }
+                leafFirst.push_back(n.location);
+            }
+            b.setOtherBytes(held());
+            const Node &n = m_nodes[i];
+            b.appendStackIds(leafFirst, m_timed ? std::vector<int64_t>{n.count, n.nanos} : std::vector<int64_t>{n.count});
+        }
+        return b.build(m_source);
     }
 
-    void readNodes(const QJsonArray &nodes)
+    int enter(const JsonAt &at, bool isArray) override
     {
-        m_nodes.resize(size_t(nodes.size()));
-        for (qsizetype i = 0; i < nodes.size(); ++i) {
-            const std::string at = "node " + std::to_string(i);
-            const QJsonObject o = nodes[i].toObject();
-            Node &n = m_nodes[size_t(i)];
-            n.id = integer(o.value(QLatin1String("id")), at + " \"id\"");
-            if (!m_index.emplace(n.id, int64_t(i)).second)
-                fail(at + " repeats the id " + std::to_string(n.id));
-            const QJsonObject frame = o.value(QLatin1String("callFrame")).toObject();
-            const QString function = frame.value(QLatin1String("functionName")).toString();
-            if (function.isEmpty()) {
-                const QString url = frame.value(QLatin1String("url")).toString();
-                n.name = (url.isEmpty() ? QStringLiteral("(anonymous)")
-                                        : QStringLiteral("(anonymous %1:%2)")
-                                              .arg(url)
-                                              .arg(frame.value(QLatin1String("lineNumber")).toInteger() + 1))
-                             .toStdString();
-            } else {
-                n.name = function.toStdString();
+        switch (at.role) {
+        case kJsonTop:
+            return isArray ? kJsonSkip : kTop;
+        case kTop:
+            if (!isArray)
+                return kJsonSkip;
+            if (at.key == "nodes") {
+                if (m_pass == 1 && m_hasNodes)
+                    fail("the file has \"nodes\" twice");
+                m_hasNodes = true;
+                return kNodes;
             }
-            n.count = o.value(QLatin1String("hitCount")).toInteger(0);
-            if (n.count < 0)
-                fail(at + " has a negative hitCount");
+            if (at.key == "samples" || at.key == "timeDeltas") {
+                bool &seen = at.key == "samples" ? m_samplesKey : m_deltasKey;
+                if (m_pass == 1) {
+                    if (seen)
+                        fail("the file has \"" + std::string(at.key) + "\" twice");
+                    seen = true;
+                    m_timed = m_timed || at.key == "samples";
+                    return kJsonSkip;
+                }
+                return at.key == "samples" ? kSamples : kDeltas;
+            }
+            return kJsonSkip;
+        case kNodes:
+            m_node = at.index;
+            if (m_pass == 1)
+                startNode();
+            if (!isArray)
+                return kNode;
+            if (m_pass == 1)
+                endNode();   // not an object: as an empty one, it has no id
+            return kJsonSkip;
+        case kNode:
+            if (at.key == "callFrame" && !isArray && m_pass == 1)
+                return kCallFrame;
+            if (at.key == "children" && isArray && m_pass == 2)
+                return kChildren;
+            return kJsonSkip;
+        case kChildren:
+            fail("a child of node " + std::to_string(m_node) + " is not a whole number");
+        case kSamples:
+            fail("sample " + std::to_string(at.index) + " is not a whole number");
+        case kDeltas:
+            fail("timeDelta " + std::to_string(at.index) + " is not a whole number");
+        default:
+            return kJsonSkip;
         }
-        // Parents: from the children lists (current V8), else from "parent" (older files).
-        for (qsizetype i = 0; i < nodes.size(); ++i) {
-            const QJsonObject o = nodes[i].toObject();
-            for (const QJsonValue c : o.value(QLatin1String("children")).toArray())
-                setParent(indexOf(integer(c, "a child of node " + std::to_string(i))), int64_t(i));
-            if (o.contains(QLatin1String("parent")))
-                setParent(int64_t(i), indexOf(integer(o.value(QLatin1String("parent")), "parent of node " +
-                                                                                           std::to_string(i))));
+    }
+
+    void leave(int role, uint64_t count) override
+    {
+        if (role == kNode && m_pass == 1)
+            endNode();
+        else if (role == kSamples)
+            m_sampleCount = count;
+        else if (role == kDeltas)
+            m_deltaCount = count;
+    }
+
+    void scalar(const JsonAt &at, const JsonScalar &v) override
+    {
+        switch (at.role) {
+        case kTop:
+            if (m_pass != 1)
+                return;
+            if (at.key == "startTime")
+                m_hasStart = v.isNumber(), m_startTime = m_hasStart ? integer(v, [] { return "startTime"; }) : 0;
+            else if (at.key == "endTime")
+                m_hasEnd = v.isNumber(), m_endTime = m_hasEnd ? integer(v, [] { return "endTime"; }) : 0;
+            return;
+        case kNodes:   // not an object: as an empty one, it has no id
+            if (m_pass == 1) {
+                m_node = at.index;
+                startNode();
+                endNode();
+            }
+            return;
+        case kNode:
+            if (m_pass == 1) {
+                if (at.key == "id")
+                    m_id = v;
+                else if (at.key == "hitCount")
+                    m_hitCount = v.isNumber() && v.integral ? v.integer : 0;
+            } else if (at.key == "parent") {
+                setParent(uint32_t(m_node), indexOf(integer(v, [&] { return "parent of node " + std::to_string(m_node); })));
+            }
+            return;
+        case kCallFrame:
+            if (at.key == "functionName")
+                m_function = v.isString() ? std::string(v.text) : std::string();
+            else if (at.key == "url")
+                m_url = v.isString() ? std::string(v.text) : std::string();
+            else if (at.key == "lineNumber")
+                m_line = v.isNumber() && v.integral ? v.integer : 0;
+            return;
+        case kChildren:
+            setParent(indexOf(integer(v, [&] { return "a child of node " + std::to_string(m_node); })), uint32_t(m_node));
+            return;
+        case kSamples:
+            if (m_sampleNode.size() == m_sampleNode.capacity())
+                account();   // before it grows: a full vector counts as grown, so a growth past the budget never happens
+            m_sampleNode.push_back(indexOf(integer(v, [&] { return "sample " + std::to_string(at.index); })));
+            return;
+        case kDeltas:
+            if (m_deltas.size() == m_deltas.capacity())
+                account();
+            m_deltas.push_back(integer(v, [&] { return "timeDelta " + std::to_string(at.index); }));
+            return;
+        default:
+            return;
         }
-        for (Node &n : m_nodes)
-            n.skip = n.parent < 0 && n.name == "(root)";
+    }
+
+private:
+    // `where` names the value only when it is wrong (a string made per sample cost a third of the read).
+    template <class Where>
+    int64_t integer(const JsonScalar &v, Where &&where) const
+    {
+        if (!v.isNumber() || !v.integral || v.integer < -(int64_t(1) << 53) || v.integer > (int64_t(1) << 53))
+            fail(std::string(where()) + " is not a whole number");
+        return v.integer;
     }
 
     // Times are whole microseconds; hostile sums and products must fail, not overflow.
@@ -94,113 +222,119 @@ public:
         return out;
     }
 
-    int64_t indexOf(int64_t id) const
+    void startNode()
     {
-        const auto it = m_index.find(id);
-        if (it == m_index.end())
-            fail("no node has the id " + std::to_string(id));
-        return it->second;
+        m_id = JsonScalar{};
+        m_hitCount = 0;
+        m_function.clear();
+        m_url.clear();
+        m_line = 0;
     }
 
-    void setParent(int64_t child, int64_t parent)
+    void endNode()
     {
-        Node &c = m_nodes[size_t(child)];
-        if (c.parent >= 0 && c.parent != parent)
+        const auto at = [&] { return "node " + std::to_string(m_node); };
+        Node n;
+        n.id = integer(m_id, [&] { return at() + " \"id\""; });
+        const uint32_t h = idHash(n.id);
+        if (m_index.find(h, [&](uint32_t i) { return m_nodes[i].id == n.id; }) != StackProfileBuilder::HashSlots::kMissing)
+            fail(at() + " repeats the id " + std::to_string(n.id));
+        if (m_hitCount < 0)
+            fail(at() + " has a negative hitCount");
+        n.count = m_hitCount;
+        // An empty name is kept empty (and named when its location is made): 4 bytes, not 11.
+        if (m_function.empty() && !m_url.empty())
+            m_function = "(anonymous " + m_url + ":" + std::to_string(m_line + 1) + ")";
+        n.skip = m_function == "(root)";
+        if (m_nodes.size() == m_nodes.capacity() || m_nodes.size() % 1024 == 0)
+            account();   // before it grows (a full vector counts as grown), and now and then for the names
+        m_index.insert(h, uint32_t(m_nodes.size()));
+        m_nodes.push_back(n);
+        m_names.push_back(m_function);
+    }
+
+    static uint32_t idHash(int64_t id) { return uint32_t((uint64_t(id) * 0x9e3779b97f4a7c15ull) >> 32); }
+
+    uint32_t indexOf(int64_t id) const
+    {
+        const uint32_t i = m_index.find(idHash(id), [&](uint32_t n) { return m_nodes[n].id == id; });
+        if (i == StackProfileBuilder::HashSlots::kMissing)
+            fail("no node has the id " + std::to_string(id));
+        return i;
+    }
+
+    void setParent(uint32_t child, uint32_t parent)
+    {
+        Node &c = m_nodes[child];
+        if (c.parent != kNoParent && c.parent != parent)
             fail("node " + std::to_string(c.id) + " has two parents");
         c.parent = parent;
     }
 
-    // samples and timeDeltas: per node, the samples and the time until the next one (DevTools' accounting).
-    void readSamples(const QJsonObject &top)
+    uint64_t held() const
     {
-        const QJsonArray samples = top.value(QLatin1String("samples")).toArray();
-        const QJsonArray deltas = top.value(QLatin1String("timeDeltas")).toArray();
-        if (deltas.size() != samples.size())
-            fail("\"samples\" has " + std::to_string(samples.size()) + " entries but \"timeDeltas\" " +
-                 std::to_string(deltas.size()));
+        return heldBytes(m_nodes) + heldBytes(m_names) + m_index.bytes() + heldBytes(m_sampleNode) +
+               heldBytes(m_deltas);
+    }
+    void account() const
+    {
+        if (held() > m_budget)
+            throw ProfileError(m_refusal);
+    }
+
+    // samples and timeDeltas: per node, the samples and the time until the next one (DevTools' accounting).
+    void countSamples()
+    {
+        if (m_deltaCount != m_sampleCount)
+            fail("\"samples\" has " + std::to_string(m_sampleCount) + " entries but \"timeDeltas\" " +
+                 std::to_string(m_deltaCount));
         for (Node &n : m_nodes)
             n.count = 0;   // hitCount repeats what the samples say
-        std::vector<int64_t> node(size_t(samples.size())), time(size_t(samples.size()));
-        int64_t t = top.value(QLatin1String("startTime")).isDouble()
-                        ? integer(top.value(QLatin1String("startTime")), "startTime")
-                        : 0;
-        for (qsizetype i = 0; i < samples.size(); ++i) {
-            node[size_t(i)] = indexOf(integer(samples[i], "sample " + std::to_string(i)));
-            t = plus(t, integer(deltas[i], "timeDelta " + std::to_string(i)));
-            time[size_t(i)] = t;
-        }
+        // The deltas become times in place.
+        int64_t t = m_hasStart ? m_startTime : 0;
+        for (int64_t &d : m_deltas)
+            d = t = plus(t, d);
+        const std::vector<int64_t> &time = m_deltas;
         // V8 writes a sample late now and then (a negative delta); DevTools orders them by time first.
-        std::vector<size_t> order(node.size());
-        std::iota(order.begin(), order.end(), size_t(0));
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return time[a] < time[b]; });
-        const bool hasEnd = top.value(QLatin1String("endTime")).isDouble();
-        const int64_t end = hasEnd ? integer(top.value(QLatin1String("endTime")), "endTime") : 0;
-        for (size_t k = 0; k < order.size(); ++k) {
-            const size_t i = order[k];
-            const int64_t next = k + 1 < order.size() ? time[order[k + 1]] : (hasEnd ? end : time[i]);
-            Node &n = m_nodes[size_t(node[i])];
+        std::vector<uint32_t> order;
+        if (!std::is_sorted(time.begin(), time.end())) {
+            order.resize(time.size());
+            std::iota(order.begin(), order.end(), uint32_t(0));
+            account();
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return time[a] < time[b]; });
+        }
+        const auto sampleAt = [&](size_t k) { return order.empty() ? k : size_t(order[k]); };
+        for (size_t k = 0; k < time.size(); ++k) {
+            const size_t i = sampleAt(k);
+            const int64_t next = k + 1 < time.size() ? time[sampleAt(k + 1)] : (m_hasEnd ? m_endTime : time[i]);
+            Node &n = m_nodes[m_sampleNode[i]];
             n.count += 1;
             n.nanos = plus(n.nanos, nanos(std::max<int64_t>(plus(next, -time[i]), 0)));
         }
+        std::vector<uint32_t>().swap(m_sampleNode);
+        std::vector<int64_t>().swap(m_deltas);
     }
 
-    std::shared_ptr<const Profile> read(std::string_view json, const ReadOptions &options)
-    {
-        // What the stacks take in the profile (4 bytes a frame, 8 a value), bounded like every reader's: each
-        // sampled node's stack is as deep as its chain of parents, which a small file can make long for all.
-        const uint64_t budget = uint64_t(options.memoryPerInputByte) * json.size() + (uint64_t(64) << 20);
-        uint64_t stored = 0;
-        QJsonParseError error;
-        const QJsonDocument doc =
-            QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
-        if (error.error != QJsonParseError::NoError)
-            throw ProfileError(m_source + ": not valid JSON: " + error.errorString().toStdString() + " at offset " +
-                               std::to_string(error.offset));
-        const QJsonObject top = doc.object();
-        if (!top.value(QLatin1String("nodes")).isArray())
-            fail("no \"nodes\" array");
-        readNodes(top.value(QLatin1String("nodes")).toArray());
-        const bool timed = top.value(QLatin1String("samples")).isArray();
-        if (timed)
-            readSamples(top);
-        std::vector<StackProfileBuilder::SampleType> types = {{"samples", "count"}};
-        if (timed)
-            types.push_back({"cpu", "nanoseconds"});
-        StackProfileBuilder b(types);
-        b.addComment("qflame: imported from a Chrome .cpuprofile");
-        if (timed && top.value(QLatin1String("endTime")).isDouble() && top.value(QLatin1String("startTime")).isDouble())
-            b.setDurationNanos(nanos(std::max<int64_t>(plus(integer(top.value(QLatin1String("endTime")), "endTime"),
-                                                            -integer(top.value(QLatin1String("startTime")), "startTime")),
-                                                       0)));
-        std::vector<uint64_t> leafFirst;
-        for (size_t i = 0; i < m_nodes.size(); ++i) {
-            if (m_nodes[i].count == 0 && m_nodes[i].nanos == 0)
-                continue;
-            leafFirst.clear();
-            for (int64_t at = int64_t(i); at >= 0; at = m_nodes[size_t(at)].parent) {
-                if (leafFirst.size() > m_nodes.size())
-                    fail("the parents of node " + std::to_string(m_nodes[i].id) + " form a cycle");
-                Node &n = m_nodes[size_t(at)];
-                if (n.skip)
-                    continue;
-                if (!n.location)
-                    n.location = b.location(n.name);
-                leafFirst.push_back(n.location);
-            }
-            stored += 4 * leafFirst.size() + (timed ? 16 : 8);
-            if (stored > budget)
-                fail("the stacks take more than " + std::to_string(budget) + " bytes in memory, more than the "
-                     "limit per byte of input (+64 MiB): so deep and so many stacks are no real profile");
-            const Node &n = m_nodes[i];
-            b.appendStackIds(leafFirst, timed ? std::vector<int64_t>{n.count, n.nanos} : std::vector<int64_t>{n.count});
-        }
-        return b.build(m_source);
-    }
-
-private:
-    std::string m_source;
+    const std::string &m_source;
+    const ReadOptions &m_options;
+    uint64_t m_budget = 0;
+    std::string m_refusal;
+    int m_pass = 1;
+    bool m_hasNodes = false, m_timed = false, m_hasStart = false, m_hasEnd = false;
+    bool m_samplesKey = false, m_deltasKey = false;
+    int64_t m_startTime = 0, m_endTime = 0;
     std::vector<Node> m_nodes;
-    std::unordered_map<qint64, int64_t> m_index;   // node id -> index
+    StringTable m_names;                    // per node: its frame's name ("" for an anonymous one without url)
+    StackProfileBuilder::HashSlots m_index;  // node id -> index
+    // The node being read.
+    uint64_t m_node = 0;
+    JsonScalar m_id;
+    int64_t m_hitCount = 0, m_line = 0;
+    std::string m_function, m_url;
+    // The samples (as node indexes) and their deltas (then times), in the file's order.
+    std::vector<uint32_t> m_sampleNode;
+    std::vector<int64_t> m_deltas;
+    uint64_t m_sampleCount = 0, m_deltaCount = 0;
 };
 
 }   // namespace
@@ -214,7 +348,7 @@ bool looksLikeChromeCpuProfile(std::string_view head)
 std::shared_ptr<const Profile> readChromeCpuProfile(std::string_view json, const std::string &sourceName,
                                                     const ReadOptions &options)
 {
-    return Reader(sourceName).read(json, options);
+    return Reader(sourceName, options).read(json);
 }
 
 }   // namespace qflame

@@ -11,6 +11,7 @@
 // is the path of names from level 1 down to it, so the call tree equals the flame graph the file describes.
 #pragma once
 
+#include "io/ReadOptions.h"
 #include "pprof/Profile.h"
 
 #include <memory>
@@ -26,7 +27,14 @@ bool looksLikeJsonObject(std::string_view text);
 // The sample type comes from metadata: name (or "cpu"/"samples") and units:
 //   units "samples" (CPU time in ticks of 1/sampleRate s) -> nanoseconds, values scaled by 1e9/sampleRate
 //   "bytes" -> bytes; "lock_nanoseconds" -> nanoseconds; "objects", "goroutines", "lock_samples", none -> count.
-// Throws ProfileError on malformed JSON, a diff ("format": "double") or bars that do not nest.
-std::shared_ptr<const Profile> readFlamebearer(std::string_view json, const std::string &sourceName);
+// Throws ProfileError on malformed JSON, a diff ("format": "double") or bars that do not nest, and when it would
+// hold more than memoryBudget(options) (ReadOptions::memoryPerInputByte).
+//
+// The JSON is streamed twice (JsonStream.h): first everything but the levels (names, metadata), then the levels,
+// each bar placed under its parent as it is read and kept only while its row and the next are being read.
+// Memory: a node per distinct path of names and the two rows, never the document; an empty bar (total 0) costs
+// nothing.
+std::shared_ptr<const Profile> readFlamebearer(std::string_view json, const std::string &sourceName,
+                                               const ReadOptions &options = {});
 
 }   // namespace qflame

@@ -104,10 +104,20 @@ bool looksLikeFolded(std::string_view text)
 std::shared_ptr<const Profile> readFolded(std::string_view text, const std::string &sourceName,
                                           const FoldedOptions &options)
 {
+    return readFolded(text, sourceName, ReadOptions{}, options);
+}
+
+std::shared_ptr<const Profile> readFolded(std::string_view text, const std::string &sourceName,
+                                          const ReadOptions &read, const FoldedOptions &options)
+{
     StackProfileBuilder builder({{options.sampleType, options.sampleUnit}});
+    const uint64_t budget = memoryBudget(read, text.size());
+    builder.setMemoryLimit(budget, stackMemoryRefusal(sourceName + ": folded: ", read, budget));
     builder.addComment("qflame: imported from folded stacks");
-    std::vector<std::string_view> frames;
+    const char *const begin = text.data();
     forEachLine(withoutBom(text), [&](size_t lineNo, std::string_view line) {
+        if (lineNo % 65536 == 0 && read.progress && !read.progress(double(line.data() - begin) / double(text.size())))
+            throw Cancelled();
         if (isBlankLine(line))
             return true;
         const FoldedLine f = splitLine(line);
@@ -116,14 +126,7 @@ std::shared_ptr<const Profile> readFolded(std::string_view text, const std::stri
             throw ProfileError(sourceName + ": line " + std::to_string(lineNo) +
                                ": not folded stacks: expected 'frame;frame;... COUNT' with a whole-number count, got '" +
                                std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'"));
-        frames.clear();
-        std::string_view rest = f.stack;
-        while (!rest.empty()) {
-            const size_t semi = rest.find(';');
-            frames.push_back(rest.substr(0, semi));
-            rest.remove_prefix(semi == std::string_view::npos ? rest.size() : semi + 1);
-        }
-        builder.addStack(frames, {count});
+        builder.addStack(f.stack, ';', &count);
         return true;
     });
     if (builder.stackCount() == 0)

@@ -8,6 +8,7 @@
 // call tree as folded stacks is export/FoldedWriter.h.
 #pragma once
 
+#include "io/ReadOptions.h"
 #include "pprof/Profile.h"
 
 #include <memory>
@@ -27,8 +28,11 @@ struct FoldedOptions {
 bool looksLikeFolded(std::string_view text);
 
 // Parses folded stacks (a UTF-8 BOM, blank lines and CRLF line ends are accepted). Throws ProfileError naming
-// the first malformed line.
+// the first malformed line, or when the stacks would take more memory than read.memoryPerInputByte allows
+// (memoryBudget); read.progress is called now and then and may cancel.
 std::shared_ptr<const Profile> readFolded(std::string_view text, const std::string &sourceName,
                                           const FoldedOptions &options = {});
+std::shared_ptr<const Profile> readFolded(std::string_view text, const std::string &sourceName,
+                                          const ReadOptions &read, const FoldedOptions &options = {});
 
 }   // namespace qflame

@@ -178,6 +178,9 @@ struct Frame {
     std::optional<uint64_t> address;
     std::string_view name = "[unknown]";
     std::string_view dso;   // empty: none printed
+    bool inlined = false;   // "(inlined)" where the DSO goes, or after its srcline
+    std::string_view file;  // from a srcline ("  file.cpp:12"); empty: none
+    int64_t line = 0;
 };
 
 // "ip sym+0xoff (dso)", each part optional as -F allows. Names may hold spaces and parentheses (demangled C++),
@@ -206,6 +209,10 @@ Frame parseFrame(std::string_view s)
             }
         }
     }
+    if (f.dso == "inlined") {   // perf --inline: a frame of the inline stack of the address, not a DSO
+        f.inlined = true;
+        f.dso = {};
+    }
     const size_t plus = s.rfind("+0x");
     if (plus != std::string_view::npos && plus > 0) {
         if (const auto off = hexNumber(s.substr(plus + 3))) {
@@ -217,6 +224,40 @@ Frame parseFrame(std::string_view s)
     if (!s.empty())
         f.name = s;
     return f;
+}
+
+// perf script -F +srcline prints the frame's source line below it, indented with spaces (frames have a tab):
+// "  main.cpp:12", "  main.cpp:12 (inlined)" for a frame of an inline stack (then not marked where the DSO goes),
+// "  ??:0" when unknown, "  [kernel.kallsyms][ffffffff8225f759]" for code without line tables. False when the
+// line is not such a line (it is then read as a frame).
+bool parseSrcline(std::string_view line, Frame *f)
+{
+    std::string_view s = trimmed(line);
+    bool inlined = false;
+    if (s.size() > 10 && s.substr(s.size() - 10) == " (inlined)") {
+        inlined = true;
+        s = trimmed(s.substr(0, s.size() - 10));
+    }
+    if (const size_t d = s.rfind(" (discriminator "); d != std::string_view::npos && s.back() == ')')
+        s = s.substr(0, d);
+    if (s.size() > 2 && s.front() == '[' && s.back() == ']' && s.find("][") != std::string_view::npos) {
+        f->inlined = f->inlined || inlined;
+        return true;   // [dso][address]: no line table
+    }
+    const size_t colon = s.rfind(':');
+    if (colon == std::string_view::npos || s.find(" (") != std::string_view::npos)
+        return false;
+    const std::string_view number = s.substr(colon + 1), file = s.substr(0, colon);
+    const bool unknown = number == "?" || number == "0";
+    const std::optional<int64_t> lineNo = unknown ? std::optional<int64_t>(0) : decimal(number);
+    if (!lineNo)
+        return false;
+    f->inlined = f->inlined || inlined;
+    if (file != "??" && !file.empty() && *lineNo > 0) {
+        f->file = file;
+        f->line = *lineNo;
+    }
+    return true;
 }
 
 template <typename Fn>
@@ -249,9 +290,14 @@ struct NameHash {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
 };
 
-// Builds the Profile directly: strings, functions (one per name), mappings (one per DSO), locations (one per
-// address, function and mapping) and samples, records with the same stack, labels and event summed into one
-// sample so that memory follows the distinct stacks, not the records.
+// Builds the Profile directly: strings, functions (one per name and source file), mappings (one per DSO),
+// locations (one per address, mapping and lines) and samples, records with the same stack, labels and event summed
+// into one sample so that memory follows the distinct stacks, not the records.
+//
+// perf --inline prints the inline stack of an address as frames of that address, innermost first, each but the
+// outermost marked "(inlined)"; they become one location with a line per frame, as pprof stores inlining (and as
+// go tool pprof then marks the inlined functions "(inline)"). perf names the innermost frame after the symbol
+// when the line tables say so: a frame at the address right before an "(inlined)" one belongs to that stack too.
 class PerfProfileBuilder {
 public:
     PerfProfileBuilder(const std::string &sourceName, const ReadOptions &options)
@@ -267,36 +313,29 @@ public:
     {
         m_header = h;
         m_headerLine = lineNo;
-        m_stack.clear();
+        m_frames.clear();
         m_open = true;
     }
     bool open() const { return m_open; }
 
-    void frame(const Frame &f)
-    {
-        const uint32_t fn = function(f.name);
-        const uint32_t map = f.dso.empty() ? kNone : mapping(f.dso);
-        const LocKey key{f.address.value_or(0), fn, map};
-        auto it = m_locations.find(key);
-        if (it == m_locations.end()) {
-            Location loc;
-            loc.id = m_p.locations.size() + 1;
-            loc.mapping = map;
-            loc.address = key.address;
-            loc.firstLine = uint32_t(m_p.lines.size());
-            loc.lineCount = 1;
-            m_p.lines.push_back(Line{fn, 0, 0});
-            it = m_locations.emplace(key, uint32_t(m_p.locations.size())).first;
-            m_p.locations.push_back(loc);
-        }
-        m_stack.push_back(it->second);
-    }
+    void frame(const Frame &f) { m_frames.push_back(f); }
+    // The frame a srcline line belongs to: the record's last.
+    Frame *lastFrame() { return m_open && !m_frames.empty() ? &m_frames.back() : nullptr; }
 
     void end()
     {
         if (!m_open)
             return;
         m_open = false;
+        m_stack.clear();
+        for (size_t i = 0; i < m_frames.size();) {
+            size_t j = i;   // the frames [i, j] are one address's inline stack
+            while (j + 1 < m_frames.size() && m_frames[j + 1].address == m_frames[j].address &&
+                   (m_frames[j].inlined || (j == i && m_frames[j + 1].inlined)))
+                ++j;
+            m_stack.push_back(location(i, j));
+            i = j + 1;
+        }
         const uint32_t event = eventIndex();
         const uint32_t comm = m_header.comm.empty() ? 0 : str(m_header.comm);
         const int64_t pid = m_header.pid.value_or(-1), tid = m_header.tid.value_or(-1);
@@ -330,6 +369,7 @@ public:
     void checkMemory(size_t inputBytes, size_t lineNo) const
     {
         const uint64_t stored = m_p.strings.bytes() + 4 * (m_p.sampleLocations.size() + m_stack.capacity()) +
+                                sizeof(Frame) * m_frames.capacity() + 48 * m_inlineLocations.size() +
                                 8 * m_p.sampleLocBegin.size() +
                                 24 * m_p.labels.size() + 8 * m_p.sampleLabelBegin.size() +
                                 (sizeof(Location) + sizeof(Line) + 48) * m_p.locations.size() +
@@ -385,14 +425,66 @@ private:
     struct LocKey {
         uint64_t address;
         uint32_t function, mapping;
+        int64_t line;
         bool operator==(const LocKey &) const = default;
     };
     struct LocHash {
         size_t operator()(const LocKey &k) const
         {
-            return std::hash<uint64_t>()(k.address * 0x9e3779b97f4a7c15ull ^ (uint64_t(k.function) << 32 | k.mapping));
+            return std::hash<uint64_t>()((k.address * 0x9e3779b97f4a7c15ull ^ (uint64_t(k.function) << 32 | k.mapping)) +
+                                         uint64_t(k.line) * 0xff51afd7ed558ccdull);
         }
     };
+
+    // The location of the frames [first, last] of the record: one line each, innermost first. Its mapping is
+    // the DSO printed on them (on the outermost; an inline stack whose outer frame perf did not print has none).
+    uint32_t location(size_t first, size_t last)
+    {
+        uint32_t map = kNone;
+        for (size_t k = first; k <= last; ++k)
+            if (!m_frames[k].dso.empty())
+                map = mapping(m_frames[k].dso);
+        const uint64_t address = m_frames[first].address.value_or(0);
+        m_lines.clear();
+        for (size_t k = first; k <= last; ++k)
+            m_lines.push_back(Line{function(m_frames[k].name, m_frames[k].file), m_frames[k].line, 0});
+        uint32_t *found = nullptr;
+        std::string key;
+        if (first == last) {
+            const LocKey k{address, m_lines[0].function, map, m_lines[0].line};
+            auto [it, added] = m_locations.emplace(k, uint32_t(m_p.locations.size()));
+            if (!added)
+                return it->second;
+            found = &it->second;
+        } else {
+            key.append(reinterpret_cast<const char *>(&address), sizeof address);
+            key.append(reinterpret_cast<const char *>(&map), sizeof map);
+            for (const Line &l : m_lines) {
+                key.append(reinterpret_cast<const char *>(&l.function), sizeof l.function);
+                key.append(reinterpret_cast<const char *>(&l.line), sizeof l.line);
+            }
+            auto [it, added] = m_inlineLocations.emplace(std::move(key), uint32_t(m_p.locations.size()));
+            if (!added)
+                return it->second;
+            found = &it->second;
+        }
+        Location loc;
+        loc.id = m_p.locations.size() + 1;
+        loc.mapping = map;
+        loc.address = address;
+        loc.firstLine = uint32_t(m_p.lines.size());
+        loc.lineCount = uint32_t(m_lines.size());
+        m_p.lines.insert(m_p.lines.end(), m_lines.begin(), m_lines.end());
+        m_p.locations.push_back(loc);
+        if (map != kNone) {
+            Mapping &m = m_p.mappings[map];
+            m.hasInlineFrames = m.hasInlineFrames || m_lines.size() > 1;
+            for (const Line &l : m_lines)
+                if (l.line > 0)
+                    m.hasFilenames = m.hasLineNumbers = true;
+        }
+        return *found;
+    }
 
     uint32_t str(std::string_view s)
     {
@@ -405,14 +497,15 @@ private:
         return index;
     }
 
-    uint32_t function(std::string_view name)
+    uint32_t function(std::string_view name, std::string_view file)
     {
-        const uint32_t s = str(name);
-        auto [it, added] = m_functionOf.emplace(s, uint32_t(m_p.functions.size()));
+        const uint32_t s = str(name), filename = file.empty() ? 0 : str(file);
+        auto [it, added] = m_functionOf.emplace(uint64_t(s) << 32 | filename, uint32_t(m_p.functions.size()));
         if (added) {
             Function f;
             f.id = m_p.functions.size() + 1;
             f.name = f.systemName = s;
+            f.filename = filename;
             m_p.functions.push_back(f);
         }
         return it->second;
@@ -463,8 +556,12 @@ private:
     Profile m_p;
     uint32_t m_commKey = 0, m_pidKey = 0, m_tidKey = 0;
     std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> m_strings;
-    std::unordered_map<uint32_t, uint32_t> m_functionOf, m_mappingOf, m_eventOf;   // string -> index
-    std::unordered_map<LocKey, uint32_t, LocHash> m_locations;
+    std::unordered_map<uint64_t, uint32_t> m_functionOf;              // name and file strings -> index
+    std::unordered_map<uint32_t, uint32_t> m_mappingOf, m_eventOf;   // string -> index
+    std::unordered_map<LocKey, uint32_t, LocHash> m_locations;        // of one line
+    std::unordered_map<std::string, uint32_t> m_inlineLocations;     // of several: address, mapping, lines
+    std::vector<Frame> m_frames;                                      // the record's, innermost first
+    std::vector<Line> m_lines;
     std::unordered_multimap<uint64_t, uint32_t> m_sampleOf;   // hash of stack, labels and event -> sample
     std::vector<Sample> m_samples;
     std::vector<Event> m_events;
@@ -533,6 +630,9 @@ std::shared_ptr<const Profile> readPerfScript(std::string_view text, const std::
                 builder.frame(parseFrame(h.rest));
             return afterHeader(lineNo, consumed);
         }
+        // A srcline below a frame (or below a header's frame): spaces, not perf's tab, and FILE:LINE.
+        if (line.front() == ' ' && builder.lastFrame() && parseSrcline(line, builder.lastFrame()))
+            return true;
         if (isBlank(line.front())) {
             if (!builder.open())
                 throw ProfileError(sourceName + ": line " + std::to_string(lineNo) +

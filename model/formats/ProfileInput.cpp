@@ -8,6 +8,7 @@
 #include "io/InflatingStream.h"
 #include "io/InputFile.h"
 #include "names/Demangle.h"
+#include "names/TemplateArguments.h"
 #include "pprof/PprofReader.h"
 
 #include <algorithm>
@@ -23,9 +24,9 @@ bool recognizesFolded(std::string_view head)
 }
 
 std::shared_ptr<const Profile> readFoldedBytes(std::string_view text, const std::string &sourceName,
-                                               const ReadOptions &)
+                                               const ReadOptions &options)
 {
-    return readFolded(text, sourceName);
+    return readFolded(text, sourceName, options);
 }
 
 std::shared_ptr<const Profile> readPerfScriptBytes(std::string_view text, const std::string &sourceName,
@@ -35,9 +36,9 @@ std::shared_ptr<const Profile> readPerfScriptBytes(std::string_view text, const 
 }
 
 std::shared_ptr<const Profile> readFlamebearerBytes(std::string_view json, const std::string &sourceName,
-                                                    const ReadOptions &)
+                                                    const ReadOptions &options)
 {
-    return readFlamebearer(json, sourceName);
+    return readFlamebearer(json, sourceName, options);
 }
 
 const FormatReader &readerFor(ProfileFormat format)
@@ -104,11 +105,13 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
     }
 }
 
-// Names are made readable after the reader, for every format alike (readers keep names exactly as they arrive).
+// Names are made readable after the reader, for every format alike (readers keep names exactly as they arrive),
+// then their template arguments collapsed when asked.
 std::shared_ptr<const Profile> readAndDemangle(std::string_view bytes, const std::string &sourceName,
                                                const ReadOptions &options, std::optional<ProfileFormat> only)
 {
-    return demangleProfile(readThroughDoor(bytes, sourceName, options, only), options.demangle);
+    auto profile = demangleProfile(readThroughDoor(bytes, sourceName, options, only), options.demangle);
+    return options.collapseTemplates ? collapseTemplates(std::move(profile)) : profile;
 }
 
 std::shared_ptr<const Profile> readFileThroughDoor(const QString &path, const ReadOptions &options,

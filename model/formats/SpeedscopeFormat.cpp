@@ -1,14 +1,10 @@
 #include "formats/SpeedscopeFormat.h"
 
 #include "formats/FlamebearerFormat.h"
+#include "formats/JsonStream.h"
 #include "formats/StackProfile.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-
 #include <cmath>
-#include <unordered_map>
 #include <vector>
 
 namespace qflame {
@@ -18,243 +14,491 @@ namespace {
 // Values are stored as int64; a weight this large is no real profile's, and rounding it would lose digits.
 constexpr double kMaxValue = 4.0e18;
 
-class Reader {
+// What the first pass keeps of every profile of the file: enough to pick one and to read it in the second.
+struct ProfileInfo {
+    uint32_t name = 0, type = 0, unit = 0;   // into Reader::m_texts; 0: not a string
+    bool isObject = false, hasStart = false, hasEnd = false;
+    double start = 0, end = 0;
+};
+
+enum Role {
+    kTop = 1, kShared, kFrames, kFrame, kProfiles, kProfile,
+    kSamples, kSample, kWeights, kEvents, kEvent, kCount
+};
+
+class Reader : public JsonVisitor {
 public:
-    explicit Reader(const std::string &sourceName) : m_source(sourceName) {}
+    Reader(const std::string &sourceName, const ReadOptions &options)
+        : m_source(sourceName), m_options(options), m_texts{""}
+    {
+    }
 
     [[noreturn]] void fail(const std::string &what) const { throw ProfileError(m_source + ": speedscope: " + what); }
 
-    // The factor from the file's unit to the pprof unit, and the sample type it becomes.
-    StackProfileBuilder::SampleType unitOf(const QString &unit, double *factor) const
+    std::shared_ptr<const Profile> read(std::string_view json)
     {
-        *factor = 1;
-        if (unit == u"nanoseconds")
-            return {"time", "nanoseconds"};
-        if (unit == u"microseconds")
-            return *factor = 1e3, StackProfileBuilder::SampleType{"time", "nanoseconds"};
-        if (unit == u"milliseconds")
-            return *factor = 1e6, StackProfileBuilder::SampleType{"time", "nanoseconds"};
-        if (unit == u"seconds")
-            return *factor = 1e9, StackProfileBuilder::SampleType{"time", "nanoseconds"};
-        if (unit == u"bytes")
-            return {"space", "bytes"};
-        if (unit == u"none" || unit.isEmpty())
-            return {"samples", "count"};
-        fail("unknown unit \"" + unit.toStdString() + "\" (none, nanoseconds, microseconds, milliseconds, seconds "
-             "or bytes)");
-    }
-
-    int64_t scaled(const QJsonValue &v, double factor, const std::string &where) const
-    {
-        if (!v.isDouble())
-            fail(where + " is not a number");
-        const double x = v.toDouble() * factor;
-        if (!std::isfinite(x) || x < 0 || x > kMaxValue)
-            fail(where + " is negative or too large");
-        return std::llround(x);
-    }
-
-    // The location of every shared frame, made on first use: a file names thousands of frames, a profile uses
-    // some of them.
-    void readFrames(const QJsonObject &top)
-    {
-        const QJsonValue shared = top.value(QLatin1String("shared"));
-        if (!shared.isObject() || !shared.toObject().value(QLatin1String("frames")).isArray())
-            fail("no \"shared\" object with a \"frames\" array");
-        for (const QJsonValue f : shared.toObject().value(QLatin1String("frames")).toArray()) {
-            if (!f.isObject())
-                fail("frame " + std::to_string(m_names.size()) + " is not an object");
-            const QJsonObject o = f.toObject();
-            QString name = o.value(QLatin1String("name")).toString();
-            if (name.isEmpty()) {
-                const QString file = o.value(QLatin1String("file")).toString();
-                name = file.isEmpty() ? QStringLiteral("(anonymous)")
-                                      : QStringLiteral("(anonymous %1:%2)")
-                                            .arg(file)
-                                            .arg(o.value(QLatin1String("line")).toInteger());
-            }
-            m_names.push_back(name.toStdString());
-        }
-        m_ids.assign(m_names.size(), 0);
-    }
-
-    uint64_t frameId(StackProfileBuilder &b, const QJsonValue &v, const std::string &where)
-    {
-        const qint64 i = v.toInteger(-1);
-        if (!v.isDouble() || double(i) != v.toDouble() || i < 0 || uint64_t(i) >= m_names.size())
-            fail(where + " is not the index of one of the " + std::to_string(m_names.size()) + " frames");
-        if (!m_ids[size_t(i)])
-            m_ids[size_t(i)] = b.location(m_names[size_t(i)]);
-        return m_ids[size_t(i)];
-    }
-
-    QJsonObject pick(const QJsonObject &top, const std::string &wanted) const
-    {
-        const QJsonValue profiles = top.value(QLatin1String("profiles"));
-        if (!profiles.isArray() || profiles.toArray().isEmpty())
-            fail("no \"profiles\" array with a profile in it");
-        const QJsonArray all = profiles.toArray();
-        if (!wanted.empty()) {
-            std::string names;
-            for (const QJsonValue p : all) {
-                const std::string name = p.toObject().value(QLatin1String("name")).toString().toStdString();
-                if (name == wanted)
-                    return p.toObject();
-                names += (names.empty() ? "" : ", ") + ("\"" + name + "\"");
-            }
-            fail("no profile named \"" + wanted + "\" (the file has " + names + ")");
-        }
-        const qint64 active = top.value(QLatin1String("activeProfileIndex")).toInteger(0);
-        const QJsonValue chosen = active >= 0 && active < all.size() ? all[active] : all[0];
-        if (!chosen.isObject())
-            fail("the profile is not an object");
-        return chosen.toObject();
-    }
-
-    void sampled(StackProfileBuilder &b, const QJsonObject &p, double factor)
-    {
-        const QJsonValue samples = p.value(QLatin1String("samples")), weights = p.value(QLatin1String("weights"));
-        if (!samples.isArray() || !weights.isArray() || samples.toArray().size() != weights.toArray().size())
-            fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
-        const QJsonArray s = samples.toArray(), w = weights.toArray();
-        std::vector<uint64_t> leafFirst;
-        for (qsizetype i = 0; i < s.size(); ++i) {
-            const std::string at = "sample " + std::to_string(i);
-            if (!s[i].isArray())
-                fail(at + " is not an array of frame indexes");
-            const QJsonArray stack = s[i].toArray();
-            leafFirst.clear();
-            for (qsizetype k = stack.size(); k-- > 0;)
-                leafFirst.push_back(frameId(b, stack[k], at + " frame " + std::to_string(k)));
-            const int64_t weight = scaled(w[i], factor, "weight " + std::to_string(i));
-            const size_t before = b.stackCount();
-            b.addStackIds(leafFirst, m_countToo ? std::vector<int64_t>{1, weight} : std::vector<int64_t>{weight});
-            if (b.stackCount() != before)   // a new stack; a repeated one adds to its sample
-                store(leafFirst.size(), m_countToo ? 2 : 1);
-        }
-    }
-
-    // What the stacks will take in the profile (4 bytes a frame, 8 a value): bounded like every reader's
-    // (ReadOptions::memoryPerInputByte), since a stack is as deep as the frames open, which a small file can
-    // make large for every one of its events.
-    void store(size_t frames, size_t values)
-    {
-        m_stored += 4 * frames + 8 * values;
-        if (m_stored > m_budget)
-            fail("the stacks take more than " + std::to_string(m_budget) + " bytes in memory, more than the limit "
-                 "per byte of input (+64 MiB): so deep and so many stacks are no real profile");
-    }
-
-    // An evented profile's time per distinct stack: the stacks open form a tree (a trie of frames), each
-    // event moves along it, and the time between two events goes to the node of the stack open then. The tree
-    // has at most one node per open event, and each distinct stack is emitted once.
-    void evented(StackProfileBuilder &b, const QJsonObject &p, double factor)
-    {
-        const QJsonValue events = p.value(QLatin1String("events"));
-        if (!events.isArray())
-            fail("an evented profile needs an \"events\" array");
-        struct Node {
-            uint64_t location;
-            qint64 frameIndex;   // to match closes
-            size_t parent;
-            int64_t self = 0;
-        };
-        std::vector<Node> nodes{{0, -1, 0}};   // 0: nothing open
-        std::unordered_map<uint64_t, size_t> childOf;   // (parent << 32 | frame index) -> node
-        size_t at = 0;   // the node of the stack open now
-        int64_t last = 0;
-        auto account = [&](int64_t time) {
-            if (at != 0 && time > last)
-                nodes[at].self += time - last;
-            last = std::max(last, time);
-        };
-        const QJsonArray all = events.toArray();
-        for (qsizetype i = 0; i < all.size(); ++i) {
-            const std::string where = "event " + std::to_string(i);
-            const QJsonObject e = all[i].toObject();
-            const QString type = e.value(QLatin1String("type")).toString();
-            const int64_t time = scaled(e.value(QLatin1String("at")), factor, where + " \"at\"");
-            if (at == 0)
-                last = time;   // nothing was open: no time to count, the clock starts here
-            else if (time < last)
-                fail(where + " is earlier than the one before it (events must be in time order)");
-            const uint64_t id = frameId(b, e.value(QLatin1String("frame")), where + " \"frame\"");
-            const qint64 frame = e.value(QLatin1String("frame")).toInteger();
-            account(time);
-            if (type == u"O") {
-                const uint64_t key = (uint64_t(at) << 32) | uint64_t(frame);
-                const auto [it, added] = childOf.emplace(key, nodes.size());
-                if (added)
-                    nodes.push_back({id, frame, at});
-                at = it->second;
-            } else if (type == u"C") {
-                if (at == 0 || nodes[at].frameIndex != frame)
-                    fail(where + " closes frame " + std::to_string(frame) + ", which is not the innermost open frame");
-                at = nodes[at].parent;
-            } else {
-                fail(where + " has type \"" + type.toStdString() + "\", neither \"O\" (open) nor \"C\" (close)");
-            }
-        }
-        // Frames still open at the end last until the profile's end.
-        if (p.value(QLatin1String("endValue")).isDouble())
-            account(scaled(p.value(QLatin1String("endValue")), factor, "endValue"));
-        std::vector<uint64_t> leafFirst;
-        for (size_t n = 1; n < nodes.size(); ++n) {
-            if (nodes[n].self == 0)
-                continue;
-            leafFirst.clear();
-            for (size_t k = n; k != 0; k = nodes[k].parent)
-                leafFirst.push_back(nodes[k].location);
-            store(leafFirst.size(), 1);
-            b.appendStackIds(leafFirst, {nodes[n].self});   // distinct by construction
-        }
-    }
-
-    std::shared_ptr<const Profile> read(std::string_view json, const ReadOptions &options)
-    {
-        m_budget = uint64_t(options.memoryPerInputByte) * json.size() + (uint64_t(64) << 20);
-        QJsonParseError error;
-        const QJsonDocument doc =
-            QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
-        if (error.error != QJsonParseError::NoError)
-            throw ProfileError(m_source + ": not valid JSON: " + error.errorString().toStdString() + " at offset " +
-                               std::to_string(error.offset));
-        if (!doc.isObject())
+        m_budget = memoryBudget(m_options, json.size());
+        m_refusal = stackMemoryRefusal(m_source + ": speedscope: ", m_options, m_budget);
+        // Pass 1: the frames and what each profile is; pass 2: the chosen profile's samples or events.
+        m_pass = 1;
+        readJson(json, *this, m_source + ": ", m_options.maxJsonDepth);
+        if (!m_isObject)
             fail("the document is not an object");
-        const QJsonObject top = doc.object();
-        readFrames(top);
-        const QJsonObject p = pick(top, options.profileName);
-        const QString kind = p.value(QLatin1String("type")).toString();
-        if (kind != u"sampled" && kind != u"evented")
-            fail("profile type \"" + kind.toStdString() + "\" is neither \"sampled\" nor \"evented\"");
-        double factor = 1;
-        const StackProfileBuilder::SampleType type = unitOf(p.value(QLatin1String("unit")).toString(), &factor);
-        m_countToo = kind == u"sampled" && type.unit != "count";
+        if (!m_hasFrames)
+            fail("no \"shared\" object with a \"frames\" array");
+        pick();
+        const ProfileInfo &p = m_profiles[m_chosen];
+        const std::string kind(m_texts[p.type]);
+        if (kind != "sampled" && kind != "evented")
+            fail("profile type \"" + kind + "\" is neither \"sampled\" nor \"evented\"");
+        m_evented = kind == "evented";
+        const StackProfileBuilder::SampleType type = unitOf(m_texts[p.unit]);
+        m_countToo = !m_evented && type.unit != "count";
         std::vector<StackProfileBuilder::SampleType> types;
         if (m_countToo)
             types.push_back({"samples", "count"});
         types.push_back(type);
         StackProfileBuilder b(types);
-        const std::string name = p.value(QLatin1String("name")).toString().toStdString();
-        b.addComment("qflame: imported from speedscope, " + kind.toStdString() + " profile \"" + name + "\"");
-        if (kind == u"sampled")
-            sampled(b, p, factor);
-        else
-            evented(b, p, factor);
-        if (type.unit == "nanoseconds") {
-            const QJsonValue start = p.value(QLatin1String("startValue")), end = p.value(QLatin1String("endValue"));
-            if (start.isDouble() && end.isDouble() && end.toDouble() > start.toDouble())
-                b.setDurationNanos(scaled(end, factor, "endValue") - scaled(start, factor, "startValue"));
-        }
+        m_builder = &b;
+        b.setMemoryLimit(m_budget, m_refusal);
+        b.addComment("qflame: imported from speedscope, " + kind + " profile \"" + std::string(m_texts[p.name]) + "\"");
+        m_ids.assign(m_frames.size(), 0);
+        m_nodes.assign(1, Node{0, 0, 0, 0});
+        m_pass = 2;
+        readJson(json, *this, m_source + ": ", m_options.maxJsonDepth);
+        if (m_evented)
+            finishEvents(p);
+        else if (!m_sawSamples || !m_sawWeights || m_sampleCount != m_weightCount)
+            fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
+        if (type.unit == "nanoseconds" && p.hasStart && p.hasEnd && p.end > p.start)
+            b.setDurationNanos(scaled(p.end, [] { return "endValue"; }) - scaled(p.start, [] { return "startValue"; }));
+        m_builder = nullptr;
         return b.build(m_source);
     }
 
+    int enter(const JsonAt &at, bool isArray) override
+    {
+        switch (at.role) {
+        case kJsonTop:
+            m_isObject = !isArray;
+            return isArray ? kJsonSkip : kTop;
+        case kTop:
+            if (at.key == "shared")
+                return isArray ? kJsonSkip : kShared;
+            if (at.key == "profiles" && isArray) {
+                // A key given twice: the last one counts.
+                if (m_pass == 1)
+                    return m_profiles.clear(), ++m_profilesKeys, kProfiles;
+                return ++m_profilesSeen == m_profilesKeys ? kProfiles : kJsonSkip;
+            }
+            return kJsonSkip;
+        case kShared:
+            if (at.key == "frames" && isArray && m_pass == 1) {
+                m_hasFrames = true;
+                m_frames = StringTable();
+                return kFrames;
+            }
+            return kJsonSkip;
+        case kFrames:
+            if (isArray)
+                fail("frame " + std::to_string(at.index) + " is not an object");
+            m_frameName = m_frameFile = std::string();
+            m_frameLine = 0;
+            return kFrame;
+        case kProfiles:
+            m_profile = at.index;
+            if (m_pass == 1) {
+                m_profiles.push_back(ProfileInfo{});
+                m_profiles.back().isObject = !isArray;
+                accountFirstPass();
+            }
+            return isArray || (m_pass == 2 && m_profile != m_chosen) ? kJsonSkip : kProfile;
+        case kProfile:
+            if (at.key == "samples" || at.key == "weights" || at.key == "events")
+                return m_pass == 1 || !isArray ? kJsonSkip : arrayRole(at.key);
+            return kJsonSkip;
+        case kSamples:
+            if (!isArray)
+                fail("sample " + std::to_string(at.index) + " is not an array of frame indexes");
+            m_stack.clear();
+            return kSample;
+        case kSample:
+            m_stack.push_back(-1);   // not a frame index
+            return kJsonSkip;
+        case kWeights:
+            fail("weight " + std::to_string(at.index) + " is not a number");
+        case kEvents:
+            m_event = Event{};
+            return isArray ? (m_event.index = at.index, kCount) : (m_event.index = at.index, kEvent);
+        default:
+            return kJsonSkip;
+        }
+    }
+
+    void leave(int role, uint64_t count) override
+    {
+        switch (role) {
+        case kFrame:
+            addFrame();
+            return;
+        case kSamples:
+            m_sampleCount = count;
+            return;
+        case kSample:
+            addSample();
+            return;
+        case kWeights:
+            m_weightCount = count;
+            return;
+        case kCount:   // an event given as an array: as an empty object, it has no "at"
+        case kEvent:
+            addEvent();
+            return;
+        default:
+            return;
+        }
+    }
+
+    void scalar(const JsonAt &at, const JsonScalar &v) override
+    {
+        switch (at.role) {
+        case kJsonTop:
+            m_isObject = false;
+            return;
+        case kTop:
+            if (at.key == "activeProfileIndex")
+                m_active = v.isNumber() && v.integral ? v.integer : 0;
+            return;
+        case kFrame:
+            if (at.key == "name")
+                m_frameName = v.isString() ? std::string(v.text) : std::string();
+            else if (at.key == "file")
+                m_frameFile = v.isString() ? std::string(v.text) : std::string();
+            else if (at.key == "line")
+                m_frameLine = v.isNumber() && v.integral ? v.integer : 0;
+            return;
+        case kFrames:
+            fail("frame " + std::to_string(at.index) + " is not an object");
+        case kProfiles:
+            if (m_pass == 1) {
+                m_profiles.push_back(ProfileInfo{});
+                accountFirstPass();
+            }
+            return;
+        case kProfile:
+            if (m_pass == 1)
+                profileField(m_profiles.back(), at.key, v);
+            return;
+        case kSamples:
+            fail("sample " + std::to_string(at.index) + " is not an array of frame indexes");
+        case kSample:
+            if (m_stack.size() == m_stack.capacity())
+                account();   // one sample can list a billion frames
+            m_stack.push_back(v.isNumber() && v.integral && v.integer >= 0 ? v.integer : -1);
+            return;
+        case kWeights:
+            addWeight(at.index, v);
+            return;
+        case kEvents:   // not an object: as an empty one
+            m_event = Event{};
+            m_event.index = at.index;
+            addEvent();
+            return;
+        case kEvent:
+            if (at.key == "type")
+                m_event.type = v.isString() ? (v.text == "O" ? 'O' : v.text == "C" ? 'C' : '?') : '?',
+                m_event.typeText = v.isString() ? std::string(v.text.substr(0, 64)) : std::string();
+            else if (at.key == "frame")
+                m_event.frame = v;
+            else if (at.key == "at")
+                m_event.at = v;
+            return;
+        default:
+            return;
+        }
+    }
+
 private:
-    std::string m_source;
-    std::vector<std::string> m_names;
-    std::vector<uint64_t> m_ids;   // 0: not made yet
-    bool m_countToo = false;
-    uint64_t m_stored = 0, m_budget = 0;
+    struct Event {
+        uint64_t index = 0;
+        char type = '?';
+        std::string typeText;
+        JsonScalar frame, at;   // numbers only are kept (a string's text is not)
+    };
+    // A node of the evented profile's tree of open stacks.
+    struct Node {
+        uint32_t location;
+        uint32_t frame;    // to match closes
+        uint32_t parent;
+        int64_t self;
+    };
+
+    int arrayRole(std::string_view key)
+    {
+        if ((key == "samples" && m_sawSamples) || (key == "weights" && m_sawWeights) || (key == "events" && m_sawEvents))
+            fail("the profile has \"" + std::string(key) + "\" twice");
+        if (key == "samples") {
+            m_sawSamples = true;
+            m_sampleCount = 0;
+            return m_evented ? kJsonSkip : kSamples;
+        }
+        if (key == "weights") {
+            m_sawWeights = true;
+            m_weightCount = 0;
+            return m_evented ? kJsonSkip : kWeights;
+        }
+        return m_evented ? (m_sawEvents = true, kEvents) : kJsonSkip;
+    }
+
+    uint32_t text(const JsonScalar &v)
+    {
+        if (!v.isString())
+            return 0;
+        m_texts.push_back(v.text);
+        return uint32_t(m_texts.size() - 1);
+    }
+
+    void profileField(ProfileInfo &p, std::string_view key, const JsonScalar &v)
+    {
+        if (key == "name")
+            p.name = text(v);
+        else if (key == "type")
+            p.type = text(v);
+        else if (key == "unit")
+            p.unit = text(v);
+        else if (key == "startValue")
+            p.hasStart = v.isNumber(), p.start = v.number;
+        else if (key == "endValue")
+            p.hasEnd = v.isNumber(), p.end = v.number;
+    }
+
+    // The first pass's memory: the frames' names and the profiles' fields.
+    void accountFirstPass() const
+    {
+        if (heldBytes(m_frames) + heldBytes(m_texts) + heldBytes(m_profiles) > m_budget)
+            throw ProfileError(m_refusal);
+    }
+
+    void addFrame()
+    {
+        // An empty name is kept empty (and named when its location is made): 4 bytes, not 11.
+        if (m_frameName.empty() && !m_frameFile.empty())
+            m_frameName = "(anonymous " + m_frameFile + ":" + std::to_string(m_frameLine) + ")";
+        m_frames.push_back(m_frameName);
+        accountFirstPass();   // every time: a full vector counts as grown, so the growth past the budget never happens
+    }
+
+    void pick()
+    {
+        if (m_profiles.empty())
+            fail("no \"profiles\" array with a profile in it");
+        if (!m_options.profileName.empty()) {
+            std::string names;
+            for (size_t i = 0; i < m_profiles.size(); ++i) {
+                const std::string_view name = m_texts[m_profiles[i].name];
+                if (name == m_options.profileName && m_profiles[i].isObject) {
+                    m_chosen = i;
+                    return;
+                }
+                if (names.size() < 1000)
+                    names += (names.empty() ? "" : ", ") + ("\"" + std::string(name) + "\"");
+                else if (names.size() < 1010)
+                    names += ", ...";
+            }
+            fail("no profile named \"" + m_options.profileName + "\" (the file has " + names + ")");
+        }
+        m_chosen = m_active >= 0 && uint64_t(m_active) < m_profiles.size() ? size_t(m_active) : 0;
+        if (!m_profiles[m_chosen].isObject)
+            fail("the profile is not an object");
+    }
+
+    StackProfileBuilder::SampleType unitOf(std::string_view unit)
+    {
+        m_factor = 1;
+        if (unit == "nanoseconds")
+            return {"time", "nanoseconds"};
+        if (unit == "microseconds")
+            return m_factor = 1e3, StackProfileBuilder::SampleType{"time", "nanoseconds"};
+        if (unit == "milliseconds")
+            return m_factor = 1e6, StackProfileBuilder::SampleType{"time", "nanoseconds"};
+        if (unit == "seconds")
+            return m_factor = 1e9, StackProfileBuilder::SampleType{"time", "nanoseconds"};
+        if (unit == "bytes")
+            return {"space", "bytes"};
+        if (unit == "none" || unit.empty())
+            return {"samples", "count"};
+        fail("unknown unit \"" + std::string(unit) + "\" (none, nanoseconds, microseconds, milliseconds, seconds "
+             "or bytes)");
+    }
+
+    // `where` names the value only when it is wrong (a string made per sample cost a third of the read).
+    template <class Where>
+    int64_t scaled(double value, Where &&where) const
+    {
+        const double x = value * m_factor;
+        if (!std::isfinite(x) || x < 0 || x > kMaxValue)
+            fail(std::string(where()) + " is negative or too large");
+        return std::llround(x);
+    }
+    template <class Where>
+    int64_t scaled(const JsonScalar &v, Where &&where) const
+    {
+        if (!v.isNumber())
+            fail(std::string(where()) + " is not a number");
+        return scaled(v.number, where);
+    }
+
+    // The location of a shared frame, made on first use: a file names thousands of frames, a profile uses some.
+    template <class Where>
+    uint64_t frameId(int64_t index, Where &&where)
+    {
+        if (index < 0 || uint64_t(index) >= m_frames.size())
+            fail(std::string(where()) + " is not the index of one of the " + std::to_string(m_frames.size()) + " frames");
+        uint32_t &id = m_ids[size_t(index)];
+        if (!id) {
+            const std::string_view name = m_frames[size_t(index)];
+            id = uint32_t(m_builder->location(name.empty() ? std::string_view("(anonymous)") : name));
+        }
+        return id;
+    }
+
+    void addSample()
+    {
+        const uint64_t i = m_sampleCount++;
+        m_leafFirst.clear();
+        for (size_t k = m_stack.size(); k-- > 0;)   // the file lists the root first
+            m_leafFirst.push_back(frameId(m_stack[k], [&] { return "sample " + std::to_string(i) + " frame " + std::to_string(k); }));
+        // The weight comes with it when "weights" came first, else it is added when it comes.
+        int64_t values[2] = {1, 0};
+        if (!m_weights.empty() || m_weightCount > 0) {
+            if (i >= m_weights.size())
+                fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
+            values[1] = m_weights[i];
+        }
+        const uint32_t sample = m_builder->addStackIds(m_leafFirst.data(), m_leafFirst.size(), m_countToo ? values : values + 1);
+        if (m_weightCount == 0) {
+            if (m_sampleOf.size() == m_sampleOf.capacity())
+                account();   // before it grows: a full vector counts as grown, so a growth past the budget never happens
+            m_sampleOf.push_back(sample);
+        }
+    }
+
+    void addWeight(uint64_t i, const JsonScalar &v)
+    {
+        const int64_t weight = scaled(v, [&] { return "weight " + std::to_string(i); });
+        if (m_sawSamples && m_sampleCount > 0) {   // the samples came first
+            if (i >= m_sampleOf.size())
+                fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
+            const int64_t values[2] = {0, weight};
+            m_builder->addValues(m_sampleOf[i], m_countToo ? values : values + 1);
+        } else {
+            if (m_weights.size() == m_weights.capacity())
+                account();
+            m_weights.push_back(weight);
+        }
+    }
+
+    void account()
+    {
+        m_builder->setOtherBytes(heldBytes(m_frames) + heldBytes(m_texts) + heldBytes(m_profiles) + fixedBytes(m_ids) +
+                                 heldBytes(m_sampleOf) + heldBytes(m_weights) + heldBytes(m_nodes) + m_childOf.bytes() +
+                                 2 * heldBytes(m_stack));   // and m_leafFirst, as long
+    }
+
+    // An evented profile's time per distinct stack: the stacks open form a tree (a trie of frames), each
+    // event moves along it, and the time between two events goes to the node of the stack open then. The tree
+    // has at most one node per open event, and each distinct stack is emitted once.
+    void addEvent()
+    {
+        const auto where = [&] { return "event " + std::to_string(m_event.index); };
+        const int64_t time = scaled(m_event.at, [&] { return where() + " \"at\""; });
+        if (m_at == 0)
+            m_last = time;   // nothing was open: no time to count, the clock starts here
+        else if (time < m_last)
+            fail(where() + " is earlier than the one before it (events must be in time order)");
+        const JsonScalar &f = m_event.frame;
+        const int64_t frame = f.isNumber() && f.integral ? f.integer : -1;
+        const uint64_t id = frameId(frame, [&] { return where() + " \"frame\""; });
+        account(time);
+        if (m_event.type == 'O') {
+            const uint64_t key = uint64_t(m_at) << 32 | uint64_t(frame);
+            const uint32_t h = uint32_t((key * 0x9e3779b97f4a7c15ull) >> 32);
+            uint32_t child = m_childOf.find(h, [&](uint32_t n) {
+                return m_nodes[n].parent == m_at && m_nodes[n].frame == uint32_t(frame);
+            });
+            if (child == StackProfileBuilder::HashSlots::kMissing) {
+                child = uint32_t(m_nodes.size());
+                m_nodes.push_back(Node{uint32_t(id), uint32_t(frame), m_at, 0});
+                m_childOf.insert(h, child);
+                account();   // every time: a full vector counts as grown, so the growth past the budget never happens
+            }
+            m_at = child;
+        } else if (m_event.type == 'C') {
+            if (m_at == 0 || m_nodes[m_at].frame != uint32_t(frame))
+                fail(where() + " closes frame " + std::to_string(frame) + ", which is not the innermost open frame");
+            m_at = m_nodes[m_at].parent;
+        } else {
+            fail(where() + " has type \"" + m_event.typeText + "\", neither \"O\" (open) nor \"C\" (close)");
+        }
+    }
+
+    void account(int64_t time)
+    {
+        if (m_at != 0 && time > m_last)
+            m_nodes[m_at].self += time - m_last;
+        m_last = std::max(m_last, time);
+    }
+
+    void finishEvents(const ProfileInfo &p)
+    {
+        if (!m_sawEvents)
+            fail("an evented profile needs an \"events\" array");
+        // Frames still open at the end last until the profile's end.
+        if (p.hasEnd)
+            account(scaled(p.end, [] { return "endValue"; }));
+        std::vector<uint64_t> leafFirst;
+        for (size_t n = 1; n < m_nodes.size(); ++n) {
+            if (m_nodes[n].self == 0)
+                continue;
+            leafFirst.clear();
+            for (size_t k = n; k != 0; k = m_nodes[k].parent)
+                leafFirst.push_back(m_nodes[k].location);
+            m_builder->appendStackIds(leafFirst, {m_nodes[n].self});   // distinct by construction
+        }
+    }
+
+    const std::string &m_source;
+    const ReadOptions &m_options;
+    uint64_t m_budget = 0;
+    std::string m_refusal;
+    int m_pass = 1;
+    // Pass 1.
+    bool m_isObject = false, m_hasFrames = false;
+    StringTable m_frames;   // the name of each shared frame ("" for an anonymous one without file)
+    std::string m_frameName, m_frameFile;
+    int64_t m_frameLine = 0;
+    StringTable m_texts;    // the profiles' names, types and units
+    std::vector<ProfileInfo> m_profiles;
+    int64_t m_active = 0;
+    uint32_t m_profilesKeys = 0, m_profilesSeen = 0;
+    // Pass 2.
+    size_t m_chosen = 0;
+    uint64_t m_profile = 0;   // the index of the profile being read
+    bool m_evented = false, m_countToo = false;
+    double m_factor = 1;
+    StackProfileBuilder *m_builder = nullptr;
+    std::vector<uint32_t> m_ids;   // per frame: its location id, 0 until first used
+    bool m_sawSamples = false, m_sawWeights = false, m_sawEvents = false;
+    uint64_t m_sampleCount = 0, m_weightCount = 0;
+    std::vector<int64_t> m_stack;          // the sample being read: frame indexes, root first (-1: not one)
+    std::vector<uint64_t> m_leafFirst;
+    std::vector<uint32_t> m_sampleOf;      // per sample, when the weights come after: where it went
+    std::vector<int64_t> m_weights;        // the weights, when they come before the samples
+    Event m_event;
+    std::vector<Node> m_nodes;             // node 0: nothing open
+    StackProfileBuilder::HashSlots m_childOf;   // (parent, frame) -> node
+    uint32_t m_at = 0;                     // the node of the stack open now
+    int64_t m_last = 0;
 };
 
 }   // namespace
@@ -270,7 +514,7 @@ bool looksLikeSpeedscope(std::string_view head)
 std::shared_ptr<const Profile> readSpeedscope(std::string_view json, const std::string &sourceName,
                                               const ReadOptions &options)
 {
-    return Reader(sourceName).read(json, options);
+    return Reader(sourceName, options).read(json);
 }
 
 }   // namespace qflame

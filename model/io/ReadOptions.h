@@ -49,12 +49,35 @@ struct ReadOptions {
     // Every reader: the memory of what it stores may not exceed this many bytes per byte of input read so far,
     // plus 64 MiB. Tiny items (a 2-byte location costs 48 bytes stored) are what exceeds it.
     uint32_t memoryPerInputByte = 3;
+    // JSON readers (flamebearer, speedscope, .cpuprofile, qryn's render answers): arrays and objects nested
+    // deeper than this are refused. Their schemas nest 4 deep at most; without a limit a file of '[' alone
+    // grows the parser's stack by 8 bytes a byte.
+    uint32_t maxJsonDepth = 256;
     ProgressFn progress;
     // None here, so the model and its tests see names exactly as read; the CLI and the window default to Simple.
     DemangleMode demangle = DemangleMode::None;
+    // After demangling, every name's template (and Rust generic) argument lists collapsed to "<>", so that frames
+    // differing only inside <...> are one (names/TemplateArguments.h; the CLI's --collapse-templates, the
+    // window's View > Collapse Template Arguments).
+    bool collapseTemplates = false;
     // Files of several profiles (speedscope): the name of the one to read; empty: the file's own choice, else
     // the first.
     std::string profileName;
 };
+
+// What a reader may hold for an input of `inputBytes`: memoryPerInputByte per byte, plus 64 MiB.
+inline uint64_t memoryBudget(const ReadOptions &options, uint64_t inputBytes)
+{
+    return uint64_t(options.memoryPerInputByte) * inputBytes + (uint64_t(64) << 20);
+}
+
+// The refusal of the readers of name stacks (and of JSON) when they pass memoryBudget(); `where` is "SOURCE: FORMAT: ".
+inline std::string stackMemoryRefusal(const std::string &where, const ReadOptions &options, uint64_t budget)
+{
+    return where + "the profile takes more than " + std::to_string(budget) +
+           " bytes in memory, more than the limit per byte of input (memoryPerInputByte " +
+           std::to_string(options.memoryPerInputByte) +
+           ", +64 MiB): no real profile has so many or so deep stacks, names or records";
+}
 
 }   // namespace qflame

@@ -12,8 +12,10 @@
 #pragma once
 
 #include "io/ReadOptions.h"
+#include "names/TemplateArguments.h"   // withoutTemplateArguments, simple mode's step
 #include "pprof/Profile.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,9 +32,12 @@ bool looksMangled(std::string_view name);
 // The readable form of a mangled name, or nothing when `name` is not mangled, does not demangle, or mode is None.
 std::optional<std::string> demangledName(std::string_view name, DemangleMode mode);
 
-// Drops the template (and Rust generic) argument lists of a demangled name: "std::vector<int>::push_back" ->
-// "std::vector::push_back"; "operator<" and "operator<<" stay.
-std::string withoutTemplateArguments(std::string_view demangled);
+// The profile with every function whose `rename` gives a new name renamed (system names stay). Names are interned,
+// so functions whose names become equal are one frame in every tree; samples and their values are untouched.
+// `rename` is asked once per distinct name; nothing or the same name keeps it. Returns `profile` itself when no
+// name changes.
+std::shared_ptr<const Profile> renameFunctions(std::shared_ptr<const Profile> profile,
+                                               const std::function<std::optional<std::string>(std::string_view)> &rename);
 
 // The profile with every function whose name arrives mangled renamed to its demangled form (its system name stays
 // the mangled one, as in pprof). Names are interned, so functions whose names become equal are one frame in every

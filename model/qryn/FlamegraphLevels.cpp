@@ -56,20 +56,36 @@ bool decodeLevels(const std::vector<std::vector<int64_t>> &levels, size_t nameCo
     return true;
 }
 
-StackSet stacksFromNodes(const std::vector<FlameNode> &nodes, const std::vector<std::string> &names)
+bool stacksFromNodes(const std::vector<FlameNode> &nodes, const std::vector<std::string> &names, uint64_t maxFrames,
+                     StackSet *out, QString *why)
 {
-    StackSet out;
-    out.names = names;
+    out->names = names;
     std::vector<uint32_t> path;
+    uint64_t frames = 0;
     for (const FlameNode &n : nodes) {
         if (n.self == 0 || n.depth == 0)
             continue;
+        frames += n.depth;
+        if (frames > maxFrames) {
+            if (why)
+                *why = QStringLiteral("its stacks hold more than %1 frames, more than the limit for the answer's size "
+                                      "(3 bytes of memory per byte + 64 MiB): no real flamegraph is shaped so")
+                           .arg(maxFrames);
+            return false;
+        }
         path.clear();
         for (const FlameNode *p = &n; p->depth > 0; p = &nodes[size_t(p->parent)])
             path.push_back(p->name);
-        out.stacks.emplace_back(path.rbegin(), path.rend());
-        out.values.push_back({n.self});
+        out->stacks.emplace_back(path.rbegin(), path.rend());
+        out->values.push_back({n.self});
     }
+    return true;
+}
+
+StackSet stacksFromNodes(const std::vector<FlameNode> &nodes, const std::vector<std::string> &names)
+{
+    StackSet out;
+    stacksFromNodes(nodes, names, UINT64_MAX, &out, nullptr);
     return out;
 }
 

@@ -47,6 +47,10 @@ struct StackSet {
 
 // One stack per node with self > 0, root-first path of names without the synthetic root, value = self.
 // Summing the stacks gives back every node's total, so a CallTree built from them has the flamegraph's numbers.
+// A stack is as deep as its node, so a deep chain of nodes with a self each holds depth^2/2 frames: past
+// `maxFrames` frames in all it returns false and sets *why (a small answer can hold a chain of millions).
+bool stacksFromNodes(const std::vector<FlameNode> &nodes, const std::vector<std::string> &names, uint64_t maxFrames,
+                     StackSet *out, QString *why);
 StackSet stacksFromNodes(const std::vector<FlameNode> &nodes, const std::vector<std::string> &names);
 
 }   // namespace qflame::qryn

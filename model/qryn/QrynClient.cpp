@@ -407,16 +407,18 @@ QFuture<Result<MergedFlamegraph>> QrynClient::selectMergeStacktraces(const Profi
     return querier<MergedFlamegraph>(
         QStringLiteral("SelectMergeStacktraces"), codec::selectMergeStacktracesRequest(query),
         {query.labelSelector}, [type, windowNanos](const QByteArray &body, MergedFlamegraph *out, QString *why) {
-            auto graph = codec::selectMergeStacktracesResponse(body);
+            QString tooLarge;
+            auto graph = codec::selectMergeStacktracesResponse(body, &tooLarge);
             if (!graph) {
-                *why = notA(body, QStringLiteral("SelectMergeStacktraces"));
+                *why = tooLarge.isEmpty() ? notA(body, QStringLiteral("SelectMergeStacktraces")) : tooLarge;
                 return false;
             }
             out->graph = std::move(*graph);
             QString reason;
             if (!buildMergedFlamegraph(out, type, windowNanos, "SelectMergeStacktraces " + type.id.toStdString(),
-                                       &reason)) {
-                *why = QStringLiteral("its flamegraph is inconsistent: %1").arg(reason);
+                                       &reason, uint64_t(body.size()))) {
+                *why = reason.startsWith(QLatin1String("its stacks")) ? reason
+                                                                       : QStringLiteral("its flamegraph is inconsistent: %1").arg(reason);
                 return false;
             }
             return true;

@@ -1,7 +1,11 @@
 #include "qryn/QuerierCodec.h"
 
+#include "io/ReadOptions.h"
 #include "querier.pb.h"
 #include "types/v1/types.pb.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <cmath>
 #include <cstring>
@@ -69,6 +73,74 @@ void setQuery(Request *r, const ProfileQuery &q)
     r->set_label_selector(utf8(q.labelSelector));
     r->set_start(q.range.startMs);
     r->set_end(q.range.endMs);
+}
+
+// What a SelectMergeStacktraces answer holds, counted from its wire format by libprotobuf's CodedInputStream
+// without making a message: every value takes at least one byte there and 8 in memory, every name 2 bytes there
+// and 40 in a message (std::string and its pointer).
+struct FlamegraphCount {
+    uint64_t names = 0, nameHeap = 0, levels = 0, values = 0;
+};
+
+bool countFlamegraph(const QByteArray &body, FlamegraphCount *c)
+{
+    namespace io = google::protobuf::io;
+    using google::protobuf::internal::WireFormatLite;
+    io::CodedInputStream in(reinterpret_cast<const uint8_t *>(body.constData()), int(body.size()));
+    in.SetTotalBytesLimit(INT_MAX);
+    auto lengthThen = [&in](auto &&inside) {
+        uint32_t length = 0;
+        if (!in.ReadVarint32(&length))
+            return false;
+        const io::CodedInputStream::Limit limit = in.PushLimit(int(length));
+        const bool ok = inside(length);
+        in.PopLimit(limit);
+        return ok;
+    };
+    for (uint32_t tag; (tag = in.ReadTag()) != 0;) {
+        if (tag != (1u << 3 | 2)) {   // not the flamegraph (the tree bytes, unknown fields): its size is its cost
+            if (!WireFormatLite::SkipField(&in, tag))
+                return false;
+            continue;
+        }
+        const bool ok = lengthThen([&](uint32_t) {
+            for (uint32_t t; (t = in.ReadTag()) != 0;) {
+                if (t == (1u << 3 | 2)) {   // a name
+                    if (!lengthThen([&](uint32_t length) {
+                            ++c->names;
+                            c->nameHeap += length > 15 ? length + 1 : 0;
+                            return in.Skip(int(length));
+                        }))
+                        return false;
+                } else if (t == (2u << 3 | 2)) {   // a level
+                    ++c->levels;
+                    if (!lengthThen([&](uint32_t) {
+                            for (uint32_t v; (v = in.ReadTag()) != 0;) {
+                                if (v == (1u << 3 | 2)) {   // packed values: one byte at least each
+                                    if (!lengthThen([&](uint32_t length) {
+                                            c->values += length;
+                                            return in.Skip(int(length));
+                                        }))
+                                        return false;
+                                } else {
+                                    c->values += v == (1u << 3 | 0);
+                                    if (!WireFormatLite::SkipField(&in, v))
+                                        return false;
+                                }
+                            }
+                            return true;
+                        }))
+                        return false;
+                } else if (!WireFormatLite::SkipField(&in, t)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        if (!ok)
+            return false;
+    }
+    return true;
 }
 
 }   // namespace
@@ -176,14 +248,31 @@ std::optional<QList<LabelSet>> seriesResponse(const QByteArray &body)
     return out;
 }
 
-std::optional<Flamegraph> selectMergeStacktracesResponse(const QByteArray &body)
+std::optional<Flamegraph> selectMergeStacktracesResponse(const QByteArray &body, QString *tooLarge)
 {
-    const auto m = parse<querier::v1::SelectMergeStacktracesResponse>(body);
+    // The message and our copy: names (a std::string and a pointer in the message, the string moved to ours),
+    // levels (a message, a pointer and a vector), values (8 bytes in each).
+    FlamegraphCount c;
+    if (countFlamegraph(body, &c)) {
+        const uint64_t need = c.names * 72 + c.nameHeap + c.levels * 96 + c.values * 16;
+        const uint64_t budget = memoryBudget(ReadOptions{}, uint64_t(body.size()));
+        if (need > budget) {
+            if (tooLarge)
+                *tooLarge = QStringLiteral("its flamegraph (%1 names, %2 levels, %3 values in %4 bytes) would take %5 "
+                                           "bytes in memory to decode, more than the limit of %6 (3 per byte of the "
+                                           "answer + 64 MiB): no real flamegraph is shaped so")
+                                .arg(c.names).arg(c.levels).arg(c.values).arg(body.size()).arg(need).arg(budget);
+            return std::nullopt;
+        }
+    }
+    auto m = parse<querier::v1::SelectMergeStacktracesResponse>(body);
     if (!m)
         return std::nullopt;
-    const querier::v1::FlameGraph &fg = m->flamegraph();
+    querier::v1::FlameGraph &fg = *m->mutable_flamegraph();
     Flamegraph out;
-    out.names.assign(fg.names().begin(), fg.names().end());
+    out.names.reserve(size_t(fg.names_size()));
+    for (std::string &name : *fg.mutable_names())
+        out.names.push_back(std::move(name));   // moved, not copied: a name is in memory once
     out.levels.reserve(size_t(fg.levels_size()));
     for (const querier::v1::Level &l : fg.levels())
         out.levels.emplace_back(l.values().begin(), l.values().end());

@@ -30,7 +30,11 @@ std::optional<QList<ProfileType>> profileTypesResponse(const QByteArray &body);
 std::optional<QStringList> labelNamesResponse(const QByteArray &body);
 std::optional<QStringList> labelValuesResponse(const QByteArray &body);
 std::optional<QList<LabelSet>> seriesResponse(const QByteArray &body);
-std::optional<Flamegraph> selectMergeStacktracesResponse(const QByteArray &body);
+// A SelectMergeStacktraces answer is first counted on the wire (names, levels, values; nothing parsed): when
+// libprotobuf's message and our copy of it would take more than memoryBudget() of ReadOptions' defaults (3 bytes
+// per byte of the answer + 64 MiB), it is refused with nullopt and *tooLarge says so (an answer of empty names or
+// of zero values costs 40 or 16 bytes per byte decoded).
+std::optional<Flamegraph> selectMergeStacktracesResponse(const QByteArray &body, QString *tooLarge = nullptr);
 std::optional<QList<Series>> selectSeriesResponse(const QByteArray &body);
 std::optional<ProfileStats> profileStatsResponse(const QByteArray &body);
 

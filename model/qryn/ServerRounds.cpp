@@ -4,6 +4,8 @@
 #include "qryn/QrynClient.h"
 #include "qryn/StacksToTree.h"
 
+#include <QTimer>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -187,10 +189,23 @@ ServerRounds fetchServerRounds(QrynClient &client, const ServerRoundsQuery &quer
     return out;
 }
 
-ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerRoundsQuery &query)
+ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerRoundsQuery &query,
+                               const std::function<bool()> &cancelled)
 {
     QrynClient client(settings);
-    return fetchServerRounds(client, query);
+    QTimer poll;
+    if (cancelled) {
+        // The waits run this thread's event loop, so the timer fires between the network's events.
+        QObject::connect(&poll, &QTimer::timeout, &client, [&client, &cancelled] {
+            if (cancelled())
+                client.cancelAll();
+        });
+        poll.start(50);
+    }
+    ServerRounds out = fetchServerRounds(client, query);
+    if (cancelled && cancelled())
+        throw ProfileError("the server's rounds were cancelled");
+    return out;
 }
 
 }   // namespace qflame::qryn

@@ -23,6 +23,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,10 @@ struct ServerRounds {
 // server's refusal), a round without data in its window, an inconsistent answer; ProfileError for a bad type ID.
 ServerRounds fetchServerRounds(QrynClient &client, const ServerRoundsQuery &query);
 // The same with a client of its own, made and used on the calling thread: for a pool thread (the window's rounds
-// tab), whose event loop then runs the requests while the GUI thread paints.
-ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerRoundsQuery &query);
+// tab), whose event loop then runs the requests while the GUI thread paints. `cancelled` is asked every 50 ms
+// while requests run: once it says yes, every request is aborted and ProfileError "... cancelled" thrown at once,
+// so a tab closed or cancelled during a long fetch frees its thread without waiting for the server.
+ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerRoundsQuery &query,
+                               const std::function<bool()> &cancelled = {});
 
 }   // namespace qflame::qryn

@@ -1,6 +1,7 @@
 #include "qryn/StacksToTree.h"
 
 #include "formats/StackProfile.h"
+#include "io/ReadOptions.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
@@ -45,14 +46,19 @@ StackProfileSpec specFor(const ProfileType &type)
 
 std::shared_ptr<const Profile> flamegraphToProfile(const Flamegraph &graph, const ProfileType &type,
                                                    int64_t durationNanos, const std::string &sourceName,
-                                                   QString *why)
+                                                   QString *why, uint64_t answerBytes)
 {
     std::vector<FlameNode> nodes;
     if (!decodeLevels(graph.levels, graph.names.size(), kSingleLayout, &nodes, why))
         return nullptr;
     StackProfileSpec spec = specFor(type);
     spec.durationNanos = durationNanos;
-    return stacksToProfile(stacksFromNodes(nodes, graph.names), spec, sourceName);
+    StackSet stacks;
+    const uint64_t maxFrames = answerBytes ? memoryBudget(ReadOptions{}, answerBytes) / 8 : UINT64_MAX;
+    if (!stacksFromNodes(nodes, graph.names, maxFrames, &stacks, why))
+        return nullptr;
+    std::vector<FlameNode>().swap(nodes);
+    return stacksToProfile(stacks, spec, sourceName);
 }
 
 std::shared_ptr<const Profile> flamegraphsToProfile(const std::vector<Flamegraph> &graphs,
@@ -114,9 +120,9 @@ void buildTree(MergedFlamegraph *out)
 }
 
 bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, int64_t durationNanos,
-                           const std::string &sourceName, QString *why)
+                           const std::string &sourceName, QString *why, uint64_t answerBytes)
 {
-    out->profile = flamegraphToProfile(out->graph, type, durationNanos, sourceName, why);
+    out->profile = flamegraphToProfile(out->graph, type, durationNanos, sourceName, why, answerBytes);
     if (!out->profile)
         return false;
     buildTree(out);

@@ -32,10 +32,12 @@ std::shared_ptr<const Profile> stacksToProfile(const StackSet &stacks, const Sta
 StackProfileSpec specFor(const ProfileType &type);
 
 // A flamegraph (single layout) as a profile of `type` lasting durationNanos. Returns null and sets *why when the
-// levels are inconsistent (see decodeLevels).
+// levels are inconsistent (see decodeLevels), or when answerBytes is not 0 and the stacks would hold more frames
+// than an answer of that size may (memoryBudget of ReadOptions' defaults, 8 bytes a frame: the stacks and the
+// profile's copy of them).
 std::shared_ptr<const Profile> flamegraphToProfile(const Flamegraph &graph, const ProfileType &type,
                                                    int64_t durationNanos, const std::string &sourceName,
-                                                   QString *why);
+                                                   QString *why, uint64_t answerBytes = 0);
 
 // Flamegraphs of the same samples in different sample types (process_cpu's cpu and samples, say) as one profile
 // with one sample type per flamegraph, in that order: stacks are matched by their path of names, a stack missing
@@ -50,7 +52,7 @@ void buildTree(MergedFlamegraph *out);
 
 // out->graph as out->profile, out->tree and out->flat. Returns false and sets *why like flamegraphToProfile.
 bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, int64_t durationNanos,
-                           const std::string &sourceName, QString *why);
+                           const std::string &sourceName, QString *why, uint64_t answerBytes = 0);
 
 // Each side of render-diff's two-sided flamegraph as a profile of `type` (out->left, out->right). Returns false
 // and sets *why when the levels are inconsistent.

@@ -76,6 +76,31 @@ RateEstimate estimateRate(const std::vector<Observation> &observations, double p
     return e;
 }
 
+RateEstimate estimateMean(const std::vector<double> &values)
+{
+    RateEstimate e;
+    e.k = values.size();
+    if (values.empty()) {
+        e.rate = e.standardError = kNan;
+        return e;
+    }
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    e.total = int64_t(std::llround(sum));
+    e.durationNanos = int64_t(e.k) * int64_t(kNanosPerSecond);
+    e.rate = sum / double(e.k);
+    e.standardError = kNan;
+    if (e.k >= 2) {
+        double squares = 0;
+        for (double v : values)
+            squares += (v - e.rate) * (v - e.rate);
+        e.standardError = std::sqrt(double(e.k) / double(e.k - 1) * squares) / double(e.k);
+        e.basis = ErrorBasis::Spread;
+    }
+    return e;
+}
+
 const char *verdictName(RoundVerdict v)
 {
     switch (v) {

@@ -39,6 +39,10 @@ struct RateEstimate {
 
 // `poissonSamples`: for k = 1, the number of samples behind the value (<= 0: unknown); ignored for k >= 2.
 RateEstimate estimateRate(const std::vector<Observation> &observations, double poissonSamples = 0);
+// A round of values of equal weight (a gauge's per-step values, in its unit): the ratio estimator with every
+// duration one second, that is the mean of the values as the rate and, for k >= 2, sqrt(k/(k-1)·Σ(v - mean)²)/k
+// as its standard error (the spread's); for k = 1 the error is unknown. `total` is Σv rounded.
+RateEstimate estimateMean(const std::vector<double> &values);
 
 enum class RoundVerdict { Baseline, Faster, Slower, Noise, Unknown };
 const char *verdictName(RoundVerdict v);   // "baseline", "faster", "slower", "noise", "unknown"

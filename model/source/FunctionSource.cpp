@@ -7,23 +7,19 @@
 
 namespace qflame {
 
-namespace {
-
-QRegularExpression exactly(const std::string &function)
+QRegularExpression exactFunction(const std::string &function)
 {
     return QRegularExpression(QStringLiteral("^") + QRegularExpression::escape(QString::fromStdString(function)) +
                               QStringLiteral("$"));
 }
 
-int typeIn(const Profile &p, const std::string &type, const std::string &unit)
+int sampleTypeIndex(const Profile &p, const std::string &type, const std::string &unit)
 {
     for (size_t i = 0; i < p.sampleTypes.size(); ++i)
         if (p.typeName(i) == type && p.unitName(i) == unit)
             return int(i);
     return -1;
 }
-
-}   // namespace
 
 SourceFinder sourceFinderFor(const SourcePaths &paths, const std::vector<std::shared_ptr<const Profile>> &profiles)
 {
@@ -49,7 +45,7 @@ FunctionSource listFunction(const std::vector<std::shared_ptr<const Profile>> &p
     FunctionSource out;
     try {
         SourceFinder finder = sourceFinderFor(paths, profiles);
-        out.listing = std::make_shared<SourceListing>(listSource(lineCostsFor(profiles, type, exactly(function), finder), finder));
+        out.listing = std::make_shared<SourceListing>(listSource(lineCostsFor(profiles, type, exactFunction(function), finder), finder));
     } catch (const std::exception &e) {
         out.error = QString::fromUtf8(e.what());
     }
@@ -65,9 +61,9 @@ FunctionSource listFunctionDiff(const std::vector<std::shared_ptr<const Profile>
         std::vector<std::shared_ptr<const Profile>> both = before;
         both.insert(both.end(), after.begin(), after.end());
         SourceFinder finder = sourceFinderFor(paths, both);
-        const QRegularExpression re = exactly(function);
+        const QRegularExpression re = exactFunction(function);
         const Profile &first = *before.front();
-        const int afterType = typeIn(*after.front(), first.typeName(type), first.unitName(type));
+        const int afterType = sampleTypeIndex(*after.front(), first.typeName(type), first.unitName(type));
         if (afterType < 0)
             throw ProfileError(after.front()->sourceName + ": no " + first.typeName(type) + "/" +
                                first.unitName(type) + " sample type");
@@ -75,7 +71,7 @@ FunctionSource listFunctionDiff(const std::vector<std::shared_ptr<const Profile>
         LineNoise noise;
         noise.k = noiseK;
         LineCosts bn, an;
-        const int bc = typeIn(first, "samples", "count"), ac = typeIn(*after.front(), "samples", "count");
+        const int bc = sampleTypeIndex(first, "samples", "count"), ac = sampleTypeIndex(*after.front(), "samples", "count");
         if (bc >= 0 && ac >= 0) {
             bn = lineCostsFor(before, size_t(bc), re, finder);
             an = lineCostsFor(after, size_t(ac), re, finder);

@@ -19,6 +19,11 @@ struct FunctionSource {
     QString error;                                  // a profile that cannot be listed
 };
 
+// The regex that matches `function` and nothing else (the source pane lists one function by its exact name).
+QRegularExpression exactFunction(const std::string &function);
+// The index of the sample type `type`/`unit` in `p`, -1 when it has none.
+int sampleTypeIndex(const Profile &p, const std::string &type, const std::string &unit);
+
 // A finder for `paths` that knows the GOROOT the profiles were built with.
 SourceFinder sourceFinderFor(const SourcePaths &paths, const std::vector<std::shared_ptr<const Profile>> &profiles);
 

@@ -6,10 +6,13 @@
 // timeout, and the summary line also carries from/until/tags.
 //
 // usage: node ingest_profiles_input.js <file.pb[.gz]> <service_name> <from_unix_s> <until_unix_s> [k=v,k=v]
+//        node ingest_profiles_input.js --batch <list.tsv>
 // env:   QRYN_DIR (installed qryn package, for its profile_pb.js), CH_PORT (8124), CH_DB (qryn)
 // The profile's timestamp is <from_unix_s> (qryn stores the start of the collection window).
+// --batch: one profile per line of the list, its five fields tab-separated as the arguments above; the rows go in
+// by INSERTs of up to 50 rows, and the hashes are asked once for names and paths the profiles share (120 small
+// profiles: about 2 s instead of 120 node starts of 0.3-0.5 s each). One summary line per profile, as for one.
 'use strict';
-// usage: node ingest.js <file.pb.gz> <service_name> <from_unix_sec> <until_unix_sec> [k=v,k=v]
 const fs = require('fs'); const zlib = require('zlib'); const http = require('http');
 const pb = require(require('path').resolve(process.env.QRYN_DIR || 'node_modules/qryn') + '/pyroscope/profile_pb.js');
 const CH = { host: '127.0.0.1', port: parseInt(process.env.CH_PORT || '8124') };
@@ -22,18 +25,20 @@ const chq = (sql) => new Promise((resolve, reject) => {
 });
 const hexOf = (buf) => Buffer.from(buf).toString('hex');
 const le64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt.asUintN(64, v)); return b };
+const hashCache = new Map(); // hex -> hash, shared by the profiles of a batch
 async function cityHashes (hexes) { // hex strings -> BigInt cityHash64 (ClickHouse's CityHash64 v1.0.2)
-  const res = new Map(); const uniq = [...new Set(hexes)];
+  const res = new Map(); const uniq = [...new Set(hexes)].filter(h => !hashCache.has(h));
   for (let i = 0; i < uniq.length; i += 2000) {
     const part = uniq.slice(i, i + 2000);
     const out = await chq(`SELECT x, cityHash64(unhex(x)) FROM (SELECT arrayJoin([${part.map(h => `'${h}'`).join(',')}]) AS x) FORMAT TSV`);
-    for (const line of out.trim().split('\n')) { const [x, h] = line.split('\t'); res.set(x, BigInt(h)) }
+    for (const line of out.trim().split('\n')) { const [x, h] = line.split('\t'); hashCache.set(x, BigInt(h)) }
   }
+  for (const h of hexes) res.set(h, hashCache.get(h));
   return res;
 }
 const sq = (s) => "'" + String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
-(async () => {
-  const [file, service, fromS, untilS, tagStr] = process.argv.slice(2);
+// The row of one profile for INSERT ... VALUES, and its summary.
+async function profileRow (file, service, fromS, untilS, tagStr) {
   if (!file || !service || !/^\d+$/.test(fromS || '') || !/^\d+$/.test(untilS || '')) throw new Error('usage: ingest_profiles_input.js <file> <service> <from_unix_s> <until_unix_s> [k=v,...]');
   let raw = fs.readFileSync(file); if (raw[0] === 0x1f && raw[1] === 0x8b) raw = zlib.gunzipSync(raw);
   const p = pb.Profile.deserializeBinary(raw); const st = p.getStringTableList();
@@ -65,8 +70,21 @@ const sq = (s) => "'" + String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'") + 
   const fromNs = BigInt(fromS) * 1000000000n; const durNs = (BigInt(untilS) - BigInt(fromS)) * 1000000000n;
   const treeSql = '[' + [...tree.values()].map(n => `(${n.parent},${n.fn},${n.id},[${sampleTypes.map((t, j) => `(${sq(t[0] + ':' + t[1])},${n.self[j]},${n.total[j]})`).join(',')}])`).join(',') + ']';
   const fnsSql = '[' + [...fnHash.entries()].map(([h, id]) => `(${id},${sq(Buffer.from(h, 'hex').toString('utf8'))})`).join(',') + ']';
-  const sql = `INSERT INTO ${DB}.profiles_input (timestamp_ns, type, service_name, sample_types_units, period_type, period_unit, tags, duration_ns, payload_type, payload, values_agg, tree, functions) VALUES
-(${fromNs}, ${sq(type)}, ${sq(service)}, [${sampleTypes.map(t => `(${sq(t[0])},${sq(t[1])})`).join(',')}], ${sq(periodType)}, ${sq(periodUnit)}, [${tags.map(t => `(${sq(t[0])},${sq(t[1])})`).join(',')}], ${durNs}, '0', unhex('${hexOf(raw)}'), [${valuesAgg.map(v => `(${sq(v[0])},${v[1]},${v[2]})`).join(',')}], ${treeSql}, ${fnsSql})`;
-  await chq(sql);
-  console.log(JSON.stringify({ file, service, from_s: Number(fromS), until_s: Number(untilS), tags, type_id: `${type}:${periodType}:${periodUnit}`, sampleTypes, samples: samples.length, nodes: tree.size, functions: fnHash.size, valuesAgg }));
+  const values = `(${fromNs}, ${sq(type)}, ${sq(service)}, [${sampleTypes.map(t => `(${sq(t[0])},${sq(t[1])})`).join(',')}], ${sq(periodType)}, ${sq(periodUnit)}, [${tags.map(t => `(${sq(t[0])},${sq(t[1])})`).join(',')}], ${durNs}, '0', unhex('${hexOf(raw)}'), [${valuesAgg.map(v => `(${sq(v[0])},${v[1]},${v[2]})`).join(',')}], ${treeSql}, ${fnsSql})`;
+  const summary = JSON.stringify({ file, service, from_s: Number(fromS), until_s: Number(untilS), tags, type_id: `${type}:${periodType}:${periodUnit}`, sampleTypes, samples: samples.length, nodes: tree.size, functions: fnHash.size, valuesAgg });
+  return { values, summary };
+}
+const insertRows = (rows) => chq(`INSERT INTO ${DB}.profiles_input (timestamp_ns, type, service_name, sample_types_units, period_type, period_unit, tags, duration_ns, payload_type, payload, values_agg, tree, functions) VALUES
+${rows.map(r => r.values).join(',\n')}`);
+(async () => {
+  const args = process.argv.slice(2);
+  const loads = args[0] === '--batch'
+    ? fs.readFileSync(args[1], 'utf8').split('\n').filter(l => l.trim()).map(l => l.split('\t'))
+    : [args];
+  for (let i = 0; i < loads.length; i += 50) {
+    const rows = [];
+    for (const l of loads.slice(i, i + 50)) rows.push(await profileRow(...l));
+    await insertRows(rows);
+    for (const r of rows) console.log(r.summary);
+  }
 })().catch(e => { console.error(e); process.exit(1) });

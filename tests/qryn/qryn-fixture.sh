@@ -9,6 +9,7 @@
 #   qryn-fixture.sh install
 #   qryn-fixture.sh start DIR
 #   qryn-fixture.sh load  DIR FILE SERVICE FROM_S UNTIL_S [k=v,...]
+#   qryn-fixture.sh load-batch DIR LIST  # LIST: one "FILE<tab>SERVICE<tab>FROM_S<tab>UNTIL_S<tab>k=v,..." a line
 #   qryn-fixture.sh seed  DIR            # loads the standard test data set (profiles/ beside this file)
 #   qryn-fixture.sh up    DIR            # install + start + seed
 #   qryn-fixture.sh ctest-up DIR         # up for CTest: exit 77 (skip) without node/npm, unless CI is set
@@ -277,6 +278,20 @@ cmd_load() {
   echo "$out" >>"$dir/loads.jsonl"
 }
 
+# Many profiles in one node process (ingest_profiles_input.js --batch): a test's series of 120 profiles.
+cmd_load_batch() {
+  [ $# -ge 2 ] || die "usage: $0 load-batch DIR LIST"
+  local dir
+  dir="$(cd "$1" && pwd)"
+  load_env "$dir"
+  [ -f "$2" ] || die "no such list file: $2"
+  local out
+  out="$(CH_PORT="$CH_PORT" CH_DB="$CH_DB" QRYN_DIR="$QRYN_DIR" timeout 300 node "$HERE/ingest_profiles_input.js" --batch "$2")" ||
+    { tail -n 20 "$dir/shim.log" >&2; die "loading the profiles of $2 failed"; }
+  echo "$out"
+  echo "$out" >>"$dir/loads.jsonl"
+}
+
 # The standard data set the C++ tests assert against (see OBSERVED.md). Windows end 5 and 10 minutes
 # before "now" (so a now-1h..now query sees everything), 10 s long like the profiles themselves.
 cmd_seed() {
@@ -363,6 +378,7 @@ main() {
     install) cmd_install "$@" ;;
     start) cmd_start "$@" ;;
     load) cmd_load "$@" ;;
+    load-batch) cmd_load_batch "$@" ;;
     seed) cmd_seed "$@" ;;
     smoke) cmd_smoke "$@" ;;
     observe) cmd_observe "$@" ;;

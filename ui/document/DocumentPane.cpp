@@ -1,5 +1,7 @@
 #include "document/DocumentPane.h"
 
+#include "document/UrlFetches.h"
+
 #include "compare/DiffView.h"
 #include "controls/FilterBar.h"
 #include "controls/SearchBar.h"
@@ -74,15 +76,21 @@ DocumentPane::DocumentPane(QWidget *parent) : QWidget(parent)
     m_progress->hide();
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->hide();
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("paneStatus"));
+    m_status->setTextFormat(Qt::RichText);
+    m_status->hide();
+    connect(m_status, &QLabel::linkActivated, this, [this] { reopen(); });
     m_header = new QHBoxLayout;
     m_header->addWidget(new QLabel(tr("Sample type:")));
     m_header->addWidget(m_sampleTypes);
     m_header->addWidget(new QLabel(tr("Granularity:")));
     m_header->addWidget(m_granularity);
     m_header->addStretch(1);
+    m_header->addWidget(m_status);
     m_header->addWidget(m_progress);
     m_header->addWidget(m_cancel);
-    connect(m_cancel, &QPushButton::clicked, this, &DocumentPane::cancel);
+    connect(m_cancel, &QPushButton::clicked, this, &DocumentPane::userCancel);
     connect(m_sampleTypes, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_updatingControls && m_hasContent)
             rebuild();
@@ -115,6 +123,51 @@ void DocumentPane::jobEnded()
     m_watcherActive = false;
     m_progress->hide();
     m_cancel->hide();
+}
+
+void DocumentPane::userCancel()
+{
+    if (m_fetches)
+        m_fetches->cancel();   // its end says so in the header
+    else
+        cancel();
+}
+
+void DocumentPane::fetchThen(const QStringList &paths, bool reuseFetched, std::function<void()> then)
+{
+    cancel();
+    delete std::exchange(m_fetches, nullptr);   // a fetch of what was asked before: superseded, like a job
+    m_status->hide();
+    const QStringList urls = UrlFetches::toFetch(paths, reuseFetched);
+    if (urls.isEmpty())
+        return then();
+    m_fetches = new UrlFetches(this);
+    auto show = [this] {
+        m_status->setText(m_fetches->statusText().toHtmlEscaped());
+        m_progress->setValue(m_fetches->progress());
+    };
+    connect(m_fetches, &UrlFetches::ticked, this, show);
+    connect(m_fetches, &UrlFetches::finished, this, [this, urls, then](bool ok, bool cancelled, const QString &error) {
+        m_fetches->deleteLater();
+        m_fetches = nullptr;
+        jobEnded();
+        if (ok) {
+            m_status->hide();
+            return then();
+        }
+        if (cancelled) {   // the tab stays and says so; nothing else changes
+            m_status->setText(tr("Cancelled: nothing was fetched from %1. <a href=\"again\">Fetch again</a>")
+                                  .arg(urls.join(QLatin1String(", ")).toHtmlEscaped()));
+            return;
+        }
+        m_status->hide();
+        m_lastError = error;
+        Q_EMIT loadFinished(false, error);
+    });
+    m_fetches->start(urls);
+    startedJob();
+    m_status->show();
+    show();
 }
 
 void DocumentPane::cancel()
@@ -256,11 +309,13 @@ FlameGraphWidget *ProfilePane::flameGraph() const
 namespace {
 
 DemangleMode g_demangle = DemangleMode::Simple;
+bool g_collapseTemplates = false;
 
 ReadOptions paneReadOptions()
 {
     ReadOptions o;
     o.demangle = g_demangle;
+    o.collapseTemplates = g_collapseTemplates;
     return o;
 }
 
@@ -280,7 +335,7 @@ std::optional<EarlyJob> takeEarlyJob(const QStringList &before, const QStringLis
     if (!job)
         return std::nullopt;
     if (job->before != before || job->after != after || granularity != Granularity::Functions ||
-        g_demangle != DemangleMode::Simple) {
+        g_demangle != DemangleMode::Simple || g_collapseTemplates) {
         job->view.cancel();
         job->diff.cancel();
         return std::nullopt;
@@ -333,14 +388,32 @@ DemangleMode DocumentPane::demangleMode()
     return g_demangle;
 }
 
+void DocumentPane::setCollapseTemplates(bool on)
+{
+    g_collapseTemplates = on;
+}
+
+bool DocumentPane::collapseTemplates()
+{
+    return g_collapseTemplates;
+}
+
 void ProfilePane::open(const QStringList &paths)
 {
+    open(paths, false);
+}
+
+void ProfilePane::open(const QStringList &paths, bool reuseFetched)
+{
     m_paths = paths;
-    const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
-    std::optional<EarlyJob> early = takeEarlyJob(paths, {}, granularity);
-    run<LoadedView>(early && early->view.isValid() ? early->view : loadFilesAsync(paths, -1, granularity, paneReadOptions()),
-                    [this](LoadedView v) { showView(std::move(v)); },
-                    [this](LoadedView v) { showFirstLook(std::move(v)); });
+    fetchThen(paths, reuseFetched, [this, paths] {
+        const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
+        std::optional<EarlyJob> early = takeEarlyJob(paths, {}, granularity);
+        run<LoadedView>(early && early->view.isValid() ? early->view
+                                                       : loadFilesAsync(paths, -1, granularity, paneReadOptions()),
+                        [this](LoadedView v) { showView(std::move(v)); },
+                        [this](LoadedView v) { showFirstLook(std::move(v)); });
+    });
 }
 
 void ProfilePane::rebuild()
@@ -607,19 +680,39 @@ void DiffPane::showDiff(LoadedDiff d)
     m_pgo->setComparison(m_loaded.before, m_loaded.after, bytes);
 }
 
-void DiffPane::open(const QStringList &before, const QStringList &after)
+void DiffPane::open(const QStringList &before, const QStringList &after, bool reuseFetched)
 {
     m_before = before;
     m_after = after;
-    const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
-    std::optional<EarlyJob> early = takeEarlyJob(before, after, granularity);
-    if (early && !(early->diff.isValid() && sameDiffOptions(m_diffView->options(), DiffOptions()))) {
-        early->diff.cancel();
-        early.reset();
-    }
-    run<LoadedDiff>(early ? early->diff
-                          : loadDiffAsync(before, after, -1, granularity, m_diffView->options(), paneReadOptions()),
+    fetchThen(before + after, reuseFetched, [this, before, after] {
+        const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
+        std::optional<EarlyJob> early = takeEarlyJob(before, after, granularity);
+        if (early && !(early->diff.isValid() && sameDiffOptions(m_diffView->options(), DiffOptions()))) {
+            early->diff.cancel();
+            early.reset();
+        }
+        run<LoadedDiff>(early ? early->diff
+                              : loadDiffAsync(before, after, -1, granularity, m_diffView->options(), paneReadOptions()),
+                        [this](LoadedDiff d) { showDiff(std::move(d)); });
+    });
+}
+
+void DiffPane::openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,
+                            const QString &afterName, std::vector<std::shared_ptr<const Profile>> after)
+{
+    m_before.clear();
+    m_after.clear();
+    m_beforeName = beforeName;
+    m_afterName = afterName;
+    run<LoadedDiff>(rebuildDiffAsync(std::move(before), std::move(after), -1,
+                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options()),
                     [this](LoadedDiff d) { showDiff(std::move(d)); });
+}
+
+void DiffPane::reopen()
+{
+    if (!m_before.isEmpty())
+        open(m_before, m_after, true);
 }
 
 void DiffPane::rebuild()
@@ -637,6 +730,8 @@ QString DiffPane::title() const
             n << QFileInfo(p).fileName();
         return n.join(QLatin1String(" + "));
     };
+    if (m_before.isEmpty() && !m_beforeName.isEmpty())
+        return tr("%1 → %2").arg(m_beforeName, m_afterName);
     return tr("%1 → %2").arg(names(m_before), names(m_after));
 }
 

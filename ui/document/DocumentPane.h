@@ -28,6 +28,7 @@ class FrameDetails;
 class PgoPanel;
 class SourceView;
 class TopTableModel;
+class UrlFetches;
 
 // A call tree as export bytes: gzip pprof (one sample type, the tree's nodes and values) or folded stacks.
 std::string treeExportBytes(const CallTree &tree, bool pprof);
@@ -43,16 +44,22 @@ public:
     ~DocumentPane() override;
 
     virtual QString title() const = 0;
-    bool isLoading() const { return m_watcherActive; }
+    bool isLoading() const { return m_watcherActive || m_fetches; }
     bool hasContent() const { return m_hasContent; }
     QString lastError() const { return m_lastError; }
     QComboBox *sampleTypeBox() const { return m_sampleTypes; }
     QComboBox *granularityBox() const { return m_granularity; }
+    // What the header says beside the progress: a URL's countdown while it is fetched, or that it was cancelled.
+    QLabel *statusLabel() const { return m_status; }
     void cancel();
     // How the files read from now on show mangled names (View > Demangle; simple, as the CLI's default).
     static void setDemangleMode(DemangleMode mode);
     static DemangleMode demangleMode();
-    // Reads the pane's files again (with the demangling now chosen); a pane that shows no files does nothing.
+    // Whether the files read from now on have their names' template arguments collapsed to "<>" (View > Collapse
+    // Template Arguments; off, as in the CLI).
+    static void setCollapseTemplates(bool on);
+    static bool collapseTemplates();
+    // Reads the pane's files again (with the names now chosen); a pane that shows no files does nothing.
     virtual void reopen() {}
     // Starts reading and building what `qflame FILE` (one file) or `qflame BASE NEW` (two) opens before there is
     // a window, even before the application object: the start of Qt and of the window then overlaps the work.
@@ -75,6 +82,11 @@ protected:
     // A running job was cancelled or superseded before its result.
     virtual void jobDropped() {}
     void fillSampleTypes(const Profile &profile, int current, Granularity granularity);
+    // Before a job that reads `paths`: fetches the http(s) URLs among them first (document/UrlFetches: the
+    // countdown of a CPU profile in the header, Cancel stops it and the header says so), then calls `then`. With
+    // `reuseFetched` (the same files read again), bytes fetched before are read instead of asking again. A failed
+    // fetch ends as a failed job does: loadFinished(false, its line), what the pane showed untouched.
+    void fetchThen(const QStringList &paths, bool reuseFetched, std::function<void()> then);
     virtual void rebuild() = 0;
     QHBoxLayout *header() const { return m_header; }
     void setHasContent() { m_hasContent = true; }
@@ -84,12 +96,15 @@ private:
     void jobEnded();
     void startedJob();
     void setProgress(int value);
+    void userCancel();
 
     QHBoxLayout *m_header;
     QComboBox *m_sampleTypes;
     QComboBox *m_granularity;
     QProgressBar *m_progress;
     QPushButton *m_cancel;
+    QLabel *m_status;
+    UrlFetches *m_fetches = nullptr;
     QObject *m_watcher = nullptr;
     bool m_watcherActive = false;
     bool m_hasContent = false;
@@ -147,7 +162,7 @@ class ProfilePane : public DocumentPane {
 public:
     explicit ProfilePane(QWidget *parent = nullptr);
     void open(const QStringList &paths);
-    void reopen() override { open(m_paths); }
+    void reopen() override { open(m_paths, true); }
     QString title() const override;
 
     const LoadedView &view() const { return m_view; }
@@ -181,6 +196,7 @@ protected:
     void jobDropped() override;
 
 private:
+    void open(const QStringList &paths, bool reuseFetched);
     void showView(LoadedView view);
     // A large tree's first look (LoadJob.h): the flamegraph only, until the whole view replaces it.
     void showFirstLook(LoadedView look);
@@ -216,8 +232,13 @@ class DiffPane : public DocumentPane {
 
 public:
     explicit DiffPane(QWidget *parent = nullptr);
-    void open(const QStringList &before, const QStringList &after);
-    void reopen() override { open(m_before, m_after); }
+    void open(const QStringList &before, const QStringList &after) { open(before, after, false); }
+    // A comparison of profiles already read (a server's rounds: each window's merged tree), named for the title;
+    // its diff is built off the GUI thread as a file comparison's is.
+    void openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,
+                      const QString &afterName, std::vector<std::shared_ptr<const Profile>> after);
+    // Files are read again; profiles that came without files keep their names as they were read.
+    void reopen() override;
     QString title() const override;
     DiffView *diffView() const { return m_diffView; }
     const LoadedDiff &loaded() const { return m_loaded; }
@@ -231,10 +252,12 @@ protected:
     void rebuild() override;
 
 private:
+    void open(const QStringList &before, const QStringList &after, bool reuseFetched);
     void showDiff(LoadedDiff d);
     void diffFrameMenu(NodeId node, QPoint globalPos);
     LoadedDiff m_loaded;
     QStringList m_before, m_after;
+    QString m_beforeName, m_afterName;   // openProfiles' names, when there are no files
     DiffView *m_diffView;
     PgoPanel *m_pgo;
     SourceView *m_source;

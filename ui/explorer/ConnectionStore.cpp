@@ -20,6 +20,11 @@ QString groupOf(const QString &name)
     return kGroup + QLatin1Char('/') + QString::fromLatin1(QUrl::toPercentEncoding(name));
 }
 
+QString queryGroupOf(const QString &name)
+{
+    return QStringLiteral("qryn/lastQuery/") + QString::fromLatin1(QUrl::toPercentEncoding(name));
+}
+
 QString passwordKey(const QString &name) { return name + QStringLiteral("/password"); }
 QString tokenKey(const QString &name) { return name + QStringLiteral("/token"); }
 QString connectionOf(const QString &key) { return key.section(QLatin1Char('/'), 0, -2); }
@@ -113,6 +118,35 @@ void ConnectionStore::withSecrets(const QString &name, ConnectionSettings c,
             done(c, error.isEmpty() ? error2 : error);
         });
     });
+}
+
+void ConnectionStore::rememberQuery(const QString &name, const SavedQuery &q)
+{
+    QSettings *s = settings();
+    s->beginGroup(queryGroupOf(name));
+    s->setValue(QStringLiteral("type"), q.profileType);
+    s->setValue(QStringLiteral("selector"), q.selector);
+    s->setValue(QStringLiteral("comparisonSelector"), q.comparisonSelector);
+    s->setValue(QStringLiteral("groupBy"), q.groupBy);
+    s->setValue(QStringLiteral("preset"), q.preset);
+    s->setValue(QStringLiteral("from"), q.fromMs);
+    s->setValue(QStringLiteral("to"), q.toMs);
+    s->endGroup();
+    s->sync();
+}
+
+std::optional<SavedQuery> ConnectionStore::lastQuery(const QString &name) const
+{
+    QSettings *s = settings();
+    s->beginGroup(queryGroupOf(name));
+    std::optional<SavedQuery> q;
+    if (s->contains(QStringLiteral("type")))
+        q = SavedQuery{s->value(QStringLiteral("type")).toString(), s->value(QStringLiteral("selector")).toString(),
+                       s->value(QStringLiteral("comparisonSelector")).toString(),
+                       s->value(QStringLiteral("groupBy")).toString(), s->value(QStringLiteral("preset")).toInt(),
+                       s->value(QStringLiteral("from")).toLongLong(), s->value(QStringLiteral("to")).toLongLong()};
+    s->endGroup();
+    return q;
 }
 
 void ConnectionStore::writeSecret(const QString &key, const QString &secret, std::function<void(QString)> done)

@@ -8,10 +8,19 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 
 class QSettings;
 
 namespace qflame::qryn {
+
+// The explorer's last query on a connection, restored when it connects again.
+struct SavedQuery {
+    QString profileType, selector, comparisonSelector, groupBy;
+    int preset = 1;             // QrynExplorer::Preset
+    qint64 fromMs = 0, toMs = 0;   // the custom range (preset Custom)
+    bool operator==(const SavedQuery &) const = default;
+};
 
 class ConnectionStore : public QObject {
     Q_OBJECT
@@ -37,6 +46,11 @@ public:
     // missing secret is not an error).
     void withSecrets(const QString &name, ConnectionSettings settings,
                      std::function<void(ConnectionSettings, QString)> done);
+
+    // The last query of the connection `name` (a saved connection's name, or a URL): kept in the settings, beside
+    // the connections and not removed with one (the explorer remembers a URL's query too).
+    void rememberQuery(const QString &name, const SavedQuery &query);
+    std::optional<SavedQuery> lastQuery(const QString &name) const;
 
 Q_SIGNALS:
     // The keychain refused to store or to give a secret: one line for the user, naming the connection and the

@@ -3,6 +3,9 @@
 #include "explorer/ConnectionDialog.h"
 #include "explorer/ConnectionStore.h"
 #include "explorer/LabelSelectorEdit.h"
+#include "explorer/ProfileListView.h"
+#include "explorer/RangeList.h"
+#include "explorer/TimelineView.h"
 #include "explorer/TimelineWidget.h"
 
 #include "compare/DiffView.h"
@@ -11,6 +14,7 @@
 #include "qryn/ExportCheck.h"
 #include "qryn/PprofExport.h"
 #include "qryn/TimeSpec.h"
+#include "qryn/TimelineSteps.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -20,6 +24,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -38,15 +43,6 @@ struct DiffResult {
 };
 
 }   // namespace
-
-qint64 timelineStepSeconds(qint64 windowMs)
-{
-    static const qint64 steps[] = {1, 5, 10, 15, 30, 60, 300, 600, 900, 1800, 3600, 10800, 21600, 43200, 86400};
-    for (qint64 s : steps)
-        if (windowMs <= s * 1000 * 120)
-            return s;
-    return steps[std::size(steps) - 1];
-}
 
 QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     : DocumentPane(parent), m_store(store ? store : new ConnectionStore(nullptr, this))
@@ -91,7 +87,8 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
-    m_timeline = new TimelineWidget;
+    m_timelineView = new TimelineView;
+    m_timeline = m_timelineView->chart();
     m_profile = new ProfilePane;
     m_profile->flameGraph()->setPlaceholderText(
         tr("Choose a profile type and a time range, then press Load: the merged flamegraph shows here"));
@@ -99,6 +96,7 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     m_stack = new QStackedWidget;
     m_stack->addWidget(m_profile);
     m_stack->addWidget(m_diff);
+    createMoreWidgets();
 
     auto *row1 = new QHBoxLayout;
     row1->addWidget(m_connectionLabel);
@@ -119,18 +117,33 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     row2->addWidget(m_load);
     row2->addWidget(m_compare);
     row2->addWidget(m_rounds);
+    row2->addWidget(m_ranges->addRangeButton());
+    row2->addWidget(m_ranges->addSelectorButton());
+    row2->addWidget(m_profilesButton);
     row2->addWidget(m_save);
     header()->insertLayout(0, row2, 1);
     auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_timeline);
+    split->addWidget(m_timelineView);
+    split->addWidget(m_profileList);   // hidden until asked for
     split->addWidget(m_stack);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 5);
+    // The timeline keeps its height (about 180 px at first) when the tab grows; the user's split is remembered.
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 5);
+    split->setChildrenCollapsible(false);
+    split->restoreState(QSettings().value(QStringLiteral("explorer/timelineSplit")).toByteArray());
+    connect(split, &QSplitter::splitterMoved, this, [split] {
+        QSettings().setValue(QStringLiteral("explorer/timelineSplit"), split->saveState());
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(row1);
     layout->addLayout(header());
-    layout->addWidget(m_message);
+    layout->addWidget(m_ranges);
+    auto *messageRow = new QHBoxLayout;
+    messageRow->addWidget(m_message, 1);
+    messageRow->addWidget(m_retry);
+    layout->addLayout(messageRow);
     layout->addWidget(split, 1);
 
     connect(connectButton, &QPushButton::clicked, this, &QrynExplorer::connectDialog);
@@ -152,6 +165,10 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     });
     showPresetWindow();   // not QDateTimeEdit's 2000-01-01 before the first load
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_client && !profileType().isEmpty())
+            loadTimeline(query());
+    });
+    connect(m_timelineView, &TimelineView::stepChanged, this, [this] {
         if (m_client && !profileType().isEmpty())
             loadTimeline(query());
     });
@@ -180,7 +197,9 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
             Q_UNUSED(edit);
         });
     for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
-                       static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save)})
+                       static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save),
+                       static_cast<QWidget *>(m_profilesButton), static_cast<QWidget *>(m_ranges->addRangeButton()),
+                       static_cast<QWidget *>(m_ranges->addSelectorButton())})
         w->setEnabled(false);
 }
 
@@ -195,28 +214,12 @@ QString QrynExplorer::title() const
     return m_connectionName.isEmpty() ? tr("qryn") : tr("qryn: %1").arg(m_connectionName);
 }
 
-template <class T>
-void QrynExplorer::watch(QFuture<Result<T>> future, quint64 *generation, std::function<void(Result<T>)> onResult)
-{
-    const quint64 gen = ++*generation;
-    auto *watcher = new QFutureWatcher<Result<T>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, gen, onResult] {
-        watcher->deleteLater();
-        QFuture<Result<T>> future = watcher->future();
-        if (gen != *generation || future.isCanceled() || future.resultCount() == 0)
-            return;   // superseded or cancelled: a newer request of the same kind owns the answer
-        // Moved, not copied: a big flamegraph's names and levels take tens of ms to copy and to free on this
-        // thread (tst_qrynstall).
-        onResult(future.takeResult());
-    });
-    watcher->setFuture(future);
-}
-
 void QrynExplorer::showMessage(const QString &text, bool error)
 {
     m_message->setText(text);
     m_message->setStyleSheet(error ? QStringLiteral("color: #b00020") : QStringLiteral("color: #8a5a00"));
     m_message->setVisible(!text.isEmpty());
+    m_retry->setVisible(error && !text.isEmpty() && !m_failed.isEmpty());
 }
 
 QString QrynExplorer::message() const
@@ -231,6 +234,11 @@ bool QrynExplorer::showingDiff() const
 
 void QrynExplorer::finished(const QString &what, bool ok, const QString &message)
 {
+    // Retry repeats what failed, once the server was asked at all (not "Not connected").
+    if (ok || !m_client || !retryAction(what))
+        m_failed.remove(what);
+    else
+        m_failed.insert(what);
     if (!message.isEmpty())
         showMessage(message, !ok);
     Q_EMIT requestFinished(what, ok, message);
@@ -241,8 +249,11 @@ void QrynExplorer::connectDialog()
     ConnectionDialog dialog(m_store, this);
     if (m_client)
         dialog.setSettings(m_client->settings());
-    if (dialog.exec() == QDialog::Accepted)
+    if (dialog.exec() == QDialog::Accepted) {
         setConnection(dialog.settings(), dialog.connectionName());
+        if (restoreQuery())
+            loadWhenConnected();
+    }
 }
 
 void QrynExplorer::setConnection(const ConnectionSettings &settings, const QString &name)
@@ -256,6 +267,8 @@ void QrynExplorer::setConnection(const ConnectionSettings &settings, const QStri
     m_connectionLabel->setText(m_connectionName);
     m_selector->clearLabelValues();
     m_comparisonSelector->clearLabelValues();
+    m_failed.clear();
+    m_serverTypes.clear();
     showMessage(QString(), false);
     loadTypes();
     loadLabelNames();
@@ -274,17 +287,23 @@ void QrynExplorer::loadTypes()
                                   for (const ProfileType &t : r.value)
                                       ids << t.id;
                                   ids.sort();   // the server's order is not defined
+                                  m_serverTypes = ids;
                                   m_types->clear();
                                   m_types->addItems(ids);
                                   if (ids.contains(current))
                                       m_types->setCurrentText(current);
                                   for (QWidget *w : {static_cast<QWidget *>(m_load), static_cast<QWidget *>(m_compare),
-                                                     static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save)})
+                                                     static_cast<QWidget *>(m_rounds), static_cast<QWidget *>(m_save),
+                                                     static_cast<QWidget *>(m_profilesButton),
+                                                     static_cast<QWidget *>(m_ranges->addRangeButton()),
+                                                     static_cast<QWidget *>(m_ranges->addSelectorButton())})
                                       w->setEnabled(!ids.isEmpty());
                                   finished(QStringLiteral("types"), true,
                                            ids.isEmpty() ? tr("%1 has no profiles in the last 7 days")
                                                                .arg(m_client->settings().displayUrl())
                                                          : QString());
+                                  if (!ids.isEmpty() && std::exchange(m_loadWhenConnected, false))
+                                      load();
                               });
 }
 
@@ -416,6 +435,7 @@ void QrynExplorer::load()
     m_nowMs = QDateTime::currentMSecsSinceEpoch();   // one "now" for the flamegraph and the timeline
     const ProfileQuery q = query();
     m_nowMs = 0;
+    m_loadQuery = q;
     if (m_presets->currentIndex() != Custom)
         showPresetWindow(q.range);
     m_timeline->clearBrushes();
@@ -425,42 +445,33 @@ void QrynExplorer::load()
 
 void QrynExplorer::loadTimeline(const ProfileQuery &q)
 {
-    SeriesOptions options;
-    options.stepSeconds = double(timelineStepSeconds(q.range.lengthMs()));
-    const QString group = m_groupBy->currentData().toString();
-    if (!group.isEmpty())
-        options.groupBy = {group};
-    const qint64 stepMs = qint64(options.stepSeconds) * 1000;
+    // The steps, the request and the values per step are the model's (qryn/TimelineSteps.h).
+    ProfileType type;
+    ProfileType::parse(q.profileTypeId, &type);
+    const TimelinePlan plan =
+        planTimeline(q, type, m_timelineView->chosenStepSeconds(), m_groupBy->currentData().toString());
     // The timeline shows the whole query window, also when a brushed sub-range is loaded later.
     m_timeline->setWindow(q.range);
-    watch<QList<Series>>(m_client->selectSeries(q, options), &m_seriesGen,
-                         [this, stepMs](Result<QList<Series>> r) {
+    watch<QList<Series>>(m_client->selectSeries(plan.query, plan.options), &m_seriesGen,
+                         [this, plan](Result<QList<Series>> r) {
                              if (!r.ok())
                                  return finished(QStringLiteral("timeline"), false, r.error.message);
-                             m_timeline->setSeries(r.value, stepMs);
+                             m_timeline->setTimeline(stepTimeline(r.value, plan));
                              finished(QStringLiteral("timeline"), true, QString());
                          });
 }
 
 void QrynExplorer::loadFlamegraph(const ProfileQuery &q)
 {
+    m_flameQuery = q;
     watch<MergedFlamegraph>(m_client->selectMergeStacktraces(q), &m_flameGen, [this, q](Result<MergedFlamegraph> r) {
         if (!r.ok())
             return finished(QStringLiteral("flamegraph"), false, r.error.message);
         if (r.value.isEmpty())   // what was shown stays; the message says why nothing new came
             return finished(QStringLiteral("flamegraph"), false, noProfilesMessage(q));
-        // The previous answer is freed off the GUI thread, for the same reason.
-        (void)QtConcurrent::run(
-            [old = std::make_shared<MergedFlamegraph>(std::exchange(m_merged, std::move(r.value)))] {});
-        LoadedView view;
-        view.profiles = {m_merged.profile};
-        view.sampleType = 0;
-        view.tree = m_merged.tree;
-        view.layout = m_merged.layout;
-        view.flat = m_merged.flat;
-        m_profile->showLoaded(std::move(view));
-        m_stack->setCurrentWidget(m_profile);
+        showMerged(std::move(r.value));
         setHasContent();
+        rememberQuery();
         showMessage(QString(), false);
         finished(QStringLiteral("flamegraph"), true, QString());
     });
@@ -474,10 +485,15 @@ void QrynExplorer::openRounds()
     const ProfileQuery q = query();
     ServerRoundsQuery rounds;
     rounds.profileTypeId = q.profileTypeId;
+    // A step the user chose is the rounds' too, so their observations are the summary line's; Auto lets each
+    // round choose its own (about 60 steps of its window).
+    rounds.stepSeconds = m_timelineView->chosenStepSeconds();
     const auto b = m_timeline->brush(TimelineWidget::Baseline), c = m_timeline->brush(TimelineWidget::Comparison);
     const QString otherSelector = m_comparisonSelector->text().trimmed();
     const std::string base = tr("baseline").toStdString(), other = tr("comparison").toStdString();
-    if (b && c)
+    if (m_ranges->count() >= 2)
+        rounds.rounds = m_ranges->specs();
+    else if (b && c)
         rounds.rounds = {{base, q.labelSelector, *b}, {other, q.labelSelector, *c}};
     else if (!otherSelector.isEmpty())
         rounds.rounds = {{base, q.labelSelector, q.range}, {other, otherSelector, q.range}};
@@ -492,6 +508,14 @@ void QrynExplorer::compare()
     QString why;
     if (!ready(&why))
         return finished(QStringLiteral("compare"), false, why);
+    // Pinned ranges and selectors first: two compared, more as rounds.
+    if (m_ranges->count() > 2)
+        return openRounds();
+    if (m_ranges->count() == 2) {
+        const ServerRoundSpec &r0 = m_ranges->specs()[0], &r1 = m_ranges->specs()[1];
+        return compareQueries({profileType(), r0.selector, r0.range}, {profileType(), r1.selector, r1.range},
+                              QStringLiteral("compare"));
+    }
     ProfileQuery base = query(), other = query();
     const auto b = m_timeline->brush(TimelineWidget::Baseline), c = m_timeline->brush(TimelineWidget::Comparison);
     const QString otherSelector = m_comparisonSelector->text().trimmed();
@@ -501,20 +525,30 @@ void QrynExplorer::compare()
     } else if (!otherSelector.isEmpty()) {
         other.labelSelector = otherSelector;
     } else {
+        m_lastCompare = {};   // nothing for Retry to repeat
         return finished(QStringLiteral("compare"), false,
                         tr("Nothing to compare: brush a baseline (drag) and a comparison (Shift+drag) on the "
-                           "timeline, or type a comparison selector"));
+                           "timeline, or type a comparison selector, or pin ranges or selectors (Add range, "
+                           "Add selector)"));
     }
-    // Both answers are collected here, then the diff is built off the GUI thread.
-    auto sides = std::make_shared<std::pair<std::optional<MergedFlamegraph>, std::optional<MergedFlamegraph>>>();
+    compareQueries(base, other, QStringLiteral("compare"));
+}
+
+void QrynExplorer::compareQueries(const ProfileQuery &base, const ProfileQuery &other, const QString &what,
+                                  bool windowsAsRates)
+{
+    m_lastCompare = [this, base, other, what, windowsAsRates] { compareQueries(base, other, what, windowsAsRates); };
+    // Both sides are collected here (each its flamegraph and samples:count sibling: qryn/ComparisonSide.h), then
+    // the diff is built off the GUI thread.
+    using Side = std::shared_ptr<const Profile>;
+    auto sides = std::make_shared<std::pair<std::optional<Side>, std::optional<Side>>>();
     const quint64 gen = ++m_compareGen;
-    auto onSide = [this, sides, gen, base, other](int which, Result<MergedFlamegraph> r) {
-        if (gen != m_compareGen)
+    auto onSide = [this, sides, gen, base, other, what, windowsAsRates](int which, SideResult r) {
+        if (gen != m_compareGen || r.error.kind == ErrorKind::Cancelled)
             return;
-        if (!r.ok() || r.value.isEmpty()) {
+        if (!r.ok() || !r.value) {
             ++m_compareGen;   // the other side's answer is of no use now
-            return finished(QStringLiteral("compare"), false,
-                            r.ok() ? noProfilesMessage(which == 0 ? base : other) : r.error.message);
+            return finished(what, false, r.ok() ? noProfilesMessage(which == 0 ? base : other) : r.error.message);
         }
         (which == 0 ? sides->first : sides->second) = r.value;
         if (!sides->first || !sides->second)
@@ -522,37 +556,42 @@ void QrynExplorer::compare()
         DiffOptions options = m_diff->options();
         // Two windows compare by rate (each merged profile's duration is its window's length); two selectors
         // over one window keep the view's choice.
-        if (base.range.lengthMs() != other.range.lengthMs() || base.range.startMs != other.range.startMs)
+        if (windowsAsRates &&
+            (base.range.lengthMs() != other.range.lengthMs() || base.range.startMs != other.range.startMs))
             options.normalization = Normalization::PerSecond;
-        const auto before = sides->first->profile, after = sides->second->profile;
+        const Side before = *sides->first, after = *sides->second;
+        ProfileType type;
+        ProfileType::parse(base.profileTypeId, &type);
+        const SampleTypeInfo compared{type.sampleType.toStdString(), type.sampleUnit.toStdString()};
         auto *watcher = new QFutureWatcher<DiffResult>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen] {
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen, what] {
             watcher->deleteLater();
             if (gen != m_compareGen)
                 return;
             const DiffResult d = watcher->future().result();
             if (!d.error.isEmpty())
-                return finished(QStringLiteral("compare"), false, d.error);
+                return finished(what, false, d.error);
             m_diff->setDiff(d.diff);
             m_stack->setCurrentWidget(m_diff);
             showMessage(QString(), false);
-            finished(QStringLiteral("compare"), true, QString());
+            finished(what, true, QString());
         });
-        watcher->setFuture(QtConcurrent::run([before, after, options] {
+        watcher->setFuture(QtConcurrent::run([before, after, options, compared] {
             DiffResult d;
             try {
-                d.diff = DiffTree::build(DiffSide::fromProfiles({before}, 0), DiffSide::fromProfiles({after}, 0),
-                                         options);
+                d.diff = DiffTree::build(DiffSide::fromProfiles({before}, compared),
+                                         DiffSide::fromProfiles({after}, compared), options);
             } catch (const std::exception &e) {
                 d.error = QString::fromStdString(e.what());
             }
             return d;
         }));
     };
-    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(base), &m_sideGen[0],
-                            [onSide](Result<MergedFlamegraph> r) mutable { onSide(0, std::move(r)); });
-    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(other), &m_sideGen[1],
-                            [onSide](Result<MergedFlamegraph> r) mutable { onSide(1, std::move(r)); });
+    const QStringList *known = m_serverTypes.isEmpty() ? nullptr : &m_serverTypes;
+    watch<Side>(fetchComparisonSide(*m_client, base, known), &m_sideGen[0],
+                [onSide](SideResult r) mutable { onSide(0, std::move(r)); });
+    watch<Side>(fetchComparisonSide(*m_client, other, known), &m_sideGen[1],
+                [onSide](SideResult r) mutable { onSide(1, std::move(r)); });
 }
 
 void QrynExplorer::saveMerged(const QString &chosenPath)
@@ -566,6 +605,7 @@ void QrynExplorer::saveMerged(const QString &chosenPath)
                                             tr("gzip pprof (*.pgo *.pb.gz);;All files (*)"));
     if (path.isEmpty())
         return;
+    m_lastSavePath = path;
     const ProfileQuery q = query();
     ProfileType type;
     ProfileType::parse(q.profileTypeId, &type);

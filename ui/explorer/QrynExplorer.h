@@ -1,18 +1,25 @@
 // A tab on a qryn server: pick a profile type, a label selector and a time range, see the timeline of the
 // matching series and the merged flamegraph in the same views as a local file, compare two ranges (or two
-// selectors) in the diff view, and save the merged pprof.
+// selectors) in the diff view, more of them as rounds, list the individual profiles of a range and open or compare
+// them, and save the merged pprof.
 //
 // Every request goes through QrynClient, whose futures finish off the GUI thread's work; answers come back here by
 // QFutureWatcher. A newer request of a kind supersedes an older one (generation counters), and every failure is a
-// line in the tab's message bar: what the tab showed before stays.
+// line in the tab's message bar, with a Retry button: what the tab showed before stays. The list of profiles,
+// the pinned ranges, Retry and the remembered query are in QrynExplorerMore.cpp.
 #pragma once
 
 #include "document/DocumentPane.h"
+#include "qryn/ComparisonSide.h"
+#include "qryn/ProfileList.h"
 #include "qryn/QrynClient.h"
 #include "qryn/ServerRounds.h"
 
+#include <QFutureWatcher>
 #include <QPointer>
+#include <QSet>
 
+#include <functional>
 #include <optional>
 
 class QComboBox;
@@ -30,6 +37,9 @@ namespace qflame::qryn {
 
 class ConnectionStore;
 class LabelSelectorEdit;
+class ProfileListView;
+class RangeList;
+class TimelineView;
 class TimelineWidget;
 
 class QrynExplorer : public DocumentPane {
@@ -72,9 +82,37 @@ public:
     // Writes the gzip pprof of the current query (SelectMergeProfile) to path; asks for a file when empty.
     void saveMerged(const QString &path = QString());
 
+    // How a tab starts from the command line or the start page: a connection, its secrets read from the store
+    // first when `secretsFromStore` (the saved connection `name`), and the query to load once the server has
+    // listed its types; without a profile type, the connection's last query is restored and loaded, if it has one.
+    struct Start {
+        ConnectionSettings settings;
+        QString name;
+        bool secretsFromStore = false;
+        QString profileType, selector;
+        std::optional<TimeRange> range;   // none: the last hour
+    };
+    void start(const Start &start);
+    // Fills in the last query loaded on this connection (ConnectionStore::lastQuery); false when there is none.
+    bool restoreQuery();
+    // Loads the query as soon as the server has listed its profile types (at once when it has).
+    void loadWhenConnected();
+    // Repeats the requests whose failure the message line shows; what the tab shows stays meanwhile.
+    void retry();
+    // Lists the individual profiles (qryn/ProfileList.h) of the brushed baseline, else of the query's window.
+    void listProfiles();
+    // One listed profile's flamegraph in the tab; two listed profiles compared (the first the baseline).
+    void openEntry(const ProfileEntry &entry);
+    void compareEntries(const ProfileEntry &baseline, const ProfileEntry &comparison);
+    // Pins the brushed baseline (or the window) under the selector; the comparison selector (or the selector)
+    // over the window. Two pinned: Compare compares them; more: Compare and Rounds open them as rounds.
+    void addRange();
+    void addSelector();
+
     ProfilePane *profilePane() const { return m_profile; }
     DiffView *diffView() const { return m_diff; }
     TimelineWidget *timeline() const { return m_timeline; }
+    TimelineView *timelineView() const { return m_timelineView; }
     LabelSelectorEdit *selectorEdit() const { return m_selector; }
     QComboBox *typeBox() const { return m_types; }
     QComboBox *groupByBox() const { return m_groupBy; }
@@ -82,11 +120,16 @@ public:
     bool showingDiff() const;
     const MergedFlamegraph &merged() const { return m_merged; }
     QrynClient *client() const { return m_client; }
+    QString connectionName() const { return m_connectionName; }
+    ProfileListView *profileList() const { return m_profileList; }
+    RangeList *rangeList() const { return m_ranges; }
+    QPushButton *retryButton() const { return m_retry; }
+    QPushButton *profilesButton() const { return m_profilesButton; }
 
 Q_SIGNALS:
     // One of the explorer's requests ended; `what` is "types", "labels", "flamegraph", "timeline", "compare",
-    // "save" or "keychain" (a secret the keychain refused); `message` is the line shown (an error or a warning),
-    // empty when all is well.
+    // "rounds", "save", "profiles" (the list), "profile" (one listed profile opened) or "keychain" (a secret the
+    // keychain refused); `message` is the line shown (an error or a warning), empty when all is well.
     void requestFinished(const QString &what, bool ok, const QString &message);
     // openRounds: these rounds of this server, for MainWindow to open in a rounds tab.
     void roundsRequested(const ConnectionSettings &settings, const ServerRoundsQuery &query);
@@ -104,6 +147,17 @@ private:
     void loadTimeline(const ProfileQuery &query);
     void loadFlamegraph(const ProfileQuery &query);
     ProfileQuery query() const;
+    // The diff of two queries (each with its samples:count sibling, for the noise band), shown in the diff view;
+    // `what` names the request in requestFinished. Windows of different starts or lengths compare per second
+    // unless `windowsAsRates` is false (two listed profiles: their windows are the seconds they were stamped in,
+    // not their durations).
+    void compareQueries(const ProfileQuery &base, const ProfileQuery &other, const QString &what,
+                        bool windowsAsRates = true);
+    void createMoreWidgets();   // the profile list, the pinned ranges, Retry
+    void listProfilesOf(const ProfileQuery &query);
+    void showMerged(MergedFlamegraph merged);   // in the profile pane; the previous one freed off the GUI thread
+    void rememberQuery();
+    std::function<void()> retryAction(const QString &what);
     // Shows `window` (default: the current preset's, ending now) in the range edits.
     void showPresetWindow(std::optional<TimeRange> window = std::nullopt);
     bool ready(QString *why) const;
@@ -123,18 +177,42 @@ private:
     QComboBox *m_groupBy;
     QPushButton *m_load, *m_compare, *m_rounds, *m_save;
     QLabel *m_message;
-    TimelineWidget *m_timeline;
+    TimelineView *m_timelineView;
+    TimelineWidget *m_timeline;   // the view's chart
     QStackedWidget *m_stack;
     ProfilePane *m_profile;
     DiffView *m_diff;
+    ProfileListView *m_profileList = nullptr;
+    RangeList *m_ranges = nullptr;
+    QPushButton *m_retry = nullptr, *m_profilesButton = nullptr;
+
+    QStringList m_serverTypes;            // what ProfileTypes listed last
+    bool m_loadWhenConnected = false;
+    QSet<QString> m_failed;               // the kinds of request whose failure Retry repeats
+    ProfileQuery m_loadQuery, m_flameQuery, m_listQuery;   // the last of each, for Retry
+    std::function<void()> m_lastCompare, m_lastEntry;
+    QString m_lastSavePath;
 
     quint64 m_typesGen = 0, m_labelsGen = 0, m_valuesGen = 0, m_flameGen = 0, m_seriesGen = 0, m_compareGen = 0,
-            m_saveGen = 0;
+            m_saveGen = 0, m_listGen = 0, m_entryGen = 0;
     quint64 m_sideGen[2] = {0, 0};   // the two sides of a comparison
 };
 
-// The timeline's bucket width for a window: the smallest of 1 s, 5 s, 10 s, 15 s, 30 s, 1, 5, 10, 15, 30 min,
-// 1, 3, 6, 12 h, 1 d giving at most 120 buckets (1 h -> 30 s, 7 d -> 3 h).
-qint64 timelineStepSeconds(qint64 windowMs);
+template <class T>
+void QrynExplorer::watch(QFuture<Result<T>> future, quint64 *generation, std::function<void(Result<T>)> onResult)
+{
+    const quint64 gen = ++*generation;
+    auto *watcher = new QFutureWatcher<Result<T>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, gen, onResult] {
+        watcher->deleteLater();
+        QFuture<Result<T>> future = watcher->future();
+        if (gen != *generation || future.isCanceled() || future.resultCount() == 0)
+            return;   // superseded or cancelled: a newer request of the same kind owns the answer
+        // Moved, not copied: a big flamegraph's names and levels take tens of ms to copy and to free on this
+        // thread (tst_qrynstall).
+        onResult(future.takeResult());
+    });
+    watcher->setFuture(future);
+}
 
 }   // namespace qflame::qryn

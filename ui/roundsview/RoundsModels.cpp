@@ -4,6 +4,7 @@
 
 #include <QVariantList>
 
+#include <algorithm>
 #include <cmath>
 
 namespace qflame {
@@ -13,13 +14,6 @@ namespace {
 QString percentText(double pct)
 {
     return QString::fromStdString(formatChangePercent(pct));
-}
-
-QColor blend(const QColor &c, double strength)
-{
-    QColor out = c;
-    out.setAlphaF(float(std::clamp(0.15 + 0.7 * strength, 0.0, 1.0)));
-    return out;
 }
 
 }   // namespace
@@ -34,6 +28,13 @@ QColor verdictColor(RoundVerdict v, bool colorBlindSafe)
     case RoundVerdict::Unknown: break;
     }
     return QColor();
+}
+
+QColor blend(const QColor &c, double strength)
+{
+    QColor out = c;
+    out.setAlphaF(float(std::clamp(0.15 + 0.7 * strength, 0.0, 1.0)));
+    return out;
 }
 
 QString rateText(double perSecond, const std::string &unit)

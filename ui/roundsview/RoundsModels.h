@@ -15,6 +15,8 @@ namespace qflame {
 // The colour of a verdict: red for slower, green for faster (orange / blue when colour-blind safe), grey for
 // noise, none for the baseline and unknown.
 QColor verdictColor(RoundVerdict v, bool colorBlindSafe);
+// `c` as a cell's background, stronger for a larger change (`strength` 0..1 of the largest shown).
+QColor blend(const QColor &c, double strength);
 
 // A rate for people, in the sample type's unit per second: CPU nanoseconds per second as cores.
 QString rateText(double perSecond, const std::string &unit);

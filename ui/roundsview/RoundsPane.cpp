@@ -3,6 +3,8 @@
 #include "controls/TableSizing.h"
 #include "roundsview/RoundsChart.h"
 #include "roundsview/RoundsModels.h"
+#include "roundsview/RoundsSourceView.h"
+#include "tree/FlatTable.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -18,23 +20,38 @@
 #include <QPainterPath>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QPromise>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyledItemDelegate>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <string_view>
 
 namespace qflame {
 
 namespace {
 
-// The rounds' files show names as View > Demangle chose when they were read, like the other tabs.
+// The rounds' files show names as View > Demangle and View > Collapse Template Arguments chose when they were
+// read, like the other tabs.
 ReadOptions demangling()
 {
     ReadOptions o;
     o.demangle = DocumentPane::demangleMode();
+    o.collapseTemplates = DocumentPane::collapseTemplates();
     return o;
+}
+
+QStringList pathsOf(const std::vector<RoundFiles> &rounds)
+{
+    QStringList paths;
+    for (const RoundFiles &r : rounds)
+        for (const QString &p : r.paths)
+            paths << p;
+    return paths;
 }
 
 }   // namespace
@@ -132,14 +149,18 @@ RoundsPane::RoundsPane(QWidget *parent) : DocumentPane(parent)
     top->setStretchFactor(0, 1);
     top->setStretchFactor(1, 1);
     top->setSizes({640, 560});
-    auto *bottom = new QWidget;
-    auto *bottomLayout = new QVBoxLayout(bottom);
-    bottomLayout->setContentsMargins(0, 0, 0, 0);
-    bottomLayout->addWidget(m_filter);
-    bottomLayout->addWidget(m_functions);
+    auto *matrix = new QWidget;
+    auto *matrixLayout = new QVBoxLayout(matrix);
+    matrixLayout->setContentsMargins(0, 0, 0, 0);
+    matrixLayout->addWidget(m_filter);
+    matrixLayout->addWidget(m_functions);
+    m_source = new RoundsSourceView;
+    m_bottomTabs = new QTabWidget;
+    m_bottomTabs->addTab(matrix, tr("Functions"));
+    m_bottomTabs->addTab(m_source, tr("Source"));
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
-    split->addWidget(bottom);
+    split->addWidget(m_bottomTabs);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
@@ -161,22 +182,9 @@ RoundsPane::RoundsPane(QWidget *parent) : DocumentPane(parent)
     };
     connect(m_up, &QPushButton::clicked, this, [move] { move(-1); });
     connect(m_down, &QPushButton::clicked, this, [move] { move(1); });
-    connect(m_compare, &QPushButton::clicked, this, [this] {
-        QModelIndexList rows = m_roundsTable->selectionModel()->selectedRows();
-        if (rows.size() != 2)
-            return;
-        std::sort(rows.begin(), rows.end());
-        auto paths = [this](int r) {
-            QStringList out;
-            for (const QString &p : m_files[size_t(r)].paths)
-                out << p;
-            return out;
-        };
-        std::shared_ptr<const MeasuredNoise> noise;
-        if (m_loaded.result)
-            noise = std::make_shared<MeasuredNoise>(
-                measuredNoiseBetween(*m_loaded.result, size_t(rows[0].row()), size_t(rows[1].row())));
-        Q_EMIT compareRequested(paths(rows[0].row()), paths(rows[1].row()), noise);
+    connect(m_compare, &QPushButton::clicked, this, &RoundsPane::compareSelected);
+    connect(m_functions, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        showSource(m_functionProxy->mapToSource(index).row());
     });
     connect(m_functions->horizontalHeader(), &QHeaderView::sectionClicked, this, [this] { m_userSorted = true; });
     connect(m_roundsModel, &RoundsTableModel::renameRequested, this, &RoundsPane::renameRound);
@@ -208,6 +216,52 @@ void RoundsPane::setColorBlindSafe(bool on)
     m_roundsModel->setColorBlindSafe(on);
     m_functionModel->setColorBlindSafe(on);
     m_chart->setColorBlindSafe(on);
+    m_source->setColorBlindSafe(on);
+}
+
+void RoundsPane::compareSelected()
+{
+    QModelIndexList rows = m_roundsTable->selectionModel()->selectedRows();
+    if (rows.size() != 2 || !m_loaded.result)
+        return;
+    std::sort(rows.begin(), rows.end());
+    const size_t a = size_t(rows[0].row()), b = size_t(rows[1].row());
+    const auto noise = std::make_shared<MeasuredNoise>(measuredNoiseBetween(*m_loaded.result, a, b));
+    if (m_server) {
+        // A server's rounds have no files: their trees (each window's merge, with the window's duration) are
+        // compared as they are, without asking the server again.
+        Q_EMIT compareTreesRequested(QString::fromStdString(m_loaded.inputs[a].name), m_loaded.inputs[a].profiles,
+                                     QString::fromStdString(m_loaded.inputs[b].name), m_loaded.inputs[b].profiles,
+                                     noise);
+        return;
+    }
+    auto paths = [this](size_t r) {
+        QStringList out;
+        for (const QString &p : m_files[r].paths)
+            out << p;
+        return out;
+    };
+    Q_EMIT compareRequested(paths(a), paths(b), noise);
+}
+
+void RoundsPane::showSource(int function)
+{
+    const auto result = m_loaded.result;
+    if (!result || function < 0 || size_t(function) >= result->functions.size())
+        return;
+    m_bottomTabs->setCurrentWidget(m_source);
+    if (result->granularity != Granularity::Functions) {
+        m_source->showMessage(tr("Source lines are listed per function: choose the functions granularity."));
+        return;
+    }
+    // The matrix names functions as `qflame top` does, with pprof's inline marks; the source knows bare names.
+    std::string name = result->functions[size_t(function)].name;
+    for (const FlatRow::Inline kind : {FlatRow::Inline::Always, FlatRow::Inline::Partly}) {
+        const std::string_view mark = FlatTable::inlineSuffix(kind);
+        if (name.size() > mark.size() && std::string_view(name).substr(name.size() - mark.size()) == mark)
+            name.resize(name.size() - mark.size());
+    }
+    m_source->showFunction(m_loaded.inputs, result->sampleType, name, result->noiseK, m_loaded.options.durationNanos);
 }
 
 RoundsOptions RoundsPane::currentOptions() const
@@ -233,8 +287,11 @@ void RoundsPane::open(std::vector<RoundFiles> rounds, RoundsOptions options)
     m_noise->setValue(options.noiseK);
     granularityBox()->setCurrentIndex(granularityBox()->findData(int(options.granularity)));
     m_updatingControls = false;
-    run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
-                      [this, rounds](LoadedRounds loaded) { show(std::move(loaded), rounds); });
+    // URLs are fetched first, with a CPU profile's countdown and Cancel, as in the other tabs.
+    fetchThen(pathsOf(rounds), false, [this, rounds, options] {
+        run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
+                          [this, rounds](LoadedRounds loaded) { showLoaded(std::move(loaded), rounds); });
+    });
 }
 
 void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
@@ -250,12 +307,14 @@ void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn
     for (const qryn::ServerRoundSpec &r : query.rounds)
         names.push_back({r.name, {}});
     // The client is made on the pool thread and its requests run on that thread's event loop, so the GUI thread
-    // only paints; a failure is a line naming the round, as for files.
-    auto job = QtConcurrent::run([settings, query, options]() {
+    // only paints; a failure is a line naming the round, as for files. Cancel (or closing the tab) aborts the
+    // requests in flight at once, freeing the thread.
+    auto job = QtConcurrent::run([settings, query, options](QPromise<LoadedRounds> &promise) {
         LoadedRounds loaded;
         loaded.options = options;
         try {
-            qryn::ServerRounds fetched = qryn::fetchServerRounds(settings, query);
+            qryn::ServerRounds fetched =
+                qryn::fetchServerRounds(settings, query, [&promise] { return promise.isCanceled(); });
             loaded.options.sample = fetched.sample;
             loaded.inputs = std::move(fetched.rounds);
             auto result = std::make_shared<RoundsResult>(compareRounds(loaded.inputs, loaded.options));
@@ -266,9 +325,9 @@ void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn
             loaded = LoadedRounds{};
             loaded.error = QString::fromStdString(e.what());
         }
-        return loaded;
+        promise.addResult(std::move(loaded));
     });
-    run<LoadedRounds>(job, [this, names](LoadedRounds loaded) { show(std::move(loaded), names); });
+    run<LoadedRounds>(job, [this, names](LoadedRounds loaded) { showLoaded(std::move(loaded), names); });
 }
 
 void RoundsPane::rebuild()
@@ -279,10 +338,10 @@ void RoundsPane::rebuild()
 void RoundsPane::compareAgain(std::vector<RoundInput> inputs, std::vector<RoundFiles> files)
 {
     run<LoadedRounds>(compareRoundsAsync(std::move(inputs), currentOptions()),
-                      [this, files](LoadedRounds loaded) { show(std::move(loaded), files); });
+                      [this, files](LoadedRounds loaded) { showLoaded(std::move(loaded), files); });
 }
 
-void RoundsPane::show(LoadedRounds loaded, std::vector<RoundFiles> files)
+void RoundsPane::showLoaded(LoadedRounds loaded, std::vector<RoundFiles> files)
 {
     m_loaded = std::move(loaded);
     m_files = std::move(files);
@@ -347,8 +406,11 @@ void RoundsPane::addRound(RoundFiles round)
     std::vector<RoundFiles> files = m_files;
     files.push_back(std::move(round));
     const RoundsOptions options = currentOptions();
-    run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
-                      [this, files](LoadedRounds loaded) { show(std::move(loaded), files); });
+    // The rounds' URLs were fetched when they came: their bytes are read again, the server not asked.
+    fetchThen(pathsOf(files), true, [this, files, options] {
+        run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
+                          [this, files](LoadedRounds loaded) { showLoaded(std::move(loaded), files); });
+    });
 }
 
 void RoundsPane::removeRound(int index)
@@ -390,7 +452,7 @@ void RoundsPane::updateButtons()
     m_remove->setEnabled(row >= 0);
     m_up->setEnabled(row > 0);
     m_down->setEnabled(row >= 0 && size_t(row) + 1 < m_files.size());
-    m_compare->setEnabled(rows.size() == 2 && !m_server);
+    m_compare->setEnabled(rows.size() == 2);
     m_add->setEnabled(!m_server);
 }
 

@@ -14,12 +14,14 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 
 namespace qflame {
 
 class FunctionMatrixModel;
 class RoundsChart;
+class RoundsSourceView;
 class RoundsTableModel;
 
 class RoundsPane : public DocumentPane {
@@ -31,7 +33,7 @@ public:
     void open(std::vector<RoundFiles> rounds, RoundsOptions options = {});
     // Asks a server for these rounds (windows, one observation per step: qryn/ServerRounds.h) on a pool thread and
     // compares them. Their sample type is the query's; they are removed, renamed and reordered, never added to
-    // (they have no files), and Compare Two needs files.
+    // (they have no files); Compare Two compares their trees (compareTreesRequested).
     void openServer(const qryn::ConnectionSettings &settings, const qryn::ServerRoundsQuery &query,
                     RoundsOptions options = {});
     bool fromServer() const { return m_server; }
@@ -45,6 +47,12 @@ public:
     RoundsChart *chart() const { return m_chart; }
     QLabel *notes() const { return m_notes; }
     QPushButton *compareButton() const { return m_compare; }
+    RoundsSourceView *sourceView() const { return m_source; }
+    QTabWidget *bottomTabs() const { return m_bottomTabs; }
+    // Lists the lines of the function matrix's function `function` (a row of the model) in every round.
+    void showSource(int function);
+    // What Compare Two does with the two rounds selected in the rounds table.
+    void compareSelected();
     void setColorBlindSafe(bool on);
 
     // The editing the buttons and the table do, for tests and the menu alike.
@@ -60,6 +68,12 @@ Q_SIGNALS:
     // observations measured (for the comparison under per-second normalisation).
     void compareRequested(const QStringList &before, const QStringList &after,
                           std::shared_ptr<const qflame::MeasuredNoise> noise);
+    // The same for rounds without files (a server's windows): their trees, named by their rounds.
+    void compareTreesRequested(const QString &beforeName,
+                               const std::vector<std::shared_ptr<const qflame::Profile>> &before,
+                               const QString &afterName,
+                               const std::vector<std::shared_ptr<const qflame::Profile>> &after,
+                               std::shared_ptr<const qflame::MeasuredNoise> noise);
 
 protected:
     void rebuild() override;
@@ -68,7 +82,7 @@ private:
     RoundsOptions currentOptions() const;
     // Compares `inputs` (already read) and, once done, shows them with `files` as the rounds' files.
     void compareAgain(std::vector<RoundInput> inputs, std::vector<RoundFiles> files);
-    void show(LoadedRounds loaded, std::vector<RoundFiles> files);
+    void showLoaded(LoadedRounds loaded, std::vector<RoundFiles> files);
     void updateButtons();
 
     LoadedRounds m_loaded;
@@ -80,6 +94,8 @@ private:
     QTableView *m_functions;
     QLineEdit *m_filter;
     RoundsChart *m_chart;
+    RoundsSourceView *m_source;
+    QTabWidget *m_bottomTabs;
     QLabel *m_notes;
     QDoubleSpinBox *m_noise;
     QPushButton *m_add, *m_remove, *m_up, *m_down, *m_compare;

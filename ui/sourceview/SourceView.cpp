@@ -257,17 +257,22 @@ void SourceView::runRequest()
             setListing(result.listing);
         Q_EMIT listingReady();
     });
-    // The paths are read here, on the GUI thread (QSettings); `go env` for GOROOT runs in the job.
+    watcher->setFuture(QtConcurrent::run([request = m_request, paths = settingsSourcePaths()] { return request(paths()); }));
+}
+
+std::function<SourcePaths()> SourceView::settingsSourcePaths()
+{
+    // The settings are read here, on the GUI thread (QSettings); `go env` for GOROOT runs where it is called.
     const QStringList dirs = QSettings().value(QStringLiteral("source/searchPath")).toStringList(),
                       trims = QSettings().value(QStringLiteral("source/trimPaths")).toStringList();
-    watcher->setFuture(QtConcurrent::run([request = m_request, dirs, trims] {
+    return [dirs, trims] {
         SourcePaths paths = defaultSourcePaths();
         for (const QString &d : dirs)
             paths.searchPath.push_back(d.toStdString());
         for (const QString &t : trims)
             paths.trimPaths.push_back(t.toStdString());
-        return request(paths);
-    }));
+        return paths;
+    };
 }
 
 void SourceView::setMessage(const QString &message)

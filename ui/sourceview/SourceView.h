@@ -39,6 +39,9 @@ public:
 
     // Adds a folder to the settings' source/searchPath (first, so it wins), once.
     static void addSourceFolder(const QString &folder);
+    // The settings' source paths, read now on the GUI thread, made whole (GOROOT from `go env`, ...) when the
+    // function returned is called: off the GUI thread, in the job that lists.
+    static std::function<SourcePaths()> settingsSourcePaths();
 
     // Shows the listing's files (of one function: a file chooser when there are several), the first one first.
     void setListing(std::shared_ptr<const SourceListing> listing);
