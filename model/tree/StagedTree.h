@@ -1,13 +1,14 @@
 // A large call tree built in two steps, so that the window can paint before the whole tree is there (issue #23):
-// first the nodes that can be seen at the initial zoom, then the rest, with the work of the first step kept.
+// first the nodes that can be seen at the initial zoom, then the whole tree.
 //
-// The build sorts the stacks into the tree level by level (TreeByLevels.cpp). A node whose total is below the
-// root's total / cullDivisor is made with its exact self, total and samples (they are sums over the stacks through
-// it, known when the node is made), but its descendants wait for complete(). With the default divisor, 16384, such
-// a node is narrower than 1/16384 of the root: less than one pixel in any view of the whole profile up to 16,384
-// pixels wide (two 8K screens side by side are 15,360), and the flamegraph merges frames below one pixel into
-// columns as tall as their subtrees, which the first look keeps (CallTree::hiddenHeight). So its layout at the
-// initial zoom gives the same rectangles as the whole tree's (tst_stagedtree checks both).
+// A node whose total is below the root's total / cullDivisor is made with its exact self, total and samples, but
+// its descendants wait for complete(). With the default divisor, 16384, such a node is narrower than 1/16384 of
+// the root: less than one pixel in any view of the whole profile up to 16,384 pixels wide (two 8K screens side by
+// side are 15,360), and the flamegraph merges frames below one pixel into columns as tall as their subtrees,
+// which the first look keeps (CallTree::hiddenHeight). So its layout at the initial zoom gives the same
+// rectangles as the whole tree's (tst_stagedtree checks both). The first look's nodes are found by walking each
+// stack through guessed nodes (FirstLookWalk.cpp); the whole tree is then sorted level by level from the stacks'
+// start (TreeByLevels.cpp), as CallTreeBuilder::build sorts it.
 #pragma once
 
 #include "tree/CallTreeBuilder.h"

@@ -6,9 +6,11 @@
 // CallTree's own. Every node is made once, where it stays, and nothing is looked up. (The tree was built through
 // a hash map of (parent, frame) before, one lookup per frame of every stack: on the 1.9M-node r64 profile 14.7
 // million lookups scattered over 64 MB, the map grown by doubling, the nodes renumbered and their children
-// sorted afterwards. That was most of the window's time to its first flamegraph.)
+// sorted afterwards. That was most of the window's time to its first flamegraph.) A staged build's first look
+// is not sorted but walked (FirstLookWalk.cpp); its whole tree is then sorted here from the stacks' start.
 #include "tree/CallTreeBuilder.h"
 #include "tree/StagedTree.h"
+#include "tree/LevelCursor.h"
 
 #include "io/BesideThread.h"
 #include "io/Prefault.h"
@@ -23,74 +25,6 @@ namespace qflame {
 using namespace detail;
 
 namespace {
-
-// One sample on its way down the tree: where its stack has got to, root first.
-struct Cursor {
-    int64_t value;
-    uint32_t locPos;     // one past the next location of the stack (sampleLocations counts down to locStop)
-    uint32_t locStop;
-    uint32_t framePos;   // the frames of the location being walked: locFrames[framePos, frameEnd)
-    uint32_t frameEnd;
-    FrameId last;        // the frame taken last (collapsing recursion skips a frame equal to it)
-    uint32_t source;     // which profile
-    // The aligned block of sampleLocations that holds the next location, read at once: the stacks lie
-    // scattered over the profile, so reading a cursor's next location nearly always misses the caches, and one
-    // miss brings the next three as well.
-    static constexpr uint32_t kBlock = 4;
-    uint32_t block[kBlock];
-};
-
-struct Source {
-    const uint32_t *sampleLocations;
-    size_t size;   // of sampleLocations
-    const uint32_t *locBegin;
-    const FrameId *locFrames;
-    const uint8_t *locKinds;
-};
-
-// Whether reading position q (= locPos - 1) needs its block: the block of q + 1 is the one held, except before
-// the first read (frameEnd still 0; reading a block again then is harmless).
-inline bool needsBlock(const Cursor &c, uint32_t q)
-{
-    return q % Cursor::kBlock == Cursor::kBlock - 1 || c.frameEnd == 0;
-}
-
-// Where a cursor will read its next block from, when it is about to, or null.
-inline const uint32_t *blockToRead(const Cursor &c, const Source *sources)
-{
-    if (c.framePos != c.frameEnd || c.locPos == c.locStop || !needsBlock(c, c.locPos - 1))
-        return nullptr;
-    return sources[c.source].sampleLocations + ((c.locPos - 1) & ~(Cursor::kBlock - 1));
-}
-
-// The next frame of c's stack and how it is entered (CallTree::kCalled / kInlined); false at its end.
-inline bool advance(Cursor &c, const Source *sources, bool collapse, FrameId *frame, uint8_t *kind)
-{
-    const Source &s = sources[c.source];
-    for (;;) {
-        while (c.framePos < c.frameEnd) {
-            const FrameId f = s.locFrames[c.framePos];
-            const uint8_t k = s.locKinds[c.framePos++];
-            if (collapse && f == c.last)   // collapsed: a direct self-call stays in its caller
-                continue;
-            c.last = f;
-            *frame = f;
-            *kind = k;
-            return true;
-        }
-        if (c.locPos == c.locStop)
-            return false;
-        const uint32_t q = --c.locPos;
-        if (needsBlock(c, q)) {
-            const uint32_t low = q & ~(Cursor::kBlock - 1);
-            for (uint32_t j = 0; j < Cursor::kBlock && low + j < s.size; ++j)
-                c.block[j] = s.sampleLocations[low + j];
-        }
-        const uint32_t loc = c.block[q % Cursor::kBlock];
-        c.framePos = s.locBegin[loc];
-        c.frameEnd = s.locBegin[loc + 1];
-    }
-}
 
 // The offsets 0..m-1 of keys[0, m) in the order of their keys, equal keys in their order. Most ranges that
 // branch have a few distinct frames among many samples, or few samples: counted, or sorted by insertion.
@@ -123,58 +57,11 @@ void stableOrder(const uint32_t *keys, uint32_t m, std::vector<uint32_t> &order,
     std::stable_sort(order.begin(), order.end(), [keys](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
 }
 
-struct Range {
-    uint32_t begin, end;   // the cursors of one node
-};
-
-// What the level loop knows of every node, in breadth-first order; parents, first children, depths and totals
-// follow from it once all nodes are made, so the tree's arrays are allocated once, at their size. A first look
-// also keeps, per node, whether it waits for its descendants (`culled`) and what the tree needs of them.
-struct Nodes {
-    std::vector<FrameId> frame;
-    std::vector<uint8_t> kinds;
-    std::vector<uint32_t> childCount;   // of a culled node: 0 (its children wait in `hiddenChildren`)
-    std::vector<int64_t> self;
-    std::vector<uint32_t> samples;   // that pass through the node
-    // A first look's only:
-    std::vector<uint8_t> culled;
-    std::vector<int64_t> total;   // of a culled node: the sum of its stacks
-    std::vector<uint32_t> hiddenChildren, hiddenSamples, hiddenHeight;
-    void add(FrameId f, uint8_t k)
-    {
-        frame.push_back(f);
-        kinds.push_back(k);
-        childCount.push_back(0);
-        self.push_back(0);
-        samples.push_back(0);
-    }
-    void addCullable(FrameId f, uint8_t k, bool isCulled, int64_t sum)
-    {
-        add(f, k);
-        culled.push_back(isCulled);
-        total.push_back(sum);
-        hiddenChildren.push_back(0);
-        hiddenSamples.push_back(0);
-        hiddenHeight.push_back(0);
-    }
-    size_t size() const { return frame.size(); }
-};
-
-// Children made but not yet run: those of a first look's culled nodes, in the order of their parents.
-struct Waiting {
-    std::vector<FrameId> frame;
-    std::vector<uint8_t> kinds;
-    std::vector<Range> ranges;
-};
-
 // One thread's part of a level: the children of its nodes, in order, and its sorting buffers.
 struct LevelPart {
     std::vector<FrameId> frame;
     std::vector<uint8_t> kinds;
     std::vector<Range> ranges;
-    std::vector<uint8_t> culled;   // whether each child is below the cut (when cutting)
-    std::vector<int64_t> total;    // each child's total (when cutting)
-    Waiting waiting;               // the children of the culled nodes
     std::vector<uint32_t> order, counts, sortedKey;
     std::vector<Cursor> sorted;
     std::vector<uint8_t> sortedKind;
@@ -183,41 +70,24 @@ struct LevelPart {
         frame.clear();
         kinds.clear();
         ranges.clear();
-        culled.clear();
-        total.clear();
-        waiting.frame.clear();
-        waiting.kinds.clear();
-        waiting.ranges.clear();
     }
-};
-
-// Which nodes a first look leaves without descendants: those whose total times the divisor is below the root's.
-// The values are checked to be non-negative first, so the sums are exact in 128 bits.
-struct Cut {
-    unsigned __int128 rootTotal = 0;
-    uint64_t divisor = 0;   // 0: no cut
-    bool below(unsigned __int128 sum) const { return divisor != 0 && sum * divisor < rootTotal; }
 };
 
 class LevelSort {
 public:
     LevelSort(std::vector<Cursor> &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
-              bool collapse, Cut cut)
-        : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut),
+              bool collapse)
+        : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse),
           m_key(cursors.size()), m_kind(cursors.size())
     {
         m_frameOfRank.resize(rank.size());
         for (FrameId f = 0; f < rank.size(); ++f)
             m_frameOfRank[rank[f]] = f;
     }
-    void setNodes(Nodes *nodes, bool cutting)
-    {
-        m_nodes = nodes;
-        m_cutting = cutting;
-    }
+    void setNodes(Nodes *nodes) { m_nodes = nodes; }
 
     // Moves the cursors of nodes [first, first + count) (ranges[0, count)) on by one frame, sets those nodes'
-    // self, samples and child count, and appends their children to `out` (a culled node's to out.waiting).
+    // self, samples and child count, and appends their children to `out`.
     void run(const Range *ranges, size_t count, NodeId first, LevelPart &out)
     {
         const uint32_t limit = count ? ranges[count - 1].end : 0;   // the other thread's cursors lie beyond
@@ -272,13 +142,8 @@ private:
     {
         Nodes &nodes = *m_nodes;
         const auto [a, b] = r;
-        const bool culled = m_cutting && nodes.culled[n];
         nodes.self[n] = moved.self;
         nodes.samples[n] = b - a;
-        if (culled) {
-            nodes.hiddenSamples[n] = b - a - moved.ended;
-            nodes.hiddenHeight[n] = heightBelow(a, b);
-        }
         if (!moved.oneKey)
             sortRange(a, b, out);
         uint32_t children = 0;
@@ -288,68 +153,14 @@ private:
             while (e < b && m_key[e] == m_key[i])
                 kinds |= m_kind[e++];
             if (m_key[i] != 0) {
-                const FrameId f = m_frameOfRank[m_key[i] - 1];
-                if (culled) {
-                    out.waiting.frame.push_back(f);
-                    out.waiting.kinds.push_back(kinds);
-                    out.waiting.ranges.push_back({i, e});
-                } else {
-                    out.frame.push_back(f);
-                    out.kinds.push_back(kinds);
-                    out.ranges.push_back({i, e});
-                    if (m_cutting)
-                        addTotal(i, e, out);
-                }
+                out.frame.push_back(m_frameOfRank[m_key[i] - 1]);
+                out.kinds.push_back(kinds);
+                out.ranges.push_back({i, e});
                 ++children;
             }
             i = e;
         }
-        if (culled)
-            nodes.hiddenChildren[n] = children;
-        else
-            nodes.childCount[n] = children;
-    }
-
-    // The total of the stacks [a, e) (wrapping, as the tree sums), and whether it is below the cut.
-    void addTotal(uint32_t a, uint32_t e, LevelPart &out) const
-    {
-        int64_t sum = 0;
-        unsigned __int128 exact = 0;
-        for (uint32_t i = a; i < e; ++i) {
-            sum = wrappingAdd(sum, m_cursors[i].value);
-            exact += uint64_t(m_cursors[i].value);   // non-negative when cutting
-        }
-        out.total.push_back(sum);
-        out.culled.push_back(m_cut.below(exact));
-    }
-
-    // How many levels the stacks [a, b) reach below their node, their cursors having been moved on by one frame:
-    // the first look's height of a node whose descendants wait, walked on copies of the cursors.
-    uint32_t heightBelow(uint32_t a, uint32_t b) const
-    {
-        uint32_t height = 0;
-        for (uint32_t i = a; i < b; ++i) {
-            if (m_key[i] == 0)
-                continue;
-            const Cursor &c = m_cursors[i];
-            const Source &s = m_sources[c.source];
-            uint32_t rest = 1 + (c.frameEnd - c.framePos);
-            if (!m_collapse) {   // every frame of the locations left is a level
-                for (uint32_t q = c.locStop; q < c.locPos; ++q) {
-                    const uint32_t loc = s.sampleLocations[q];
-                    rest += s.locBegin[loc + 1] - s.locBegin[loc];
-                }
-            } else {
-                Cursor copy = c;
-                FrameId f;
-                uint8_t k;
-                rest = 1;
-                while (advance(copy, m_sources.data(), true, &f, &k))
-                    ++rest;
-            }
-            height = std::max(height, rest);
-        }
-        return height;
+        nodes.childCount[n] = children;
     }
 
     void sortRange(uint32_t a, uint32_t b, LevelPart &out)
@@ -375,9 +186,7 @@ private:
     const std::vector<uint32_t> &m_rank;
     std::vector<FrameId> m_frameOfRank;
     const bool m_collapse;
-    const Cut m_cut;
     Nodes *m_nodes = nullptr;
-    bool m_cutting = false;
     // By cursor: the rank of its next frame plus one (0: its stack ended at this node), and how it enters it.
     std::vector<uint32_t> m_key;
     std::vector<uint8_t> m_kind;
@@ -387,7 +196,7 @@ private:
 
 namespace detail {
 
-// The state of one build between its two steps.
+// One build: its frames and cursors, and between a staged build's two steps its first look.
 class LevelBuild {
 public:
     LevelBuild(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t typeIndex,
@@ -397,10 +206,10 @@ public:
 
 private:
     // Runs the level loop from `level` (nodes [firstNode, ...) of `nodes`) to the leaves.
-    void runLevels(std::vector<Range> level, NodeId firstNode, Nodes &nodes, bool cutting);
-    // The whole tree's nodes, breadth-first, from the first look's and those of the subtrees that waited.
-    Nodes merged(Nodes &&below);
+    void runLevels(std::vector<Range> level, NodeId firstNode, Nodes &nodes);
     std::shared_ptr<CallTree> makeTree(Nodes nodes) const;
+    // The widest level's sort buffers (and the cursors) faulted in on the other core.
+    void prefaultSortBuffers(bool andCursors);
 
     BuildOptions m_options;
     std::shared_ptr<CallTree> m_shell;   // sample type, granularity, counts
@@ -409,12 +218,12 @@ private:
     std::vector<Source> m_sources;
     std::vector<Cursor> m_cursors;
     std::vector<uint32_t> m_rank;
+    std::vector<uint32_t> m_startPos;   // each cursor's first locPos, while a first look has moved them on
+    bool m_staged = false;              // a first look was made: complete() sorts the whole tree
     std::unique_ptr<LevelSort> m_sort;
     LevelPart m_parts[2];   // one per thread, kept from level to level and from the first step to the second
-    Prefaulter m_prefault;
+    Prefaulter m_prefault, m_prefaultSort;
     Cut m_cut;
-    Nodes m_nodes;       // the first look's
-    Waiting m_waiting;   // the children of its culled nodes
     std::shared_ptr<const CallTree> m_first;
     size_t m_steps = 0, m_walked = 0;   // cursor moves, for progress (about one per location of a stack)
 };
@@ -456,9 +265,12 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &profil
     widest.order.reserve(totalSamples);
     widest.sortedKey.reserve(totalSamples);
     widest.sortedKind.reserve(totalSamples);
-    m_prefault.start({Prefaulter::unwritten(m_cursors), Prefaulter::unwritten(widest.sorted),
-                      Prefaulter::unwritten(widest.order), Prefaulter::unwritten(widest.sortedKey),
-                      Prefaulter::unwritten(widest.sortedKind)});
+    // A staged build's sort waits for its first look, which walks the stacks on both cores: its buffers are
+    // faulted in when it starts (complete()).
+    if (cullDivisor > 0)
+        m_prefault.start({Prefaulter::unwritten(m_cursors)});
+    else
+        prefaultSortBuffers(true);
     bool negative = false;
     unsigned __int128 rootTotal = 0;
     for (size_t pi = 0; pi < profiles.size(); ++pi) {
@@ -490,12 +302,23 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &profil
     if (cullDivisor > 0 && !negative)
         m_cut = {rootTotal, uint64_t(cullDivisor)};
     m_rank = m_frames->labelRanks();
-    m_sort = std::make_unique<LevelSort>(m_cursors, m_sources, m_rank, options.filters.collapseRecursion, m_cut);
+    m_sort = std::make_unique<LevelSort>(m_cursors, m_sources, m_rank, options.filters.collapseRecursion);
 }
 
-void LevelBuild::runLevels(std::vector<Range> level, NodeId firstNode, Nodes &nodes, bool cutting)
+void LevelBuild::prefaultSortBuffers(bool andCursors)
 {
-    m_sort->setNodes(&nodes, cutting);
+    LevelPart &widest = m_parts[0];
+    std::vector<Prefaulter::Range> ranges{Prefaulter::unwritten(widest.sorted), Prefaulter::unwritten(widest.order),
+                                          Prefaulter::unwritten(widest.sortedKey),
+                                          Prefaulter::unwritten(widest.sortedKind)};
+    if (andCursors)
+        ranges.push_back(Prefaulter::unwritten(m_cursors));
+    m_prefaultSort.start(std::move(ranges));
+}
+
+void LevelBuild::runLevels(std::vector<Range> level, NodeId firstNode, Nodes &nodes)
+{
+    m_sort->setNodes(&nodes);
     LevelPart *parts = m_parts;
     while (!level.empty()) {
         for (LevelPart &part : m_parts)
@@ -524,17 +347,9 @@ void LevelBuild::runLevels(std::vector<Range> level, NodeId firstNode, Nodes &no
         firstNode = NodeId(nodes.size());
         level.clear();
         for (const LevelPart &part : m_parts) {
-            for (size_t k = 0; k < part.frame.size(); ++k) {
-                if (cutting)
-                    nodes.addCullable(part.frame[k], part.kinds[k], part.culled[k], part.total[k]);
-                else
-                    nodes.add(part.frame[k], part.kinds[k]);
-            }
+            for (size_t k = 0; k < part.frame.size(); ++k)
+                nodes.add(part.frame[k], part.kinds[k]);
             level.insert(level.end(), part.ranges.begin(), part.ranges.end());
-            const Waiting &w = part.waiting;
-            m_waiting.frame.insert(m_waiting.frame.end(), w.frame.begin(), w.frame.end());
-            m_waiting.kinds.insert(m_waiting.kinds.end(), w.kinds.begin(), w.kinds.end());
-            m_waiting.ranges.insert(m_waiting.ranges.end(), w.ranges.begin(), w.ranges.end());
         }
     }
 }
@@ -587,102 +402,43 @@ std::shared_ptr<CallTree> LevelBuild::makeTree(Nodes nodes) const
 
 std::shared_ptr<const CallTree> LevelBuild::firstLook()
 {
-    const bool cutting = m_cut.divisor != 0;
-    if (cutting)
-        m_nodes.addCullable(FrameTable::kRoot, 0, false, 0);
-    else
-        m_nodes.add(FrameTable::kRoot, 0);
-    runLevels({{0, uint32_t(m_cursors.size())}}, 0, m_nodes, cutting);
-    if (m_waiting.ranges.empty()) {   // nothing left out: this is the whole tree
-        m_first = makeTree(std::move(m_nodes));
-        m_nodes = Nodes();
+    if (m_cut.divisor == 0) {   // the whole tree at once
+        Nodes nodes;
+        nodes.add(FrameTable::kRoot, 0);
+        runLevels({{0, uint32_t(m_cursors.size())}}, 0, nodes);
+        m_first = makeTree(std::move(nodes));
         if (m_options.progress)
             m_options.progress(1.0);
-    } else {
-        m_first = makeTree(m_nodes);   // a copy: the whole tree is merged from these nodes later
+        return m_first;
     }
+    m_first = makeTree(firstLookNodes(m_cursors, m_sources, m_rank, m_options.filters.collapseRecursion, m_cut,
+                                      m_options.progress, m_startPos));
+    m_staged = true;
+    if (m_first->isComplete() && m_options.progress)
+        m_options.progress(1.0);
     return m_first;
 }
 
 std::shared_ptr<const CallTree> LevelBuild::complete()
 {
-    if (m_waiting.ranges.empty())
+    if (!m_staged || m_first->isComplete())
         return m_first;
-    // The subtrees that waited, sorted as one forest: its first level is the culled nodes' children, then each
-    // level the children of the one before (a forest node's children follow those of the node before it).
-    Nodes below;
-    for (size_t k = 0; k < m_waiting.frame.size(); ++k)
-        below.add(m_waiting.frame[k], m_waiting.kinds[k]);
-    std::vector<Range> level = std::move(m_waiting.ranges);
-    m_waiting = Waiting();
-    runLevels(std::move(level), 0, below, false);
-    auto tree = makeTree(merged(std::move(below)));
+    prefaultSortBuffers(false);
+    // The first look moved the cursors on: back to their stacks' start, then the whole tree sorted.
+    for (size_t i = 0; i < m_startPos.size(); ++i) {
+        Cursor &c = m_cursors[i];
+        c.locPos = m_startPos[i];
+        c.framePos = c.frameEnd = 0;
+        c.last = FrameTable::kRoot;
+    }
+    std::vector<uint32_t>().swap(m_startPos);
+    Nodes all;
+    all.add(FrameTable::kRoot, 0);
+    runLevels({{0, uint32_t(m_cursors.size())}}, 0, all);
+    auto tree = makeTree(std::move(all));
     if (m_options.progress)
         m_options.progress(1.0);
     return tree;
-}
-
-Nodes LevelBuild::merged(Nodes &&below)
-{
-    Nodes &first = m_nodes;
-    const size_t nFirst = first.size(), nBelow = below.size();
-    // Where each node's children start: in the first look, or (for a culled node, and in the forest) below.
-    std::vector<uint32_t> firstChildAbove(nFirst), firstChildBelow(nFirst + nBelow);
-    uint32_t above = 1, under = 0;
-    for (size_t i = 0; i < nFirst; ++i) {
-        firstChildAbove[i] = above;
-        above += first.childCount[i];
-        firstChildBelow[i] = under;
-        under += first.culled[i] ? first.hiddenChildren[i] : 0;
-    }
-    for (size_t j = 0; j < nBelow; ++j) {
-        firstChildBelow[nFirst + j] = under;
-        under += below.childCount[j];
-    }
-    // Breadth-first over both: a queue of references, bit 32 marking a forest node. The order is the one
-    // CallTreeBuilder::build numbers in: each node's children, in label order, after those of the node before.
-    constexpr uint64_t kBelow = uint64_t(1) << 32;
-    std::vector<uint64_t> queue;
-    queue.reserve(nFirst + nBelow);
-    queue.push_back(0);
-    Nodes all;
-    all.frame.reserve(nFirst + nBelow);
-    all.kinds.reserve(nFirst + nBelow);
-    all.childCount.reserve(nFirst + nBelow);
-    all.self.reserve(nFirst + nBelow);
-    all.samples.reserve(nFirst + nBelow);
-    for (size_t q = 0; q < queue.size(); ++q) {
-        const uint64_t ref = queue[q];
-        const uint32_t i = uint32_t(ref);
-        if (!(ref & kBelow)) {
-            all.frame.push_back(first.frame[i]);
-            all.kinds.push_back(first.kinds[i]);
-            all.self.push_back(first.self[i]);
-            all.samples.push_back(first.samples[i]);
-            if (first.culled[i]) {
-                const uint32_t count = first.hiddenChildren[i];
-                all.childCount.push_back(count);
-                for (uint32_t c = 0; c < count; ++c)
-                    queue.push_back(kBelow | (firstChildBelow[i] + c));
-            } else {
-                const uint32_t count = first.childCount[i];
-                all.childCount.push_back(count);
-                for (uint32_t c = 0; c < count; ++c)
-                    queue.push_back(firstChildAbove[i] + c);
-            }
-        } else {
-            all.frame.push_back(below.frame[i]);
-            all.kinds.push_back(below.kinds[i]);
-            all.self.push_back(below.self[i]);
-            all.samples.push_back(below.samples[i]);
-            const uint32_t count = below.childCount[i];
-            all.childCount.push_back(count);
-            for (uint32_t c = 0; c < count; ++c)
-                queue.push_back(kBelow | (firstChildBelow[nFirst + i] + c));
-        }
-    }
-    m_nodes = Nodes();
-    return all;
 }
 
 }   // namespace detail

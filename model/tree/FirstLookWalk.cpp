@@ -1,0 +1,446 @@
+// A first look's nodes (tree/StagedTree.h), found by walking each stack once through the nodes it will have.
+//
+// The whole tree's build sorts the cursors level by level (TreeByLevels.cpp): each level moves every cursor still
+// on its way and reads its next location, about 45 MB a level on r64 (743,341 samples, 33 levels), and most of
+// r64's cursors stay inside nodes a first look keeps down to level 20 or so. Its first look took 390 ms sorted,
+// and as long counted level by level (FirstLookCount.cpp): the time is the passes, not the sorting. Here each
+// stack is walked once, root first, through a small table of nodes: those a first look keeps are few (31,905 of
+// r64's 1.9 million), and they are guessed first, from the first look (with half the cut) at a tenth of the
+// stacks drawn with probability proportional to value, itself walked from a guess at a tenth of those, down to a
+// sample small enough to count. A stack walks down through the guessed nodes, adding to each, and stops at the
+// first node that is not one of them, which it adds to as well ("escaped"). Then every node's sums are exact,
+// and the only wrong guess that matters is a missed one: an escaped node at or above the cut below a kept node.
+// Such a node joins the guesses, and its stacks (only those) go on one level; again until none is missed.
+//
+// The nodes are those the sorted build makes with the same cut, in the same order: breadth-first, the children
+// of a node by label rank (tst_stagedtree compares them node by node with the whole tree's).
+#include "tree/FirstLookParts.h"
+
+#include "io/BesideThread.h"
+#include "io/ReadOptions.h"
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+
+namespace qflame::detail {
+
+namespace {
+
+// The walk through the guessed nodes (see the top).
+class Walk {
+public:
+    Walk(std::vector<Cursor> &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
+         bool collapse, Cut cut, const ProgressFn &progress)
+        : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut), m_progress(progress)
+    {
+    }
+
+    // The first look. The cursors are left where their stacks escaped.
+    Nodes run(const Nodes &guess)
+    {
+        takeGuesses(guess);
+        walkAll();
+        m_isOpen.assign(1, true);
+        // The stacks that go on: first those of any missed node, then of the missed nodes below those.
+        std::vector<uint32_t> goingOn(m_cursors.size());
+        std::iota(goingOn.begin(), goingOn.end(), 0);
+        for (size_t checked = 0;;) {
+            markOpen();
+            const size_t joined = promote(checked);
+            checked = m_escaped.size();
+            if (joined == 0)
+                break;
+            size_t kept = 0;
+            for (const uint32_t i : goingOn) {
+                const uint32_t e = m_escapeOf[i];
+                if (e != kEmpty && e < m_joinedAs.size() && m_joinedAs[e] != kEmpty) {
+                    goingOn[kept++] = i;
+                    walkOn(i, m_joinedAs[e]);
+                }
+            }
+            goingOn.resize(kept);
+            if (m_progress && !m_progress(0.45))
+                throw Cancelled();
+        }
+        belowAll();
+        return assemble();
+    }
+
+private:
+    void takeGuesses(const Nodes &guess)
+    {
+        // The guess's parents from its breadth-first child counts; its kept nodes (not culled) are the guesses.
+        std::vector<NodeId> asOpen(guess.size(), kEmpty);
+        asOpen[0] = 0;
+        m_open.findOrAdd(kEmpty, FrameTable::kRoot);   // the root, id 0
+        for (NodeId n = 0, next = 1; n < guess.size(); ++n) {
+            for (uint32_t c = 0; c < guess.childCount[n]; ++c, ++next) {
+                if (!guess.culled[next] && asOpen[n] != kEmpty)
+                    asOpen[next] = m_open.findOrAdd(asOpen[n], guess.frame[next]);
+            }
+        }
+        // Their children, for the walk: guessed nodes are numbered breadth-first, so the children of one are
+        // contiguous, by label rank.
+        m_guessed.assign(m_open.size(), Guessed{0, 0, 0});
+        m_kidRank.resize(m_open.size());
+        for (NodeId n = 1; n < m_open.size(); ++n) {
+            Guessed &parent = m_guessed[m_open.parent[n]];
+            if (parent.count++ == 0)
+                parent.first = n;
+            m_guessed[n].frame = m_open.frame[n];
+            m_kidRank[n] = m_rank[m_open.frame[n]];
+        }
+    }
+
+    // The guessed child of guessed node n through frame f, or kEmpty.
+    uint32_t guessedChild(NodeId n, FrameId f) const
+    {
+        const uint32_t first = m_guessed[n].first, count = m_guessed[n].count;
+        if (count <= 8) {
+            for (uint32_t k = first; k < first + count; ++k) {
+                if (m_guessed[k].frame == f)
+                    return k;
+            }
+            return kEmpty;
+        }
+        const uint32_t r = m_rank[f];
+        const uint32_t *begin = m_kidRank.data() + first, *end = begin + count;
+        const uint32_t *at = std::lower_bound(begin, end, r);
+        return at != end && *at == r ? uint32_t(at - m_kidRank.data()) : kEmpty;
+    }
+
+    // Every stack from the root, through the guesses, to its end or its escape; on two threads.
+    void walkAll()
+    {
+        const uint32_t n = uint32_t(m_cursors.size());
+        m_escapeOf.assign(n, kEmpty);
+        m_below.assign(n, 0);
+        const uint32_t mid = n / 2;
+        for (Part &p : m_parts) {
+            p.hot.assign(m_open.size(), Hot());
+            p.ends.assign(m_open.size(), Ends());
+        }
+        std::atomic<bool> cancelled = false;
+        runBeside([&] { walkRange(m_parts[1], mid, n, nullptr); },
+                  [&] { walkRange(m_parts[0], 0, mid, &cancelled); });
+        if (cancelled)
+            throw Cancelled();
+        m_tallies.resize(m_open.size());
+        for (size_t k = 0; k < m_tallies.size(); ++k) {
+            for (const Part &p : m_parts) {
+                Tally t;
+                t.lo = p.hot[k].sum;
+                t.samples = p.hot[k].samples;
+                t.kinds = p.hot[k].kinds;
+                t.self = p.ends[k].self;
+                t.ended = p.ends[k].ended;
+                m_tallies[k].add(t);
+            }
+        }
+        // One table of escaped nodes; each cursor's escape renumbered into it.
+        for (int t = 0; t < 2; ++t) {
+            Part &p = m_parts[t];
+            std::vector<uint32_t> global(p.escaped.size());
+            for (uint32_t e = 0; e < p.escaped.size(); ++e) {
+                global[e] = m_escaped.findOrAdd(p.escaped.parent[e], p.escaped.frame[e]);
+                m_escapedTallies.resize(m_escaped.size());
+                m_escapedTallies[global[e]].add(p.escapedTallies[e]);
+            }
+            for (uint32_t i = t == 0 ? 0 : mid; i < (t == 0 ? mid : n); ++i) {
+                if (m_escapeOf[i] != kEmpty)
+                    m_escapeOf[i] = global[m_escapeOf[i]];
+            }
+            p = Part();
+        }
+    }
+
+    // A guessed node's tally while the walk adds to it, in 16 bytes: no sum overflows 64 bits (the caller
+    // checks that the whole does not). The levels below a node come afterwards, from its children's (belowAll).
+    struct Hot {
+        uint64_t sum = 0;
+        uint32_t samples = 0;
+        uint8_t kinds = 0;
+        void enter(int64_t v, uint8_t kind)
+        {
+            sum += uint64_t(v);
+            ++samples;
+            kinds |= kind;
+        }
+    };
+    struct Ends {
+        int64_t self = 0;
+        uint32_t ended = 0;
+    };
+
+    struct Part {
+        std::vector<Hot> hot;   // by guessed node
+        std::vector<Ends> ends;
+        KeyedNodes escaped;
+        std::vector<Tally> escapedTallies;
+    };
+
+    void walkRange(Part &p, uint32_t from, uint32_t to, std::atomic<bool> *cancelled)
+    {
+        const Source *sources = m_sources.data();
+        for (uint32_t i = from; i < to; ++i) {
+            if (cancelled && (i & 0x7fff) == 0 && m_progress &&
+                !m_progress(0.1 + 0.3 * double(i - from) / double(to - from + 1))) {
+                *cancelled = true;
+                return;
+            }
+            Cursor c = m_cursors[i];
+            p.hot[0].enter(c.value, 0);
+            NodeId node = 0;
+            for (;;) {
+                FrameId f;
+                uint8_t kind;
+                if (!advance(c, sources, m_collapse, &f, &kind)) {
+                    p.ends[node].self = wrappingAdd(p.ends[node].self, c.value);
+                    ++p.ends[node].ended;
+                    break;
+                }
+                const uint32_t child = guessedChild(node, f);
+                if (child != kEmpty) {
+                    p.hot[child].enter(c.value, kind);
+                    node = child;
+                    continue;
+                }
+                const uint32_t e = p.escaped.findOrAdd(node, f);
+                p.escapedTallies.resize(p.escaped.size());
+                escape(p.escapedTallies[e], i, e, levelsLeft(c), c.value, kind);
+                m_cursors[i] = c;   // where a missed node's stacks go on from
+                break;
+            }
+        }
+    }
+
+    // Stack i escaped to node e, with `below` levels of it left below that.
+    void escape(Tally &t, uint32_t i, uint32_t e, uint32_t below, int64_t value, uint8_t kind)
+    {
+        t.enter(value, kind, below);
+        if (below == 0)   // the stack ends in the node it escaped to
+            t.end(value);
+        m_escapeOf[i] = e;
+        m_below[i] = below;
+    }
+
+    // A stack that escaped to a node now joined, one level further: it ended there, or escapes below it.
+    void walkOn(uint32_t i, NodeId joined)
+    {
+        Cursor &c = m_cursors[i];
+        FrameId f;
+        uint8_t kind;
+        m_escapeOf[i] = kEmpty;
+        if (!advance(c, m_sources.data(), m_collapse, &f, &kind))
+            return;   // counted as ending there when it escaped
+        const uint32_t e = m_escaped.findOrAdd(joined, f);
+        m_escapedTallies.resize(m_escaped.size());
+        escape(m_escapedTallies[e], i, e, m_below[i] - 1, c.value, kind);
+    }
+
+    // How many levels a stack has below the frame it took last.
+    uint32_t levelsLeft(Cursor c) const
+    {
+        const Source &s = m_sources[c.source];
+        if (!m_collapse) {   // every frame of the locations left is a level
+            uint32_t levels = c.frameEnd - c.framePos;
+            for (uint32_t q = c.locStop; q < c.locPos; ++q) {
+                const uint32_t loc = s.sampleLocations[q];
+                levels += s.locBegin[loc + 1] - s.locBegin[loc];
+            }
+            return levels;
+        }
+        FrameId f;
+        uint8_t k;
+        uint32_t levels = 0;
+        while (advance(c, m_sources.data(), true, &f, &k))
+            ++levels;
+        return levels;
+    }
+
+    // The levels below each guessed node: its deepest child's plus one (a stack that ends in it adds none).
+    // Escaped nodes know theirs from their stacks, and so do those that joined.
+    void belowAll()
+    {
+        for (uint32_t e = 0; e < m_escaped.size(); ++e) {
+            if (e < m_joinedAs.size() && m_joinedAs[e] != kEmpty)
+                continue;
+            uint32_t &below = m_tallies[m_escaped.parent[e]].below;
+            below = std::max(below, m_escapedTallies[e].below + 1);
+        }
+        for (NodeId n = NodeId(m_open.size()); n-- > 1;) {
+            uint32_t &below = m_tallies[m_open.parent[n]].below;
+            below = std::max(below, m_tallies[n].below + 1);
+        }
+    }
+
+    // Which guessed nodes a first look keeps with their children: at or above the cut, as all their ancestors.
+    void markOpen()
+    {
+        for (NodeId n = NodeId(m_isOpen.size()); n < m_open.size(); ++n)
+            m_isOpen.push_back(m_isOpen[m_open.parent[n]] && !m_cut.below(m_tallies[n].exact()));
+    }
+
+    // The escaped nodes from `checked` on that are missed: at or above the cut below a node that is too. They
+    // join the guesses (their tallies are exact: every stack through them escaped to them).
+    size_t promote(size_t checked)
+    {
+        size_t joined = 0;
+        m_joinedAs.resize(m_escaped.size(), kEmpty);
+        for (uint32_t e = uint32_t(checked); e < m_escaped.size(); ++e) {
+            const NodeId parent = m_escaped.parent[e];
+            if (!m_isOpen[parent] || m_cut.below(m_escapedTallies[e].exact()))
+                continue;
+            const NodeId n = m_open.findOrAdd(parent, m_escaped.frame[e]);
+            m_tallies.push_back(m_escapedTallies[e]);
+            m_joinedAs[e] = n;
+            ++joined;
+        }
+        return joined;
+    }
+
+    // The nodes breadth-first: each kept node's children (guessed and escaped) by label rank.
+    Nodes assemble() const
+    {
+        struct Child {
+            NodeId parent;
+            uint32_t rank;
+            uint32_t id;   // a guessed node, or (bit 31) an escaped one
+        };
+        constexpr uint32_t kEscaped = 1u << 31;
+        std::vector<Child> children;
+        for (NodeId n = 1; n < m_open.size(); ++n) {
+            if (m_isOpen[m_open.parent[n]])
+                children.push_back({m_open.parent[n], m_rank[m_open.frame[n]], n});
+        }
+        for (uint32_t e = 0; e < m_escaped.size(); ++e) {
+            const bool joined = e < m_joinedAs.size() && m_joinedAs[e] != kEmpty;
+            if (!joined && m_isOpen[m_escaped.parent[e]])
+                children.push_back({m_escaped.parent[e], m_rank[m_escaped.frame[e]], e | kEscaped});
+        }
+        std::sort(children.begin(), children.end(), [](const Child &x, const Child &y) {
+            return x.parent != y.parent ? x.parent < y.parent : x.rank < y.rank;
+        });
+        std::vector<uint32_t> firstOf(m_open.size() + 1, 0);   // children of guessed node n: [firstOf[n], firstOf[n+1])
+        for (const Child &c : children)
+            ++firstOf[c.parent + 1];
+        std::partial_sum(firstOf.begin(), firstOf.end(), firstOf.begin());
+
+        Nodes nodes;
+        addNode(nodes, FrameTable::kRoot, m_tallies[0], false);
+        struct Kept {
+            NodeId guessed, node;
+        };
+        std::vector<Kept> queue{{0, 0}};   // the kept nodes, breadth-first
+        for (size_t q = 0; q < queue.size(); ++q) {
+            const auto [guessed, node] = queue[q];
+            nodes.childCount[node] = firstOf[guessed + 1] - firstOf[guessed];
+            for (uint32_t k = firstOf[guessed]; k < firstOf[guessed + 1]; ++k) {
+                const Child &c = children[k];
+                if (c.id & kEscaped) {
+                    const uint32_t e = c.id & ~kEscaped;
+                    addNode(nodes, m_escaped.frame[e], m_escapedTallies[e], true);
+                    continue;
+                }
+                const bool kept = m_isOpen[c.id];
+                if (kept)
+                    queue.push_back({c.id, NodeId(nodes.size())});
+                addNode(nodes, m_open.frame[c.id], m_tallies[c.id], !kept);
+            }
+        }
+        return nodes;
+    }
+
+    std::vector<Cursor> &m_cursors;
+    const std::vector<Source> &m_sources;
+    const std::vector<uint32_t> &m_rank;
+    const bool m_collapse;
+    const Cut m_cut;
+    const ProgressFn &m_progress;
+    KeyedNodes m_open;                  // the guessed nodes (and the missed ones that joined them); the root is 0
+    // A guessed node as the walk reads it: its frame and its children [first, first + count), in 12 bytes, so
+    // that most of them stay in the caches with the walk's tallies.
+    struct Guessed {
+        FrameId frame;
+        uint32_t first, count;
+    };
+    std::vector<Guessed> m_guessed;     // (not of those that joined)
+    std::vector<uint32_t> m_kidRank;    // of each guessed node, its frame's label rank
+    std::vector<Tally> m_tallies;       // of each guessed node
+    std::vector<bool> m_isOpen;         // whether a first look keeps its children
+    KeyedNodes m_escaped;               // the nodes stacks escaped to, below a guessed node
+    std::vector<Tally> m_escapedTallies;
+    std::vector<uint32_t> m_joinedAs;   // of an escaped node that joined the guesses: its guessed id
+    std::vector<uint32_t> m_escapeOf, m_below;   // by cursor: the node it escaped to, and its levels below that
+    Part m_parts[2];
+};
+
+}   // namespace
+
+namespace {
+
+// A sample of about `size` of the cursors, drawn with probability proportional to value (each at most 1), each
+// with its value over its probability: then every node's sum is estimated without bias, and a stack heavy
+// enough to make a node alone is always in. The draw is a hash of the cursor's index: the same every time.
+std::vector<Cursor> sampleOf(const std::vector<Cursor> &cursors, unsigned __int128 total, size_t size,
+                             unsigned __int128 *sampleTotal)
+{
+    const unsigned __int128 bar = std::max<unsigned __int128>(1, total / size);   // values from here are always in
+    std::vector<Cursor> sample;
+    sample.reserve(size + size / 4);
+    *sampleTotal = 0;
+    for (uint32_t i = 0; i < cursors.size(); ++i) {
+        Cursor c = cursors[i];
+        const uint64_t v = uint64_t(c.value);
+        if (v < bar) {
+            const uint32_t draw = i * 2654435761u;   // spread evenly over [0, 2^32) whatever the samples' order
+            if (((unsigned __int128)draw * bar >> 32) >= v)
+                continue;
+            c.value = int64_t(std::min<unsigned __int128>(bar, INT64_MAX));
+        }
+        *sampleTotal += uint64_t(c.value);
+        sample.push_back(c);
+    }
+    return sample;
+}
+
+constexpr unsigned __int128 kWalkable = (unsigned __int128)1 << 64;   // totals below which the walk's sums fit
+
+// A guess at the nodes a first look at `cursors` (whose values add up to `total`) keeps: the first look, with
+// half the cut, at a tenth of them (sampleOf). That first look is itself walked from a guess, down to a sample
+// small enough to count.
+Nodes guessNodes(const std::vector<Cursor> &cursors, unsigned __int128 total, const std::vector<Source> &sources,
+                 const std::vector<uint32_t> &rank, bool collapse, Cut cut)
+{
+    constexpr size_t kCountUpTo = 8192;   // cursors up to which counting is quicker than guessing and walking
+    unsigned __int128 sampleTotal = 0;
+    std::vector<Cursor> sample =
+        sampleOf(cursors, total, std::max<size_t>(kCountUpTo / 2, cursors.size() / 10), &sampleTotal);
+    const Cut half{cut.rootTotal, cut.divisor * 2};   // the same values: the sample's sums estimate the whole's
+    if (sample.size() > kCountUpTo && sample.size() < cursors.size() / 2 && sampleTotal < kWalkable) {
+        const Nodes guess = guessNodes(sample, sampleTotal, sources, rank, collapse, half);
+        return Walk(sample, sources, rank, collapse, half, ProgressFn()).run(guess);
+    }
+    return countFirstLook(sample, sources, rank, collapse, half);
+}
+
+}   // namespace
+
+Nodes firstLookNodes(std::vector<Cursor> &cursors, const std::vector<Source> &sources,
+                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
+                     std::vector<uint32_t> &startPos)
+{
+    constexpr size_t kWalkFrom = 65536;   // cursors from which guessing and walking is quicker than counting
+    // Both move the cursors on.
+    startPos.resize(cursors.size());
+    for (size_t i = 0; i < cursors.size(); ++i)
+        startPos[i] = cursors[i].locPos;
+    if (cursors.size() >= kWalkFrom && cut.rootTotal < kWalkable) {
+        const Nodes guess = guessNodes(cursors, cut.rootTotal, sources, rank, collapse, cut);
+        return Walk(cursors, sources, rank, collapse, cut, progress).run(guess);
+    }
+    return countFirstLook(cursors, sources, rank, collapse, cut);
+}
+
+}   // namespace qflame::detail

@@ -1,0 +1,134 @@
+// What the level-by-level tree build (TreeByLevels.cpp) and its first look (FirstLookLevels.cpp) share: the
+// cursor that walks one sample's stack root first, the nodes a level makes, and the cut of a first look.
+// Private to model/tree.
+#pragma once
+
+#include "io/ReadOptions.h"
+#include "pprof/Profile.h"
+#include "tree/FrameTable.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace qflame::detail {
+
+// One sample on its way down the tree: where its stack has got to, root first.
+struct Cursor {
+    int64_t value;
+    uint32_t locPos;     // one past the next location of the stack (sampleLocations counts down to locStop)
+    uint32_t locStop;
+    uint32_t framePos;   // the frames of the location being walked: locFrames[framePos, frameEnd)
+    uint32_t frameEnd;
+    FrameId last;        // the frame taken last (collapsing recursion skips a frame equal to it)
+    uint32_t source;     // which profile
+    // The aligned block of sampleLocations that holds the next location, read at once: the stacks lie
+    // scattered over the profile, so reading a cursor's next location nearly always misses the caches, and one
+    // miss brings the next three as well.
+    static constexpr uint32_t kBlock = 4;
+    uint32_t block[kBlock];
+};
+
+struct Source {
+    const uint32_t *sampleLocations;
+    size_t size;   // of sampleLocations
+    const uint32_t *locBegin;
+    const FrameId *locFrames;
+    const uint8_t *locKinds;
+};
+
+// Whether reading position q (= locPos - 1) needs its block: the block of q + 1 is the one held, except before
+// the first read (frameEnd still 0; reading a block again then is harmless).
+inline bool needsBlock(const Cursor &c, uint32_t q)
+{
+    return q % Cursor::kBlock == Cursor::kBlock - 1 || c.frameEnd == 0;
+}
+
+// Where a cursor will read its next block from, when it is about to, or null.
+inline const uint32_t *blockToRead(const Cursor &c, const Source *sources)
+{
+    if (c.framePos != c.frameEnd || c.locPos == c.locStop || !needsBlock(c, c.locPos - 1))
+        return nullptr;
+    return sources[c.source].sampleLocations + ((c.locPos - 1) & ~(Cursor::kBlock - 1));
+}
+
+// The next frame of c's stack and how it is entered (CallTree::kCalled / kInlined); false at its end.
+inline bool advance(Cursor &c, const Source *sources, bool collapse, FrameId *frame, uint8_t *kind)
+{
+    const Source &s = sources[c.source];
+    for (;;) {
+        while (c.framePos < c.frameEnd) {
+            const FrameId f = s.locFrames[c.framePos];
+            const uint8_t k = s.locKinds[c.framePos++];
+            if (collapse && f == c.last)   // collapsed: a direct self-call stays in its caller
+                continue;
+            c.last = f;
+            *frame = f;
+            *kind = k;
+            return true;
+        }
+        if (c.locPos == c.locStop)
+            return false;
+        const uint32_t q = --c.locPos;
+        if (needsBlock(c, q)) {
+            const uint32_t low = q & ~(Cursor::kBlock - 1);
+            for (uint32_t j = 0; j < Cursor::kBlock && low + j < s.size; ++j)
+                c.block[j] = s.sampleLocations[low + j];
+        }
+        const uint32_t loc = c.block[q % Cursor::kBlock];
+        c.framePos = s.locBegin[loc];
+        c.frameEnd = s.locBegin[loc + 1];
+    }
+}
+
+struct Range {
+    uint32_t begin, end;   // the cursors of one node
+};
+
+// What the level loop knows of every node, in breadth-first order; parents, first children, depths and totals
+// follow from it once all nodes are made, so the tree's arrays are allocated once, at their size. A first look
+// also keeps, per node, whether it waits for its descendants (`culled`) and what the tree needs of them.
+struct Nodes {
+    std::vector<FrameId> frame;
+    std::vector<uint8_t> kinds;
+    std::vector<uint32_t> childCount;   // of a culled node: 0 (its children wait in `hiddenChildren`)
+    std::vector<int64_t> self;
+    std::vector<uint32_t> samples;   // that pass through the node
+    // A first look's only:
+    std::vector<uint8_t> culled;
+    std::vector<int64_t> total;   // of a culled node: the sum of its stacks
+    std::vector<uint32_t> hiddenChildren, hiddenSamples, hiddenHeight;
+    void add(FrameId f, uint8_t k)
+    {
+        frame.push_back(f);
+        kinds.push_back(k);
+        childCount.push_back(0);
+        self.push_back(0);
+        samples.push_back(0);
+    }
+    void addCullable(FrameId f, uint8_t k, bool isCulled, int64_t sum)
+    {
+        add(f, k);
+        culled.push_back(isCulled);
+        total.push_back(sum);
+        hiddenChildren.push_back(0);
+        hiddenSamples.push_back(0);
+        hiddenHeight.push_back(0);
+    }
+    size_t size() const { return frame.size(); }
+};
+
+// Which nodes a first look leaves without descendants: those whose total times the divisor is below the root's.
+// The values are checked to be non-negative first, so the sums are exact in 128 bits.
+struct Cut {
+    unsigned __int128 rootTotal = 0;
+    uint64_t divisor = 0;   // 0: no cut
+    bool below(unsigned __int128 sum) const { return divisor != 0 && sum * divisor < rootTotal; }
+};
+
+// A first look's nodes (FirstLookWalk.cpp). The cursors are moved on; `startPos` is each one's locPos before
+// (to set them back to their stacks' start before they sort the whole tree).
+Nodes firstLookNodes(std::vector<Cursor> &cursors, const std::vector<Source> &sources,
+                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
+                     std::vector<uint32_t> &startPos);
+
+}   // namespace qflame::detail
