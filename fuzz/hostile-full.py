@@ -4,12 +4,13 @@ file, and read by `qflame top` of a normal (not sanitizer) build; its wall time 
 child) must stay within the bound: at most 4 x the inflated size + 256 MiB and 60 s, and it must end as
 expected (read, or refused with the expected message).
 
-    fuzz/hostile-full.py BUILD_DIR [--size MIB] [--only NAME] [--keep DIR]
+    fuzz/hostile-full.py BUILD_DIR [--size MIB] [--only NAME] [--keep DIR] [--jobs N]
 
 CI (packaging/setup.sh test, stage 2) runs it at 256 MiB, which fits its time; docs/robustness.md has the
 figures at 1024 MiB. Prints one line per shape and "hostile: PASS" or "hostile: FAIL".
 """
 import argparse
+import concurrent.futures
 import itertools
 import os
 import resource
@@ -138,28 +139,26 @@ def main():
     ap.add_argument('--size', type=int, default=1024, help='inflated size in MiB')
     ap.add_argument('--only', help='run the shapes whose name contains this')
     ap.add_argument('--keep', help='keep the generated files in this directory')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1, help='shapes read at a time')
     a = ap.parse_args()
     qflame = os.path.join(a.build, 'app', 'qflame')
     size = a.size * MIB
     bound_kib = (4 * size + 256 * MIB) // 1024
     failed = 0
     ran = 0
-    gz_size = 0
     out_dir = a.keep or tempfile.mkdtemp(prefix='qflame-hostile-')
     print('hostile: %d MiB inflated per shape; bound %d MiB peak RSS and 60 s; load %s' %
           (a.size, bound_kib // 1024, ' '.join('%.1f' % x for x in os.getloadavg())))
-    # Children are run one by one and the largest peak so far is what getrusage tells, so the shapes run
-    # from the one expected smallest; a shape whose peak is not above the previous largest is measured in a
-    # child of its own.
-    for name, parts, refusal in shapes(size):
-        if a.only and a.only not in name:
-            continue
+    # Each shape is made and read in a Python child of its own, so that RUSAGE_CHILDREN is its reader's alone;
+    # --jobs of them at a time (the machine's cores by default: the bound is per process, and a reader uses one
+    # core and a second for inflating only while the other waits).
+    def run(shape):
+        name, parts, refusal = shape
         path = os.path.join(out_dir, name.replace(' ', '-') + '.gz')
         made = time.monotonic()
         gzip_file(path, parts, size)
         made = time.monotonic() - made
         gz_size = os.path.getsize(path)
-        # A fresh Python child per shape, so that RUSAGE_CHILDREN is this shape's alone.
         probe = subprocess.run([sys.executable, '-c', PROBE, qflame, path, str(a.size)], capture_output=True, text=True)
         code, first, wall, peak = probe.stdout.split('\t')
         code, wall, peak = int(code), float(wall), int(peak)
@@ -173,11 +172,15 @@ def main():
             ok = ok and (code == 0 or 'memoryPerInputByte' in first)   # every reader's budget names it
         else:
             ok = ok and code != 0 and refusal in first
-        ran += 1
-        failed += not ok
-        print('hostile: %-28s %s  %5.1f s  %6d MiB  (gzip %4.1f MB, made in %.0f s)  %s' %
-              (name, 'ok  ' if ok else 'FAIL', wall, peak // 1024, gz_size / 1e6,
-               made, outcome[:160]))
+        return ok, 'hostile: %-28s %s  %5.1f s  %6d MiB  (gzip %4.1f MB, made in %.0f s)  %s' % (
+            name, 'ok  ' if ok else 'FAIL', wall, peak // 1024, gz_size / 1e6, made, outcome[:160])
+
+    todo = [s for s in shapes(size) if not a.only or a.only in s[0]]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for ok, line in pool.map(run, todo):
+            ran += 1
+            failed += not ok
+            print(line, flush=True)
     if not a.keep:
         os.rmdir(out_dir)
     print('hostile: %s (%d shapes, %d failed)' % ('PASS' if failed == 0 and ran else 'FAIL', ran, failed))
