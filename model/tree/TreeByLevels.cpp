@@ -258,8 +258,8 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &profil
         totalSamples += p->sampleCount();
     m_cursors.reserve(totalSamples);   // most samples are kept: no copies of a growing array
     // The cursors and the buffers that sort the widest level (the root's children: all cursors) are faulted in
-    // on the other core while this one makes the cursors: 80 MB on r64, 20,000 page faults otherwise paid in
-    // the build (about 7 us each on this kind of virtual machine).
+    // on the other core: 80 MB on r64, 20,000 page faults otherwise paid in the build (about 7 us each on this
+    // kind of virtual machine); the cursors while this core makes them.
     LevelPart &widest = m_parts[0];
     widest.sorted.reserve(totalSamples);
     widest.order.reserve(totalSamples);
