@@ -7,31 +7,21 @@
 //
 //   qflame-bench-reopen [--trim] FILE [TIMES]
 #include "MainWindow.h"
+#include "ResidentMemory.h"
 #include "flame/FlameGraphWidget.h"
 
 #include <QApplication>
 #include <QEventLoop>
-#include <QFile>
 #include <QTabWidget>
 #include <QTimer>
 
 #include <malloc.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 namespace {
-
-double residentMb()
-{
-    QFile statm(QStringLiteral("/proc/self/statm"));
-    if (!statm.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> fields = statm.readAll().split(' ');
-    return fields.size() > 1 ? fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1 << 20) : -1;
-}
 
 // Events for `ms` milliseconds: deleteLater, the frees the panes hand to workers, a repaint.
 void settle(int ms)
@@ -48,7 +38,7 @@ double measure()
     settle(200);
     if (g_trim)
         malloc_trim(0);
-    return residentMb();
+    return qflame::test::residentMb();
 }
 
 }   // namespace

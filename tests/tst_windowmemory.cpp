@@ -4,6 +4,7 @@
 // profile, tree or layout stayed behind would add about 50 MB a time. Not in the sanitizer stage: ASan's
 // quarantine keeps freed memory on purpose.
 #include "MainWindow.h"
+#include "ResidentMemory.h"
 #include "flame/FlameGraphWidget.h"
 
 #include <QFile>
@@ -12,22 +13,8 @@
 #include <QTabWidget>
 #include <QTest>
 
-#include <unistd.h>
 
 using namespace qflame;
-
-namespace {
-
-double residentMb()
-{
-    QFile statm(QStringLiteral("/proc/self/statm"));
-    if (!statm.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> fields = statm.readAll().split(' ');
-    return fields.size() > 1 ? fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1 << 20) : -1;
-}
-
-}   // namespace
 
 class tst_WindowMemory : public QObject {
     Q_OBJECT
@@ -55,13 +42,13 @@ void tst_WindowMemory::closingGivesMemoryBack()
         window.flameGraph()->repaint();
         if (i == 0) {
             QTest::qWait(200);
-            firstOpen = residentMb();
+            firstOpen = test::residentMb();
         }
         Q_EMIT window.tabs()->tabCloseRequested(0);
         QCOMPARE(window.tabs()->count(), 0);
         QTest::qWait(i == kTimes - 1 ? 300 : 10);   // the pane's deleteLater, the trim on a worker
     }
-    lastClose = residentMb();
+    lastClose = test::residentMb();
     qInfo("resident: %.1f MB after the first open, %.1f MB after the last of %d closes", firstOpen, lastClose, kTimes);
     QVERIFY(firstOpen > 0);
     QVERIFY2(lastClose <= 1.10 * firstOpen, qPrintable(QStringLiteral("%1 MB after the last close, %2 MB after "
