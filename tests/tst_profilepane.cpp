@@ -53,6 +53,7 @@ private Q_SLOTS:
     void exportsSubtree();
     void earlyJobIsTakenOver();
     void earlyJobOfOtherFilesIsDropped();
+    void earlyJobWithOtherSettingsIsDropped_data();
     void earlyJobWithOtherSettingsIsDropped();
     void earlyComparisonIsTakenOver();
 
@@ -251,21 +252,33 @@ void tst_ProfilePane::earlyJobOfOtherFilesIsDropped()
     QCOMPARE(pane.view().tree->total(CallTree::kRoot), int64_t(9760000000));
 }
 
-// The same file, but the user chose another demangling before the pane opened it: read again (the file is gone
-// by then, so the read fails, which the early job's result would not).
+// The same file, but the user chose another demangling, or collapsed templates, before the pane opened it: read
+// again (the file is gone by then, so the read fails, which the early job's result would not).
+void tst_ProfilePane::earlyJobWithOtherSettingsIsDropped_data()
+{
+    QTest::addColumn<bool>("collapseTemplates");
+    QTest::newRow("full demangling") << false;
+    QTest::newRow("collapsed templates") << true;
+}
+
 void tst_ProfilePane::earlyJobWithOtherSettingsIsDropped()
 {
+    QFETCH(bool, collapseTemplates);
     QTemporaryDir dir;
     const QString file = copyOf(dir, QStringLiteral("gen__baseline.cpu.pb.gz"));
     QVERIFY(!file.isEmpty());
     DocumentPane::startEarly({file});
     QTRY_COMPARE_WITH_TIMEOUT(DocumentPane::earlyJobState(), DocumentPane::EarlyJobState::Ended, 60000);
     QVERIFY(QFile::remove(file));
-    DocumentPane::setDemangleMode(DemangleMode::Full);
+    if (collapseTemplates)
+        DocumentPane::setCollapseTemplates(true);
+    else
+        DocumentPane::setDemangleMode(DemangleMode::Full);
     ProfilePane pane;
     QSignalSpy spy(&pane, &DocumentPane::loadFinished);
     pane.open({file});
     DocumentPane::setDemangleMode(DemangleMode::Simple);
+    DocumentPane::setCollapseTemplates(false);
     QVERIFY(spy.wait(60000));
     QCOMPARE(spy.at(0).at(0).toBool(), false);
     QVERIFY2(pane.lastError().contains(QStringLiteral("gen__baseline.cpu.pb.gz")), qPrintable(pane.lastError()));
