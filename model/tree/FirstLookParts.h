@@ -28,16 +28,6 @@ public:
             m_slots.clear();
         std::fill(m_slots.begin(), m_slots.end(), kEmpty);
     }
-    uint32_t find(NodeId p, FrameId f) const
-    {
-        if (m_slots.empty())
-            return kEmpty;
-        for (size_t i = hash(p, f);; i = (i + 1) & m_mask) {
-            const uint32_t id = m_slots[i];
-            if (id == kEmpty || (parent[id] == p && frame[id] == f))
-                return id;
-        }
-    }
     uint32_t findOrAdd(NodeId p, FrameId f)
     {
         if (2 * (size() + 1) > m_slots.size())
