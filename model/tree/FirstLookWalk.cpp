@@ -376,10 +376,6 @@ private:
     Part m_parts[2];
 };
 
-}   // namespace
-
-namespace {
-
 // A sample of about `size` of the cursors, drawn with probability proportional to value (each at most 1), each
 // with its value over its probability: then every node's sum is estimated without bias, and a stack heavy
 // enough to make a node alone is always in. The draw is a hash of the cursor's index: the same every time.
