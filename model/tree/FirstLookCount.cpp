@@ -55,7 +55,7 @@ private:
                 continue;
             }
             if (m_nodes.culled[node]) {
-                t.below = std::max(t.below, levelsFrom(c));
+                t.below = std::max(t.below, 1 + levelsLeft(c, m_sources, m_collapse));   // the frame taken, and those left
                 continue;
             }
             const uint32_t child = m_children.findOrAdd(node, f);
@@ -91,18 +91,6 @@ private:
         }
         for (NodeId &r : m_reached)
             r = nodeOf[r];
-    }
-
-    // How many levels a stack reaches from the frame just taken (that one included) to its end.
-    uint32_t levelsFrom(const Cursor &c) const
-    {
-        Cursor copy = c;
-        FrameId f;
-        uint8_t k;
-        uint32_t rest = 1;
-        while (advance(copy, m_sources.data(), m_collapse, &f, &k))
-            ++rest;
-        return rest;
     }
 
     std::vector<Cursor> &m_cursors;

@@ -3,17 +3,18 @@
 #pragma once
 
 #include "tree/CallTree.h"
+#include "tree/FlatHashMap.h"
 #include "tree/LevelCursor.h"
 
 #include <algorithm>
-#include <bit>
 #include <vector>
 
 namespace qflame::detail {
 
 constexpr uint32_t kEmpty = UINT32_MAX;
 
-// Nodes by (parent, frame): ids into the parallel arrays `parent` and `frame`, through an open-addressing table.
+// Nodes by (parent, frame): ids into the parallel arrays `parent` and `frame`, found through the tree builders'
+// hash map.
 class KeyedNodes {
 public:
     std::vector<NodeId> parent;
@@ -24,50 +25,43 @@ public:
     {
         parent.clear();
         frame.clear();
-        if (m_slots.size() > 1024)
-            m_slots.clear();
-        std::fill(m_slots.begin(), m_slots.end(), kEmpty);
+        m_ids = FlatHashMap(64);
     }
     uint32_t findOrAdd(NodeId p, FrameId f)
     {
-        if (2 * (size() + 1) > m_slots.size())
-            rehash(std::max<size_t>(1024, 2 * m_slots.size()));
-        size_t i = hash(p, f);
-        for (;; i = (i + 1) & m_mask) {
-            const uint32_t id = m_slots[i];
-            if (id == kEmpty)
-                break;
-            if (parent[id] == p && frame[id] == f)
-                return id;
+        bool inserted = false;
+        const uint32_t id = m_ids.findOrInsert(uint64_t(p) << 32 | f, uint32_t(size()), &inserted);
+        if (inserted) {
+            parent.push_back(p);
+            frame.push_back(f);
         }
-        m_slots[i] = uint32_t(size());
-        parent.push_back(p);
-        frame.push_back(f);
-        return m_slots[i];
+        return id;
     }
 
 private:
-    // The product's high bits: they depend on every bit of the key.
-    size_t hash(NodeId p, FrameId f) const
-    {
-        return size_t(((uint64_t(p) << 32 | f) * 0x9E3779B97F4A7C15ull) >> m_shift);
-    }
-    void rehash(size_t n)
-    {
-        m_slots.assign(n, kEmpty);
-        m_mask = n - 1;
-        m_shift = 64 - std::countr_zero(n);
-        for (uint32_t id = 0; id < size(); ++id) {
-            size_t i = hash(parent[id], frame[id]);
-            while (m_slots[i] != kEmpty)
-                i = (i + 1) & m_mask;
-            m_slots[i] = id;
-        }
-    }
-    std::vector<uint32_t> m_slots;
-    size_t m_mask = 0;
-    int m_shift = 64;
+    FlatHashMap m_ids{64};   // a frame is never UINT32_MAX, so no key is the map's empty one
 };
+
+// How many levels a stack has below the frame it took last (each frame of its locations left is one, unless
+// collapsing recursion skips it).
+inline uint32_t levelsLeft(Cursor c, const std::vector<Source> &sources, bool collapse)
+{
+    const Source &s = sources[c.source];
+    if (!collapse) {
+        uint32_t levels = c.frameEnd - c.framePos;
+        for (uint32_t q = c.locStop; q < c.locPos; ++q) {
+            const uint32_t loc = s.sampleLocations[q];
+            levels += s.locBegin[loc + 1] - s.locBegin[loc];
+        }
+        return levels;
+    }
+    FrameId f;
+    uint8_t k;
+    uint32_t levels = 0;
+    while (advance(c, sources.data(), true, &f, &k))
+        ++levels;
+    return levels;
+}
 
 // What passes through one node (on one thread, until the threads' tallies are added).
 struct Tally {

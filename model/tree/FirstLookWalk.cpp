@@ -208,7 +208,7 @@ private:
                 }
                 const uint32_t e = p.escaped.findOrAdd(node, f);
                 p.escapedTallies.resize(p.escaped.size());
-                escape(p.escapedTallies[e], i, e, levelsLeft(c), c.value, kind);
+                escape(p.escapedTallies[e], i, e, levelsLeft(c, m_sources, m_collapse), c.value, kind);
                 m_cursors[i] = c;   // where a missed node's stacks go on from
                 break;
             }
@@ -237,26 +237,6 @@ private:
         const uint32_t e = m_escaped.findOrAdd(joined, f);
         m_escapedTallies.resize(m_escaped.size());
         escape(m_escapedTallies[e], i, e, m_below[i] - 1, c.value, kind);
-    }
-
-    // How many levels a stack has below the frame it took last.
-    uint32_t levelsLeft(Cursor c) const
-    {
-        const Source &s = m_sources[c.source];
-        if (!m_collapse) {   // every frame of the locations left is a level
-            uint32_t levels = c.frameEnd - c.framePos;
-            for (uint32_t q = c.locStop; q < c.locPos; ++q) {
-                const uint32_t loc = s.sampleLocations[q];
-                levels += s.locBegin[loc + 1] - s.locBegin[loc];
-            }
-            return levels;
-        }
-        FrameId f;
-        uint8_t k;
-        uint32_t levels = 0;
-        while (advance(c, m_sources.data(), true, &f, &k))
-            ++levels;
-        return levels;
     }
 
     // The levels below each guessed node: its deepest child's plus one (a stack that ends in it adds none).
