@@ -3,6 +3,7 @@
 #pragma once
 
 #include "formats/ProfileInput.h"
+#include "RunQflame.h"
 
 #include "profile.pb.h"
 
@@ -18,6 +19,9 @@
 namespace qflame::pgotest {
 
 namespace pb = perftools::profiles;
+using qflame::test::Run;
+using qflame::test::runQflame;
+using qflame::test::runQflameIn;
 
 // A pprof message built field by field: functions with start lines, locations with inline lines, samples.
 using SampleTypes = std::vector<std::pair<std::string, std::string>>;   // (type, unit)
@@ -75,31 +79,6 @@ public:
 private:
     pb::Profile m_p;
 };
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-// The real binary with `args`, in `workDir` (empty: this process's).
-inline Run runQflameIn(const QString &workDir, const QStringList &args)
-{
-    QProcess p;
-    if (!workDir.isEmpty())
-        p.setWorkingDirectory(workDir);
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted())
-        return {};
-    p.closeWriteChannel();
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
-inline Run runQflame(const QStringList &args)
-{
-    return runQflameIn(QString(), args);
-}
 
 inline QString writeProfile(const QTemporaryDir &dir, const char *name, const Builder &b)
 {

@@ -1,6 +1,7 @@
 // The headless verbs as a user runs them: the real qflame binary, its output and its exit status.
 #include "OracleFile.h"
 #include "profile.pb.h"
+#include "RunQflame.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,27 +15,10 @@
 #include <cstdio>
 
 using qflame::test::OracleRow;
+using qflame::test::Run;
+using qflame::test::runQflame;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args, const QByteArray &stdinData = {})
-{
-    QProcess p;
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted())
-        return {};
-    if (!stdinData.isEmpty())
-        p.write(stdinData);
-    p.closeWriteChannel();
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 QString data(const char *name)
 {

@@ -1,5 +1,6 @@
 // `qflame diff` as a user runs it: the real binary on the real pair, its output and its exit status.
 #include "OracleFile.h"
+#include "RunQflame.h"
 
 #include <QFile>
 #include <QProcess>
@@ -11,25 +12,10 @@
 #include <set>
 
 using qflame::test::OracleRow;
+using qflame::test::Run;
+using qflame::test::runQflame;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted())
-        return {};
-    p.closeWriteChannel();
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 QString data(const char *name)
 {

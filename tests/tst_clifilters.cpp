@@ -2,6 +2,8 @@
 // tests/data/oracle-filters/cases.tsv printed with --tsv equals go tool pprof -top, and bad options fail as
 // usage errors.
 #include "OracleFile.h"
+#include "SharedCorpus.h"
+#include "RunQflame.h"
 
 #include <QFile>
 #include <QProcess>
@@ -10,27 +12,12 @@
 #include <algorithm>
 
 using qflame::test::OracleRow;
+using qflame::test::Run;
+using qflame::test::runQflame;
 
 namespace {
 
 const QString kCaseDir = QStringLiteral(QFLAME_TEST_DATA "/oracle-filters");
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted())
-        return {};
-    p.closeWriteChannel();
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 // A case's files and pprof options as `qflame top` arguments.
 QStringList topArgs(const QStringList &cols)
@@ -38,7 +25,7 @@ QStringList topArgs(const QStringList &cols)
     QStringList args{QStringLiteral("top"), QStringLiteral("--tsv")};
     for (const QString &f : cols[1].split(QLatin1Char(','))) {
         if (f.startsWith(QLatin1String("corpus/")))
-            args << QStringLiteral(QFLAME_SHARED_DIR "/") + f;
+            args << qflame::test::sharedPath(f);
         else if (f.startsWith(QLatin1String("data/")))
             args << QStringLiteral(QFLAME_TEST_DATA "/") + f.mid(5);
         else
@@ -91,7 +78,7 @@ void tst_CliFilters::topEqualsGoToolPprof_data()
     QTest::addColumn<QString>("oracle");
     QFile cases(kCaseDir + QStringLiteral("/cases.tsv"));
     QVERIFY(cases.open(QIODevice::ReadOnly));
-    const bool haveCorpus = QFile::exists(QStringLiteral(QFLAME_SHARED_DIR "/corpus/MANIFEST.tsv"));
+    const bool haveCorpus = qflame::test::haveSharedCorpus();
     int count = 0;
     while (!cases.atEnd()) {
         const QString line = QString::fromUtf8(cases.readLine()).chopped(1);

@@ -1,30 +1,16 @@
 // The format verbs and options as a user runs them: the real qflame binary reading folded stacks and flamebearer
 // JSON, `convert` to pprof and folded (read back by qflame itself), `top --csv`, and their errors.
+#include "RunQflame.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+using qflame::test::Run;
+using qflame::test::runQflame;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args, const QByteArray &stdinData = {})
-{
-    QProcess p;
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted())
-        return {};
-    if (!stdinData.isEmpty())
-        p.write(stdinData);
-    p.closeWriteChannel();
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 QString data(const char *name)
 {

@@ -7,6 +7,7 @@
 #include "OracleFile.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
+#include "SharedCorpus.h"
 
 #include <QDir>
 #include <QFile>
@@ -96,7 +97,7 @@ void tst_CorpusOracle::matchesGoToolPprof_data()
     QTest::addColumn<int>("sampleType");   // -1: go tool pprof rejects the file
     QTest::addColumn<QString>("oracle");
     addRows(QStringLiteral(QFLAME_TEST_DATA), QStringLiteral("data/"));
-    const QString corpus = QStringLiteral(QFLAME_SHARED_DIR "/corpus");
+    const QString corpus = qflame::test::sharedPath(QStringLiteral("corpus"));
     if (QFile::exists(corpus + QStringLiteral("/MANIFEST.tsv")))
         addRows(corpus, QStringLiteral("corpus/"));
     else

@@ -8,6 +8,7 @@
 #include "tree/SampleFilter.h"
 
 #include "profile.pb.h"
+#include "SharedCorpus.h"
 
 #include <QDir>
 #include <QFile>
@@ -190,7 +191,7 @@ bool parseCase(const QString &line, Case *c, QString *error)
     c->name = cols[0];
     for (const QString &f : cols[1].split(QLatin1Char(','))) {
         if (f.startsWith(QLatin1String("corpus/")))
-            c->files << QStringLiteral(QFLAME_SHARED_DIR "/") + f;
+            c->files << qflame::test::sharedPath(f);
         else if (f.startsWith(QLatin1String("data/")))
             c->files << QStringLiteral(QFLAME_TEST_DATA "/") + f.mid(5);
         else
@@ -314,7 +315,7 @@ void tst_Filters::matchesGoToolPprof_data()
     QTest::addColumn<QString>("oracle");
     QFile cases(kCaseDir + QStringLiteral("/cases.tsv"));
     QVERIFY(cases.open(QIODevice::ReadOnly));
-    const bool haveCorpus = QFile::exists(QStringLiteral(QFLAME_SHARED_DIR "/corpus/MANIFEST.tsv"));
+    const bool haveCorpus = qflame::test::haveSharedCorpus();
     int count = 0, skipped = 0;
     while (!cases.atEnd()) {
         const QString line = QString::fromUtf8(cases.readLine()).chopped(1);
@@ -329,7 +330,7 @@ void tst_Filters::matchesGoToolPprof_data()
         ++count;
     }
     if (skipped)
-        qWarning("SKIP %d corpus cases: %s not found", skipped, QFLAME_SHARED_DIR "/corpus");
+        qWarning("SKIP %d corpus cases: %s not found", skipped, qPrintable(qflame::test::sharedPath(QStringLiteral("corpus"))));
     QVERIFY(count >= 40);
 }
 

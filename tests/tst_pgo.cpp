@@ -9,6 +9,7 @@
 #include "PgoTestSupport.h"
 
 #include "profile.pb.h"
+#include "SharedCorpus.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -347,9 +348,8 @@ void tst_Pgo::corpusEqualsSecondImplementation()
 {
     QFETCH(QString, file);
     QFETCH(bool, startLines);
-    const QString path = QStringLiteral(QFLAME_SHARED_DIR "/corpus/") + file;
-    if (!QFile::exists(path))
-        QSKIP("no shared corpus");
+    const QString path = qflame::test::sharedPath(QStringLiteral("corpus/") + file);
+    QFLAME_SKIP_WITHOUT_SHARED(path);
     pb::Profile message;
     QVERIFY(message.ParseFromString(test::inflatedFile(path)));
     const auto profile = readProfileFile(path);

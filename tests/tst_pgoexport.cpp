@@ -8,6 +8,7 @@
 #include "pgo/PgoTrim.h"
 #include "GoToolchain.h"
 #include "PgoTestSupport.h"
+#include "SharedCorpus.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -48,7 +49,7 @@ std::map<QString, std::pair<QString, QString>> pprofTop(const QString &go, const
 // The corpus row of the largest CPU profile go tool pprof reads (MANIFEST.tsv's own columns decide, not a name).
 QString largestCorpusCpuProfile()
 {
-    QFile manifest(QStringLiteral(QFLAME_SHARED_DIR "/corpus/MANIFEST.tsv"));
+    QFile manifest(qflame::test::sharedPath(QStringLiteral("corpus/MANIFEST.tsv")));
     if (!manifest.open(QIODevice::ReadOnly))
         return {};
     const QList<QByteArray> header = manifest.readLine().trimmed().split('\t');
@@ -246,9 +247,8 @@ void tst_PgoExport::trimCorpus_data()
 void tst_PgoExport::trimCorpus()
 {
     QFETCH(QString, file);
-    const QString path = QStringLiteral(QFLAME_SHARED_DIR "/corpus/") + file;
-    if (!QFileInfo::exists(path))
-        QSKIP("no shared corpus");
+    const QString path = qflame::test::sharedPath(QStringLiteral("corpus/") + file);
+    QFLAME_SKIP_WITHOUT_SHARED(path);
     const auto input = readProfileFile(path);
     const PgoEdges before = computePgoEdges({input});
     const PgoTrimmedFile trimmed = encodeTrimmedForPgo({input});
@@ -268,10 +268,10 @@ void tst_PgoExport::trimmedLargestCorpusProfile()
 {
     const QString name = largestCorpusCpuProfile();
     if (name.isEmpty())
-        QSKIP("no shared corpus");
+        QSKIP("needs the shared corpus: its MANIFEST.tsv is not there");
     REQUIRE_GO(go);
     QTemporaryDir dir;
-    const QString input = QStringLiteral(QFLAME_SHARED_DIR "/corpus/") + name;
+    const QString input = qflame::test::sharedPath(QStringLiteral("corpus/") + name);
     const QString output = dir.filePath(QStringLiteral("trimmed.pb.gz"));
     const Run r = runQflame({QStringLiteral("convert"), input, QStringLiteral("--for"), QStringLiteral("pgo"),
                              QStringLiteral("--output"), output});

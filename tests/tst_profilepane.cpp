@@ -11,6 +11,7 @@
 
 #include "formats/FoldedFormat.h"
 #include "tree/CallTreeBuilder.h"
+#include "WaitLoad.h"
 
 #include <QFile>
 #include <QHeaderView>
@@ -20,14 +21,9 @@
 #include <QTest>
 
 using namespace qflame;
+using qflame::test::waitLoad;
 
 namespace {
-
-bool waitLoad(ProfilePane &p)
-{
-    QSignalSpy spy(&p, &DocumentPane::loadFinished);
-    return spy.wait(60000) && spy.count() == 1 && spy.at(0).at(0).toBool();
-}
 
 FrameId frameNamed(const CallTree &t, const std::string &label)
 {

@@ -3,6 +3,7 @@
 #include "formats/ProfileInput.h"
 #include "pgo/PgoEdges.h"
 #include "qryn/QrynFixtureEnv.h"
+#include "RunQflame.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,35 +12,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using qflame::test::Run;
+using qflame::test::runQflame;
+using qflame::test::runQflameWith;
+
 namespace {
 
 const QString kCpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
 const QString kBase = QStringLiteral("{service_name=\"svc-base\"}");
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args, const QMap<QString, QString> &env = {})
-{
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (auto it = env.begin(); it != env.end(); ++it)
-        e.insert(it.key(), it.value());
-    p.setProcessEnvironment(e);
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted())
-        return {};
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 // flat<TAB>name of the rows with a flat value, pprof's " (inline)" marker dropped (a server cannot know it).
 QStringList flatRows(const QByteArray &tsv)
@@ -219,12 +199,12 @@ void tst_QrynCli::basicAuth()
     const QStringList args{"top",  "--url",  m_auth.value("QRYN_URL"), "--type",       kCpu,     "--from",
                            "now-1h", "--to", "now",                    "--user", "qflame", "--password-env",
                            "QF_TEST_PASSWORD", "--tsv"};
-    const Run wrong = runQflame(args, {{"QF_TEST_PASSWORD", "wrong"}});
+    const Run wrong = runQflameWith(args, {{}, {}, {{"QF_TEST_PASSWORD", "wrong"}}});
     QCOMPARE(wrong.code, 2);
     QCOMPARE(QString::fromUtf8(wrong.err), "qflame: SelectMergeStacktraces at " + m_auth.value("QRYN_URL") +
                                                ": HTTP 401 Unauthorized: the server rejected the credentials: "
                                                "Unauthorized!: Wrong username/password.\n");
-    const Run right = runQflame(args, {{"QF_TEST_PASSWORD", m_auth.value("QRYN_PASSWORD")}});
+    const Run right = runQflameWith(args, {{}, {}, {{"QF_TEST_PASSWORD", m_auth.value("QRYN_PASSWORD")}}});
     QVERIFY2(right.code == 0, right.err.constData());
     qint64 flat = 0;
     for (const QByteArray &line : right.out.split('\n'))

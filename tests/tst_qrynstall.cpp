@@ -15,6 +15,7 @@
 #include "explorer/ProfileListView.h"
 #include "explorer/QrynExplorer.h"
 #include "explorer/RangeList.h"
+#include "GapMeter.h"
 #include "qryn/QrynFixtureEnv.h"
 #include "qryn/SeriesLoad.h"
 #include "qryn/ThreadedFaultServer.h"
@@ -33,6 +34,7 @@
 using namespace qflame;
 using namespace qflame::qryn;
 using qflame::test::FaultMode;
+using qflame::test::GapMeter;
 using qflame::test::ThreadedFaultServer;
 
 namespace {
@@ -40,46 +42,6 @@ namespace {
 const QString kCpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
 constexpr int kMaxGapMs = 100;
 constexpr int kMarginMs = 700;   // answers may come this much after the timeout (a loaded 2-core machine)
-
-// The longest time the GUI thread went without running its 10 ms timer.
-class GapMeter {
-public:
-    GapMeter()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const qint64 gap = m_clock.restart();
-            if (gap > m_max) {
-                m_max = gap;
-                m_maxAt = m_since.elapsed();
-            }
-            ++m_ticks;
-        });
-    }
-    void start()
-    {
-        m_max = 0;
-        m_ticks = 0;
-        m_clock.start();
-        m_since.start();
-        m_timer.start(10);
-    }
-    qint64 stop()
-    {
-        m_timer.stop();
-        return std::max(m_max, m_clock.elapsed());   // also the time since the last tick
-    }
-    int ticks() const { return m_ticks; }
-    // When the longest gap ended, in ms since start().
-    qint64 maxAt() const { return m_maxAt; }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock, m_since;
-    qint64 m_maxAt = 0;
-    qint64 m_max = 0;
-    int m_ticks = 0;
-};
 
 struct Answer {
     bool ok = false;

@@ -7,6 +7,7 @@
 #include "diff/DiffTree.h"
 #include "formats/ProfileInput.h"
 #include "rounds/Rounds.h"
+#include "RunQflame.h"
 
 #include <QFile>
 #include <QProcess>
@@ -17,6 +18,8 @@
 #include <map>
 
 using namespace qflame;
+using qflame::test::Run;
+using qflame::test::runQflame;
 
 namespace {
 
@@ -62,20 +65,6 @@ std::map<std::string, int64_t> oracleCum(const char *file)
     if (!error.isEmpty())
         qFatal("%s", qPrintable(error));
     return out;
-}
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
 }
 
 }   // namespace

@@ -14,6 +14,7 @@
 #include "explorer/QrynExplorer.h"
 #include "qryn/QrynFixtureEnv.h"
 #include "qryn/ThreadedFaultServer.h"
+#include "RunQflame.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -31,6 +32,9 @@
 using namespace qflame;
 using namespace qflame::qryn;
 using qflame::test::FaultMode;
+using qflame::test::Run;
+using qflame::test::runQflame;
+using qflame::test::runQflameWith;
 using qflame::test::ThreadedFaultServer;
 
 namespace {
@@ -49,26 +53,13 @@ void capture(QtMsgType type, const QMessageLogContext &context, const QString &m
         g_previous(type, context, message);
 }
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args, const QString &var, const QString &value)
+// The real binary with QF_SECRET set to `secret`, and Qt's network logging on (whose output must not hold it).
+Run runWithSecret(const QStringList &args, const QString &secret)
 {
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    e.insert(var, value);
-    e.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("qt.network*=true"));
-    p.setProcessEnvironment(e);
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    if (!p.waitForStarted() || !p.waitForFinished(120'000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return runQflameWith(args, {{},
+                                {},
+                                {{QStringLiteral("QF_SECRET"), secret},
+                                 {QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("qt.network*=true")}}});
 }
 
 }   // namespace
@@ -322,15 +313,15 @@ void tst_Secrets::cli()
     const QStringList common{"top", "--type", kCpu, "--from", "now-1h", "--to", "now", "--tsv"};
     const QStringList basic = QStringList(common) << "--url" << m_auth.value(QStringLiteral("QRYN_URL")) << "--user"
                                                   << "qflame" << "--password-env" << "QF_SECRET";
-    const Run wrong = runQflame(basic, QStringLiteral("QF_SECRET"), kWrongPassword);
+    const Run wrong = runWithSecret(basic, kWrongPassword);
     QCOMPARE(wrong.code, 2);
     QVERIFY2(wrong.err.contains("HTTP 401 Unauthorized: the server rejected the credentials"), wrong.err.constData());
-    const Run right = runQflame(basic, QStringLiteral("QF_SECRET"), m_rightPassword);
+    const Run right = runWithSecret(basic, m_rightPassword);
     QCOMPARE(right.code, 0);
     ThreadedFaultServer server(FaultMode::Garbage);
-    const Run token = runQflame(QStringList(common) << "--url" << server.url().toString() << "--token-env"
-                                                    << "QF_SECRET",
-                                QStringLiteral("QF_SECRET"), kToken);
+    const Run token = runWithSecret(QStringList(common) << "--url" << server.url().toString() << "--token-env"
+                                                        << "QF_SECRET",
+                                    kToken);
     QCOMPARE(token.code, 2);
     QVERIFY2(token.err.contains("HTTP 200 but the body"), token.err.constData());
     for (const Run &r : {wrong, right, token})

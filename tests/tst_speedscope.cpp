@@ -10,6 +10,7 @@
 #include "formats/SpeedscopeFormat.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
+#include "RunQflame.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -25,6 +26,8 @@
 #include <set>
 
 using namespace qflame;
+using qflame::test::Run;
+using qflame::test::runQflame;
 
 // Declared before the JSON below: moc loses its way in raw string literals and would find no class after them.
 class tst_Speedscope : public QObject {
@@ -95,20 +98,6 @@ QByteArray fileBytes(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-struct Run {
-    int code;
-    QByteArray out, err;
-};
-
-Run runQflame(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(QFLAME_BINARY), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
 }
 
 // A .cpuprofile summed the plain way: per function, samples with it as the leaf (flat) and with it anywhere on

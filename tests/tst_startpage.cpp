@@ -8,6 +8,7 @@
 #include "explorer/ConnectionDialog.h"
 #include "explorer/ConnectionStore.h"
 #include "explorer/QrynExplorer.h"
+#include "WaitLoad.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -24,18 +25,13 @@
 #include <QTimer>
 
 using namespace qflame;
+using qflame::test::waitLoad;
 
 namespace {
 
 QString data(const char *name)
 {
     return QFileInfo(QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name)).absoluteFilePath();
-}
-
-bool waitLoad(MainWindow &w, bool expectOk)
-{
-    QSignalSpy spy(&w, &MainWindow::loadFinished);
-    return spy.wait(60000) && spy.count() == 1 && spy.at(0).at(0).toBool() == expectOk;
 }
 
 QStringList texts(const QListWidget *list)

@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "ResidentMemory.h"
 #include "flame/FlameGraphWidget.h"
+#include "SharedCorpus.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -26,9 +27,8 @@ private Q_SLOTS:
 
 void tst_WindowMemory::closingGivesMemoryBack()
 {
-    const QString file = QStringLiteral(QFLAME_SHARED_DIR "/corpus/pprof__large.cpu");
-    if (!QFile::exists(file))
-        QSKIP("the shared corpus is not there");
+    const QString file = qflame::test::sharedPath(QStringLiteral("corpus/pprof__large.cpu"));
+    QFLAME_SKIP_WITHOUT_SHARED(file);
     MainWindow window;
     window.resize(1280, 800);
     window.show();

@@ -1,0 +1,61 @@
+// The real `qflame` binary run from a test, as a user runs it: its exit status, standard output and standard
+// error. One helper for every test of the command line (the binary is QFLAME_BINARY, set by tests/CMakeLists.txt).
+#pragma once
+
+#include <QByteArray>
+#include <QMap>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+namespace qflame::test {
+
+struct Run {
+    int code = -1;   // -1: it did not start, crashed or ran past two minutes (and was killed)
+    QByteArray out, err;
+};
+
+struct RunSetup {
+    QByteArray stdinData;           // written to its standard input, which is then closed
+    QString workDir;                // empty: this process's
+    QMap<QString, QString> env;     // added to this process's environment
+};
+
+inline Run runQflameWith(const QStringList &args, const RunSetup &setup)
+{
+    QProcess p;
+    if (!setup.workDir.isEmpty())
+        p.setWorkingDirectory(setup.workDir);
+    if (!setup.env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (auto it = setup.env.begin(); it != setup.env.end(); ++it)
+            e.insert(it.key(), it.value());
+        p.setProcessEnvironment(e);
+    }
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    if (!p.waitForStarted())
+        return {};
+    if (!setup.stdinData.isEmpty())
+        p.write(setup.stdinData);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120'000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+inline Run runQflame(const QStringList &args, const QByteArray &stdinData = {})
+{
+    return runQflameWith(args, {stdinData, {}, {}});
+}
+
+inline Run runQflameIn(const QString &workDir, const QStringList &args)
+{
+    return runQflameWith(args, {{}, workDir, {}});
+}
+
+}   // namespace qflame::test
