@@ -12,6 +12,7 @@
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
 #include "names/Demangle.h"
+#include "pprof/SampleTypes.h"
 #include "pprof/Units.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
@@ -172,20 +173,9 @@ int runTop(const std::vector<std::string> &argv)
     for (const std::string &f : a.positional)
         profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
     const Profile &first = *profiles.front();
-    int type = first.effectiveDefaultType();
-    if (a.sample) {
-        type = first.findSampleType(*a.sample);
-        if (type < 0) {
-            std::string known;
-            for (size_t i = 0; i < first.sampleTypes.size(); ++i)
-                known += (i ? ", " : "") + first.typeName(i) + "/" + first.unitName(i);
-            usageError("no sample type '" + *a.sample + "' in " + first.sourceName + " (it has: " + known + ")");
-        }
-    }
-    if (type < 0)
-        throw ProfileError(first.sourceName + ": the profile has no sample types");
+    const size_t type = chosenSampleType(first, a.sample);
     // Straight from the samples: the table needs no tree (the GUI builds one; tst_corpusoracle checks both).
-    const auto table = FlatTable::compute(profiles, size_t(type), build);
+    const auto table = FlatTable::compute(profiles, type, build);
     for (auto &p : profiles)
         leaveToProcessEnd(std::move(p));
     leaveToProcessEnd(table);
@@ -564,6 +554,16 @@ void leaveToProcessEnd(std::shared_ptr<const void> object)
 {
     static auto *const kept = new std::vector<std::shared_ptr<const void>>;   // never destroyed, on purpose
     kept->push_back(std::move(object));
+}
+
+size_t chosenSampleType(const Profile &p, const std::optional<std::string> &spec)
+{
+    const int type = spec ? p.findSampleType(*spec) : p.effectiveDefaultType();
+    if (type < 0 && spec)
+        usageError(noSuchSampleType(p, *spec));
+    if (type < 0)
+        throw ProfileError(p.sourceName + ": the profile has no sample types");
+    return size_t(type);
 }
 
 namespace {

@@ -62,6 +62,9 @@ void quietQtMessages();
 void leaveToProcessEnd(std::shared_ptr<const void> object);
 // Prints "qflame: MESSAGE" and the usage hint on stderr and throws CliExit{1}.
 [[noreturn]] void usageError(const std::string &message);
+// The sample type a verb works on: --sample's (a usage error naming the types the profile has, when it has no such
+// type), else the profile's default; a profile without any sample type is bad input (ProfileError).
+size_t chosenSampleType(const Profile &p, const std::optional<std::string> &spec);
 // For the verbs' parsers: whether argv[i] is the option `name` ("--name VALUE" or "--name=VALUE"); when it is,
 // its value goes to `slot` (advancing i past a separate value). A missing value is a usage error.
 bool takeOption(const std::vector<std::string> &argv, size_t &i, const char *name, std::optional<std::string> &slot);

@@ -5,6 +5,7 @@
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliRender.h"
+#include "diff/DiffHeadline.h"
 #include "diff/DiffTable.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
@@ -116,21 +117,18 @@ void printTsv(const DiffTable &table)
 void printForPeople(const DiffTable &table)
 {
     const DiffTree &t = table.tree();
-    const double before = t.beforeTotal(DiffTree::kRoot), after = t.afterTotal(DiffTree::kRoot);
-    const double delta = after - before;
+    const DiffHeadline h = diffHeadline(t);
     std::cout << "Comparing " << t.sampleType().type << "/" << t.sampleType().unit << " by "
               << granularityName(t.granularity()) << ": " << t.before().name << " -> " << t.after().name << "\n";
-    std::cout << "Total " << t.formatValue(before) << " -> " << t.formatValue(after) << ", delta "
-              << t.formatValue(delta, true) << " (" << (delta > 0 ? "+" : "") << formatPercent(delta, before)
-              << " of the baseline total); " << t.durationDescription() << "; normalisation: "
-              << t.normalizationDescription() << "; " << t.noiseDescription() << "\n";
+    std::cout << "Total " << h.beforeText << " -> " << h.afterText << ", delta " << h.deltaText << " ("
+              << h.changePercent << " of the baseline total); " << h.durations << "; normalisation: "
+              << h.normalization << "; " << h.noise << "\n";
     char line[200];
     snprintf(line, sizeof line, "%11s %11s %11s %11s %11s %11s %8s  %s\n", "flat before", "flat after", "flat delta",
              "cum before", "cum after", "cum delta", "delta%", "class     name");
     std::cout << line;
     for (const DiffRow &r : table.rows()) {
-        const std::string pct =
-            r.beforeCum != 0 ? (r.deltaCum > 0 ? "+" : "") + formatPercent(r.deltaCum, r.beforeCum) : "-";
+        const std::string pct = cumChangeText(r);
         snprintf(line, sizeof line, "%11s %11s %11s %11s %11s %11s %8s  %-9s ", t.formatValue(r.beforeFlat).c_str(),
                  t.formatValue(r.afterFlat).c_str(), t.formatValue(r.deltaFlat, true).c_str(),
                  t.formatValue(r.beforeCum).c_str(), t.formatValue(r.afterCum).c_str(),
@@ -139,15 +137,16 @@ void printForPeople(const DiffTable &table)
     }
 }
 
-}   // namespace
-
-int runDiff(const std::vector<std::string> &argv)
-{
-    const DiffArgs a = parseDiffArgs(argv);
-    if (a.positional.size() != 2)
-        usageError("diff takes exactly two FILEs: BASE NEW");
+// What the options ask for, checked before any profile is read (a usage error is exit 1 whatever the files).
+struct DiffPlan {
     BuildOptions build;
-    if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
+    DiffOptions options;
+};
+
+DiffPlan planDiff(const DiffArgs &a)
+{
+    DiffPlan plan;
+    if (a.granularity && !parseGranularity(*a.granularity, &plan.build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
     if (a.list && (a.inlining || a.csv || a.png || a.svg || a.normalize || a.granularity))
         usageError("--list shows source lines: it takes only --sample, --noise, --source-path, --trim-path, --tsv "
@@ -156,29 +155,29 @@ int runDiff(const std::vector<std::string> &argv)
         usageError("--source-path and --trim-path go with --list REGEX");
     if (a.inlining && (a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
         usageError("--inlining compares calls by function name: it takes only --sample, --tsv and --max-size");
-    const DiffOptions options = diffOptions(a);
-    const ReadOptions ro = readOptions(a);
-    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
-    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
-    int type = base->effectiveDefaultType();
-    if (a.sample) {
-        type = base->findSampleType(*a.sample);
-        if (type < 0) {
-            std::string known;
-            for (size_t i = 0; i < base->sampleTypes.size(); ++i)
-                known += (i ? ", " : "") + base->typeName(i) + "/" + base->unitName(i);
-            usageError("no sample type '" + *a.sample + "' in " + base->sourceName + " (it has: " + known + ")");
-        }
-    }
-    if (type < 0)
-        throw ProfileError(base->sourceName + ": the profile has no sample types");
+    plan.options = diffOptions(a);
+    return plan;
+}
+
+// The report of the two profiles, named as their files when the names are empty.
+int reportDiff(const DiffArgs &a, const DiffPlan &plan, const std::shared_ptr<const Profile> &base,
+               const std::shared_ptr<const Profile> &comparison, const std::string &baseName,
+               const std::string &newName)
+{
+    const BuildOptions &build = plan.build;
+    const DiffOptions &options = plan.options;
+    const size_t type = chosenSampleType(*base, a.sample);
     if (a.list)
-        return printDiffListing(base, comparison, size_t(type), *a.list, ListPaths{a.sourcePath, a.trimPath}, a.tsv,
+        return printDiffListing(base, comparison, type, *a.list, ListPaths{a.sourcePath, a.trimPath}, a.tsv,
                                 options.noiseK);
     if (a.inlining)   // the sample type: --sample's, else the compiler's, else the default
-        return printInliningChanges(base, comparison, a.sample ? type : -1, a.tsv);
-    const DiffSide before = DiffSide::fromProfiles({base}, size_t(type), build);
-    const DiffSide after = DiffSide::fromProfiles({comparison}, before.tree->sampleType(), build);
+        return printInliningChanges(base, comparison, a.sample ? int(type) : -1, a.tsv);
+    DiffSide before = DiffSide::fromProfiles({base}, type, build);
+    DiffSide after = DiffSide::fromProfiles({comparison}, before.tree->sampleType(), build);
+    if (!baseName.empty())
+        before.name = baseName;
+    if (!newName.empty())
+        after.name = newName;
     const auto diff = DiffTree::build(before, after, options);
     for (const auto &[file, svg] : {std::pair{a.png, false}, std::pair{a.svg, true}}) {
         if (!file)
@@ -199,6 +198,29 @@ int runDiff(const std::vector<std::string> &argv)
     else
         printForPeople(*table);
     return 0;
+}
+
+}   // namespace
+
+int runDiff(const std::vector<std::string> &argv)
+{
+    const DiffArgs a = parseDiffArgs(argv);
+    if (a.positional.size() != 2)
+        usageError("diff takes exactly two FILEs: BASE NEW");
+    const DiffPlan plan = planDiff(a);
+    const ReadOptions ro = readOptions(a);
+    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
+    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
+    return reportDiff(a, plan, base, comparison, {}, {});
+}
+
+int runDiffOf(std::shared_ptr<const Profile> base, std::shared_ptr<const Profile> comparison,
+              const std::string &baseName, const std::string &newName, const std::vector<std::string> &options)
+{
+    const DiffArgs a = parseDiffArgs(options);
+    if (!a.positional.empty())
+        usageError("unexpected argument " + a.positional.front());
+    return reportDiff(a, planDiff(a), base, comparison, baseName, newName);
 }
 
 }   // namespace qflame

@@ -1,6 +1,9 @@
 // The `diff` verb: what changed between a baseline and a comparison profile, per function.
 #pragma once
 
+#include "pprof/Profile.h"
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,5 +12,10 @@ namespace qflame {
 // Runs `qflame diff BASE NEW [options]` and returns the exit status. Throws CliExit{1} after a usage message
 // and ProfileError for bad input, as the other verbs do (runCli turns them into exit statuses).
 int runDiff(const std::vector<std::string> &args);
+
+// The same report of two profiles already read (the server's sides of `qflame diff --url`), shown under the names
+// `baseName` and `newName`; `options` are diff's own options, without files.
+int runDiffOf(std::shared_ptr<const Profile> base, std::shared_ptr<const Profile> comparison,
+              const std::string &baseName, const std::string &newName, const std::vector<std::string> &options);
 
 }   // namespace qflame

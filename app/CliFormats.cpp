@@ -70,20 +70,6 @@ int convertForPgo(const ConvertArgs &a, const std::vector<std::shared_ptr<const 
     return 0;
 }
 
-int sampleTypeOf(const Profile &p, const std::optional<std::string> &spec)
-{
-    if (!spec)
-        return p.effectiveDefaultType();
-    const int type = p.findSampleType(*spec);
-    if (type < 0) {
-        std::string known;
-        for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-            known += (i ? ", " : "") + p.typeName(i) + "/" + p.unitName(i);
-        usageError("no sample type '" + *spec + "' in " + p.sourceName + " (it has: " + known + ")");
-    }
-    return type;
-}
-
 }   // namespace
 
 std::string trimmedForPgoReport(uint64_t inputBytes, const PgoTrimmedFile &trimmed)
@@ -142,15 +128,13 @@ int runConvert(const std::vector<std::string> &argv)
         writeOutput(output, gzipCompress(encodePprof(*profiles.front())));
         return 0;
     }
-    const int type = sampleTypeOf(*profiles.front(), a.sample);
-    if (type < 0)
-        throw ProfileError(profiles.front()->sourceName + ": the profile has no sample types");
-    const auto tree = CallTreeBuilder::build(profiles, size_t(type), build);
+    const size_t type = chosenSampleType(*profiles.front(), a.sample);
+    const auto tree = CallTreeBuilder::build(profiles, type, build);
     leaveToProcessEnd(tree);
     if (*a.to == "speedscope") {
         const Profile &p = *profiles.front();
         const std::string name = QFileInfo(QString::fromStdString(p.sourceName)).fileName().toStdString() + " " +
-                                 p.typeName(size_t(type)) + "/" + p.unitName(size_t(type));
+                                 p.typeName(type) + "/" + p.unitName(type);
         writeOutput(output, writeSpeedscope(*tree, name));
         return 0;
     }

@@ -228,14 +228,9 @@ int runList(const std::vector<std::string> &argv)
         leaveToProcessEnd(profiles.back());
     }
     const Profile &first = *profiles.front();
-    const int type = a.sample ? first.findSampleType(*a.sample) : first.effectiveDefaultType();
-    if (type < 0) {
-        if (a.sample)
-            usageError("no sample type '" + *a.sample + "' in " + first.sourceName);
-        throw ProfileError(first.sourceName + ": the profile has no sample types");
-    }
+    const size_t type = chosenSampleType(first, a.sample);
     SourceFinder finder = finderFor(a.paths, profiles);
-    const SourceListing listing = listSource(lineCostsFor(profiles, size_t(type), re, finder), finder);
+    const SourceListing listing = listSource(lineCostsFor(profiles, type, re, finder), finder);
     requireMatches(listing, a.positional[0]);
     printListing(listing, a.tsv);
     return 0;
@@ -246,28 +241,7 @@ int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shar
 {
     const QRegularExpression re = compileRequiredPprofRegex(regex, "list");
     SourceFinder finder = finderFor(paths, {base, next});
-    // The other side's type of the same name and unit (computeLineCosts checks it).
-    const LineCosts before = lineCostsFor({base}, sampleType, re, finder);
-    int nextType = -1;
-    for (size_t i = 0; i < next->sampleTypes.size(); ++i)
-        if (next->typeName(i) == base->typeName(sampleType) && next->unitName(i) == base->unitName(sampleType))
-            nextType = int(i);
-    if (nextType < 0)
-        throw ProfileError(next->sourceName + ": no " + base->typeName(sampleType) + "/" +
-                           base->unitName(sampleType) + " sample type, which " + base->sourceName + " is listed in");
-    const LineCosts after = lineCostsFor({next}, size_t(nextType), re, finder);
-    // The noise test counts samples: samples/count where both sides have it.
-    const int beforeCounts = base->findSampleType("samples/count"), afterCounts = next->findSampleType("samples/count");
-    LineNoise noise;
-    noise.k = noiseK;
-    LineCosts beforeN, afterN;
-    if (beforeCounts >= 0 && afterCounts >= 0) {
-        beforeN = lineCostsFor({base}, size_t(beforeCounts), re, finder);
-        afterN = lineCostsFor({next}, size_t(afterCounts), re, finder);
-        noise.beforeCounts = &beforeN;
-        noise.afterCounts = &afterN;
-    }
-    const SourceListing listing = listSourceDiff(before, after, finder, noise);
+    const SourceListing listing = diffListing({base}, {next}, sampleType, re, finder, noiseK);
     requireMatches(listing, regex);
     printDiff(listing, tsv);
     return 0;

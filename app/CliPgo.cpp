@@ -56,13 +56,6 @@ double parseThreshold(const std::string &text)
     return v;
 }
 
-std::string percent(double p)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", p);
-    return buf;
-}
-
 void pad(std::string &out, const std::string &text, size_t width, bool right)
 {
     if (!right)
@@ -82,13 +75,13 @@ void printTable(const PgoEdges &e, double threshold)
     };
     std::vector<Row> rows;
     rows.push_back({{"rank", "caller", "callee", "offset", "weight", "share%", "cum%", "hot"}});
-    int64_t cum = 0;
+    const std::vector<int64_t> cum = cumulativeWeights(e.edges);
     for (size_t i = 0; i < e.edges.size(); ++i) {
         const PgoEdge &edge = e.edges[i];
-        cum = wrappingAdd(cum, edge.weight);
         rows.push_back({{std::to_string(i + 1), escapeField(edge.caller), escapeField(edge.callee),
                          std::to_string(edge.offset), std::to_string(edge.weight),
-                         percent(pgoPercent(edge.weight, e.totalWeight)), percent(pgoPercent(cum, e.totalWeight)),
+                         pgoShareText(pgoPercent(edge.weight, e.totalWeight)),
+                         pgoShareText(pgoPercent(cum[i], e.totalWeight)),
                          edge.hot ? "hot" : ""}});
     }
     // Go names run to 200 bytes (module paths, generic instances): the name columns are as wide as their names
@@ -123,8 +116,8 @@ void printCandidates(const PgoEdges &e)
                  "which calls are indirect):\n";
     for (const PgoCallSite &s : sites)
         std::cout << "  " << escapeField(s.caller) << " +" << s.offset << ": " << s.callees << " callees, heaviest "
-                  << escapeField(s.heaviest) << " " << s.heaviestWeight << " (" << percent(s.siteShare)
-                  << " of the site, " << percent(s.totalShare) << " of the total)\n";
+                  << escapeField(s.heaviest) << " " << s.heaviestWeight << " (" << pgoShareText(s.siteShare)
+                  << " of the site, " << pgoShareText(s.totalShare) << " of the total)\n";
 }
 
 // The TSV token of a kind: its name with underscores.

@@ -16,9 +16,7 @@
 #include "qryn/TimeSpec.h"
 
 #include <QDateTime>
-#include <QDir>
 #include <QFile>
-#include <QTemporaryDir>
 
 #include <algorithm>
 #include <iostream>
@@ -199,12 +197,6 @@ std::shared_ptr<const Profile> diffSide(QrynClient &client, const ProfileQuery &
     return profile;
 }
 
-// Restores the working directory when a remote diff is done, however it ends.
-struct CurrentDirectory {
-    QString saved = QDir::currentPath();
-    ~CurrentDirectory() { QDir::setCurrent(saved); }
-};
-
 }   // namespace
 
 RemoteTop fetchRemoteTop(const std::vector<std::string> &argv)
@@ -293,21 +285,7 @@ int runRemoteDiff(const std::vector<std::string> &argv)
     const ProfileQuery base = queryFrom(a, "base-"), comparison = queryFrom(a);
     QrynClient client(connectionFrom(a));
     const auto before = diffSide(client, base), after = diffSide(client, comparison);
-    // runDiff reads files; "base" and "new" in a private directory are the names its table shows.
-    QTemporaryDir dir;
-    if (!dir.isValid())
-        serverError(QStringLiteral("cannot create a temporary directory: %1").arg(dir.errorString()));
-    for (const auto &[name, profile] : {std::pair{"base", before}, std::pair{"new", after}}) {
-        QFile f(dir.filePath(QLatin1String(name)));
-        const std::string bytes = encodePprof(*profile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
-            serverError(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));
-    }
-    CurrentDirectory restore;
-    QDir::setCurrent(dir.path());
-    std::vector<std::string> args{"base", "new"};
-    args.insert(args.end(), diffArgv.begin(), diffArgv.end());
-    return runDiff(args);
+    return runDiffOf(before, after, "base", "new", diffArgv);
 }
 
 int runRemoteTop(const std::vector<std::string> &args)

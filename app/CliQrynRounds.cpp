@@ -153,14 +153,9 @@ int runServerRounds(const std::vector<std::string> &argv)
     if (request.output == RoundsOutput::Window)   // qflame-gui's main opens the window before verbs run
         usageError("rounds --url: give --tsv, --csv or --markdown");
     const ServerRoundsQuery &query = request.query;
-    RoundsOptions options = request.options;
     QrynClient client(request.settings);
-    ServerRounds fetched = fetchServerRounds(client, query);
-    options.sample = fetched.sample;
-    RoundsResult result = compareRounds(fetched.rounds, options);
-    result.notes.insert(result.notes.begin(), fetched.notes.begin(), fetched.notes.end());
-    result.notes.push_back(fetched.functionNoise);
-    printRounds(result, request.output);
+    const ServerRounds fetched = fetchServerRounds(client, query);
+    printRounds(compareServerRounds(fetched, request.options), request.output);
     // The tables have no room for them, and a source replaced is worth knowing (markdown prints them itself).
     if (request.output != RoundsOutput::Markdown)
         for (const std::string &note : fetched.notes)

@@ -1,5 +1,6 @@
 // The diff model: the union of two call trees, normalisation, noise and the per-function table, on hand-made
 // profiles with hand-computed values and on the real pair against `go tool pprof -top -diff_base`.
+#include "diff/DiffHeadline.h"
 #include "diff/DiffTable.h"
 #include "formats/ProfileInput.h"
 #include "OracleFile.h"
@@ -121,6 +122,7 @@ class tst_DiffTree : public QObject {
 private Q_SLOTS:
     void apples();
     void applesInShareView();
+    void headline();
     void unionShape_data();
     void unionShape();
     void oneSideOnly();
@@ -184,6 +186,47 @@ void tst_DiffTree::applesInShareView()
     QCOMPARE(t->normalizationDescription(),
              std::string("total: the share view, not cost (the comparison scaled by 1.2 to the baseline total)"));
     QCOMPARE(DiffTable::compute(t)->rows()[0].deltaCum, 1.2 - 2.0);   // me still leads: |-0.8| > 0.4
+}
+
+// The headline the CLI prints and the diff view shows (diff/DiffHeadline): one computation for both.
+void tst_DiffTree::headline()
+{
+    const auto t = diffOf(folded("me 2\njohn 2\nmike 2"), folded("me 1\njohn 2\nmike 2\nann 3"));
+    DiffHeadline h = diffHeadline(*t);
+    QCOMPARE_EXACT(h.before, 6);
+    QCOMPARE_EXACT(h.after, 8);
+    QCOMPARE_EXACT(h.delta, 2);
+    QCOMPARE(h.beforeText, std::string("6"));
+    QCOMPARE(h.afterText, std::string("8"));
+    QCOMPARE(h.deltaText, std::string("+2"));
+    QCOMPARE(h.changePercent, std::string("+33.33%"));   // 2 / 6
+    QCOMPARE(h.normalization, std::string("none (absolute values in count)"));
+    QCOMPARE(h.measured, DiffHeadline::Measured::None);
+
+    // A change of nothing has no share; a function new in the comparison is "new", one on neither side "0%".
+    QCOMPARE(formatChangePercent(5, 0), std::string("-"));
+    QCOMPARE(formatChangePercent(-1, 4), std::string("-25.00%"));
+    QCOMPARE(formatChangePercent(0, 4), std::string("0.00%"));
+    const auto table = DiffTable::compute(t);
+    QCOMPARE(table->label(table->rows()[0]), std::string("ann"));
+    QCOMPARE(cumChangeText(table->rows()[0]), std::string("new"));
+    QVERIFY(std::isinf(cumChangePercent(table->rows()[0])));
+    QCOMPARE(cumChangeText(table->rows()[1]), std::string("-50.00%"));   // me: 2 -> 1
+    QCOMPARE_EXACT(cumChangePercent(table->rows()[1]), -50);
+
+    // Measured noise (rounds): the total change of 2 against K = 2 of its standard errors.
+    MeasuredNoise noise;
+    noise.normalization = Normalization::None;
+    noise.source = "two rounds";
+    noise.totalStandardError = 0.9;   // 2 > 2 * 0.9: real
+    QCOMPARE(diffHeadline(*t, &noise).measured, DiffHeadline::Measured::Real);
+    QCOMPARE(diffHeadline(*t, &noise).measuredSource, std::string("two rounds"));
+    noise.totalStandardError = 1.0;   // 2 > 2 * 1.0 is false: noise
+    QCOMPARE(diffHeadline(*t, &noise).measured, DiffHeadline::Measured::Noise);
+    noise.totalStandardError = 0;
+    QCOMPARE(diffHeadline(*t, &noise).measured, DiffHeadline::Measured::NotTested);
+    noise.normalization = Normalization::PerSecond;   // the tree is not per second
+    QCOMPARE(diffHeadline(*t, &noise).measured, DiffHeadline::Measured::OtherNormalization);
 }
 
 void tst_DiffTree::unionShape_data()

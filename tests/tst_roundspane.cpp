@@ -5,6 +5,7 @@
 #include "PgoTestSupport.h"
 #include "ProfileFactory.h"
 #include "compare/DiffView.h"
+#include "layout/ChartAxes.h"
 #include "diff/DiffTable.h"
 #include "document/DocumentPane.h"
 #include "roundsview/RoundsChart.h"
@@ -306,7 +307,7 @@ void tst_RoundsPane::niceTicks()
     QFETCH(double, low);
     QFETCH(double, high);
     QFETCH(QList<double>, ticks);
-    const std::vector<double> got = RoundsChart::niceTicks(low, high);
+    const std::vector<double> got = qflame::niceTicks(low, high);
     QCOMPARE(int(got.size()), int(ticks.size()));
     for (size_t i = 0; i < got.size(); ++i)
         QVERIFY2(std::fabs(got[i] - ticks[int(i)]) <= 1e-9 * std::max(1.0, std::fabs(ticks[int(i)])),

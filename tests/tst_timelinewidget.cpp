@@ -1,7 +1,7 @@
 // The explorer's timeline, offscreen: its axes' ticks and labels, the unit per sample type, the legend of the labels
 // that differ, the hover readout, brushing by mouse (snapped to steps) and the ranges' averages ± SE and the summary
 // line, stacked and overlaid painting, the dark palette. Numbers by hand in the comments.
-#include "explorer/ChartAxes.h"
+#include "layout/ChartAxes.h"
 #include "explorer/TimelineView.h"
 #include "explorer/TimelineWidget.h"
 
@@ -164,7 +164,7 @@ void tst_TimelineWidget::timeTicks()
     QFETCH(int, maxTicks);
     QFETCH(int, offsetSeconds);
     QStringList labels;
-    const QList<TimeTick> ticks = qryn::timeTicks({start, end}, maxTicks, QTimeZone(offsetSeconds));
+    const QList<TimeTick> ticks = qflame::timeTicks(start, end, maxTicks, QTimeZone(offsetSeconds));
     for (const TimeTick &t : ticks) {
         labels << t.label;
         QVERIFY(t.ms >= start && t.ms <= end);

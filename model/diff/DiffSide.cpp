@@ -1,5 +1,7 @@
 #include "diff/DiffSide.h"
 
+#include "pprof/SampleTypes.h"
+
 #include <utility>
 
 namespace qflame {
@@ -10,22 +12,6 @@ bool isSampleCountType(const Profile &p, size_t i)
 {
     const std::string_view type = p.str(p.sampleTypes[i].type);
     return (type == "samples" || type == "sample") && p.str(p.sampleTypes[i].unit) == "count";
-}
-
-int findExactType(const Profile &p, const std::string &type, const std::string &unit)
-{
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        if (p.str(p.sampleTypes[i].type) == type && p.str(p.sampleTypes[i].unit) == unit)
-            return int(i);
-    return -1;
-}
-
-std::string typeList(const Profile &p)
-{
-    std::string list;
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        list += (i ? ", " : "") + p.typeName(i) + "/" + p.unitName(i);
-    return list.empty() ? "none" : list;
 }
 
 // Progress of one of `parts` consecutive builds, as a fraction of the whole.
@@ -58,8 +44,8 @@ DiffSide DiffSide::fromProfiles(const std::vector<std::shared_ptr<const Profile>
             if (isSampleCountType(first, i))
                 countIndex = int(i);
         for (const auto &p : profiles)
-            if (countIndex >= 0 && findExactType(*p, first.typeName(size_t(countIndex)),
-                                                 first.unitName(size_t(countIndex))) < 0)
+            if (countIndex >= 0 &&
+                findExactSampleType(*p, first.typeName(size_t(countIndex)), first.unitName(size_t(countIndex))) < 0)
                 countIndex = -1;
     }
 
@@ -77,7 +63,8 @@ DiffSide DiffSide::fromProfiles(const std::vector<std::shared_ptr<const Profile>
         // is 0 adds nothing to the value tree, so it must add no count either.
         std::vector<std::pair<const Profile *, size_t>> valueIndex;
         for (const auto &p : profiles)
-            valueIndex.emplace_back(p.get(), p.get() == &first ? typeIndex : size_t(findExactType(*p, type, unit)));
+            valueIndex.emplace_back(p.get(),
+                                    p.get() == &first ? typeIndex : size_t(findExactSampleType(*p, type, unit)));
         BuildOptions countOptions = options;
         countOptions.progress = partOf(options.progress, 1, 2);
         countOptions.sampleFilter = [userFilter = options.sampleFilter,
@@ -110,10 +97,10 @@ DiffSide DiffSide::fromProfiles(const std::vector<std::shared_ptr<const Profile>
     if (profiles.empty())
         throw ProfileError("no profile to compare");
     const Profile &first = *profiles.front();
-    const int index = findExactType(first, type.type, type.unit);
+    const int index = findExactSampleType(first, type.type, type.unit);
     if (index < 0)
         throw ProfileError(first.sourceName + ": has no sample type " + type.type + "/" + type.unit +
-                           " to compare with (it has: " + typeList(first) + ")");
+                           " to compare with (it has: " + sampleTypeList(first) + ")");
     return fromProfiles(profiles, size_t(index), options);
 }
 

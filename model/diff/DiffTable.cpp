@@ -1,6 +1,6 @@
 #include "diff/DiffTable.h"
 
-#include "tree/FlatHashMap.h"
+#include "tree/InlineEdges.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,38 +21,11 @@ struct Sums {
 std::vector<FlatRow::Inline> inlineMarkers(const DiffTree &tree)
 {
     const size_t nFrames = tree.frames().size();
-    // Only a frame reached inlined somewhere can get a marker: the edges into the others need not be looked at.
-    std::vector<uint8_t> maybeInline(nFrames, 0);
-    size_t candidates = 0;
-    for (NodeId n = 1; n < tree.size(); ++n)
-        if (tree.callKinds(n) & CallTree::kInlined) {
-            maybeInline[tree.frame(n)] = 1;
-            ++candidates;
-        }
-    FlatHashMap edges(candidates);
-    std::vector<uint8_t> edgeCalled;
-    std::vector<FrameId> edgeTarget;
-    for (NodeId n = 1; n < tree.size() && candidates > 0; ++n) {
-        const NodeId p = tree.parent(n);
-        if (!maybeInline[tree.frame(n)] || p == DiffTree::kRoot || tree.frame(p) == tree.frame(n))
-            continue;
-        bool inserted = false;
-        const uint32_t e = edges.findOrInsert((uint64_t(tree.frame(p)) << 32) | tree.frame(n),
-                                              uint32_t(edgeCalled.size()), &inserted);
-        if (inserted) {
-            edgeCalled.push_back(0);
-            edgeTarget.push_back(tree.frame(n));
-        }
-        if (tree.callKinds(n) & CallTree::kCalled)
-            edgeCalled[e] = 1;
-    }
-    std::vector<uint8_t> inlineIn(nFrames, 0), calledIn(nFrames, 0);
-    for (size_t e = 0; e < edgeCalled.size(); ++e)
-        (edgeCalled[e] ? calledIn : inlineIn)[edgeTarget[e]] = 1;
+    const InlineEdges marks = inlineEdgesOf(tree, nFrames);
     std::vector<FlatRow::Inline> marker(nFrames, FlatRow::Inline::No);
     for (size_t f = 0; f < nFrames; ++f)
-        if (inlineIn[f])
-            marker[f] = calledIn[f] ? FlatRow::Inline::Partly : FlatRow::Inline::Always;
+        if (marks.inlineIn[f])
+            marker[f] = marks.calledIn[f] ? FlatRow::Inline::Partly : FlatRow::Inline::Always;
     return marker;
 }
 

@@ -1,8 +1,10 @@
 #include "pgo/PgoEdges.h"
 
 #include "io/ReadOptions.h"
+#include "pprof/SampleTypes.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -70,29 +72,13 @@ std::vector<std::vector<uint32_t>> locationNodes(const Profile &p, NodeTable &ta
     return nodes;
 }
 
-std::string sampleTypesOf(const Profile &p)
-{
-    std::string known;
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        known += (i ? ", " : "") + p.typeName(i) + "/" + p.unitName(i);
-    return known.empty() ? "none" : known;
-}
-
-int findType(const Profile &p, const std::string &type, const std::string &unit)
-{
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        if (p.typeName(i) == type && p.unitName(i) == unit)
-            return int(i);
-    return -1;
-}
-
 }   // namespace
 
 int pgoSampleTypeIndex(const Profile &profile)
 {
     // samples/count is what the profiler counted; cpu/nanoseconds is the same scaled by the period.
-    const int count = findType(profile, "samples", "count");
-    return count >= 0 ? count : findType(profile, "cpu", "nanoseconds");
+    const int count = findExactSampleType(profile, "samples", "count");
+    return count >= 0 ? count : findExactSampleType(profile, "cpu", "nanoseconds");
 }
 
 double pgoPercent(int64_t value, int64_t total)
@@ -101,6 +87,14 @@ double pgoPercent(int64_t value, int64_t total)
 }
 
 size_t markHotEdges(std::vector<PgoEdge> &edges, int64_t totalWeight, double threshold)
+{
+    const size_t hot = hotEdgeCount(edges, totalWeight, threshold);
+    for (size_t i = 0; i < edges.size(); ++i)
+        edges[i].hot = i < hot;
+    return hot;
+}
+
+size_t hotEdgeCount(const std::vector<PgoEdge> &edges, int64_t totalWeight, double threshold)
 {
     // Threshold 0: the first edge's share is above 0, so it alone is hot. Threshold 100: a share never exceeds
     // 100 (the cumulative weight reaches the total only at the last edge, where the share is exactly 100), so no
@@ -114,9 +108,24 @@ size_t markHotEdges(std::vector<PgoEdge> &edges, int64_t totalWeight, double thr
             break;
         }
     }
-    for (size_t i = 0; i < edges.size(); ++i)
-        edges[i].hot = i < hot;
     return hot;
+}
+
+std::vector<int64_t> cumulativeWeights(const std::vector<PgoEdge> &edges)
+{
+    std::vector<int64_t> cum;
+    cum.reserve(edges.size());
+    int64_t sum = 0;
+    for (const PgoEdge &e : edges)
+        cum.push_back(sum = wrappingAdd(sum, e.weight));
+    return cum;
+}
+
+std::string pgoShareText(double percent)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f%%", percent);
+    return buf;
 }
 
 PgoEdges computePgoEdges(const std::vector<std::shared_ptr<const Profile>> &profiles, double threshold)
@@ -128,7 +137,7 @@ PgoEdges computePgoEdges(const std::vector<std::shared_ptr<const Profile>> &prof
     const int firstType = pgoSampleTypeIndex(first);
     if (firstType < 0)
         throw ProfileError(first.sourceName + ": no samples/count or cpu/nanoseconds sample type: go build -pgo "
-                           "rejects this profile; it has: " + sampleTypesOf(first));
+                           "rejects this profile; it has: " + sampleTypeList(first));
     const std::string type = first.typeName(size_t(firstType)), unit = first.unitName(size_t(firstType));
     result.sampleType = type + "/" + unit;
 
@@ -138,10 +147,10 @@ PgoEdges computePgoEdges(const std::vector<std::shared_ptr<const Profile>> &prof
     std::vector<uint64_t> seen;   // the node edges already counted for this sample: a handful at most
     for (const auto &profilePtr : profiles) {
         const Profile &p = *profilePtr;
-        const int typeIndex = findType(p, type, unit);
+        const int typeIndex = findExactSampleType(p, type, unit);
         if (typeIndex < 0)
             throw ProfileError(p.sourceName + ": no " + result.sampleType + " sample type, which " + first.sourceName +
-                               " uses: profiles merged for go build -pgo must share it; it has: " + sampleTypesOf(p));
+                               " uses: profiles merged for go build -pgo must share it; it has: " + sampleTypeList(p));
         const auto nodesOf = locationNodes(p, table);
         for (size_t s = 0; s < p.sampleCount(); ++s) {
             const int64_t w = p.value(s, size_t(typeIndex));

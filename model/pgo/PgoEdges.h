@@ -64,6 +64,15 @@ PgoEdges computePgoEdges(const std::vector<std::shared_ptr<const Profile>> &prof
 // share is above 0); at 100 no share exceeds it and every edge is hot; when no edge crosses, all are hot.
 // Returns the number of hot edges (a prefix of the list).
 size_t markHotEdges(std::vector<PgoEdge> &edges, int64_t totalWeight, double threshold);
+// The number markHotEdges marks, without marking: the window's threshold moves without copying the list.
+size_t hotEdgeCount(const std::vector<PgoEdge> &edges, int64_t totalWeight, double threshold);
+
+// The weight of edges[0 .. i] for every i, added as markHotEdges adds (wrapping where a hostile profile's weights
+// overflow): the cum% column of `qflame pgo` and of the window's edge table, and the weight of the hot prefix.
+std::vector<int64_t> cumulativeWeights(const std::vector<PgoEdge> &edges);
+
+// A share as `qflame pgo` and the window print it: two decimals and a percent sign ("12.34%").
+std::string pgoShareText(double percent);
 
 // The edge share as the compiler computes it (WeightInPercentage): (double(value) / double(total)) * 100.
 double pgoPercent(int64_t value, int64_t total);

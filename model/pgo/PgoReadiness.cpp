@@ -6,13 +6,6 @@ namespace qflame {
 
 namespace {
 
-std::string percentText(double percent)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", percent);
-    return buf;
-}
-
 bool hasInlineFrames(const Profile &p)
 {
     for (const Location &l : p.locations)
@@ -51,7 +44,7 @@ PgoReadinessLine density(const std::vector<std::shared_ptr<const Profile>> &prof
     }
     const std::string counts = std::to_string(int64_t(samples)) + " samples in " +
                                std::to_string(int64_t(periods)) + " periods of the window (" +
-                               percentText(samples / periods * 100) + " of one CPU)";
+                               pgoShareText(samples / periods * 100) + " of one CPU)";
     if (samples * 100 < periods)
         return {PgoLevel::Warning, "sample-density",
                 counts + ": fewer than 1 sample per 100 periods, the edges are mostly noise; profile longer or "
@@ -95,7 +88,7 @@ std::vector<PgoReadinessLine> pgoReadiness(const std::vector<std::shared_ptr<con
     else
         lines.push_back({PgoLevel::Warning, "function-names",
                          std::to_string(edges.unnamedEdges) + " of " + std::to_string(edges.edges.size()) +
-                             " edges (" + percentText(pgoPercent(edges.unnamedWeight, edges.totalWeight)) +
+                             " edges (" + pgoShareText(pgoPercent(edges.unnamedWeight, edges.totalWeight)) +
                              " of the weight) have a frame without a function name: the compiler matches them to "
                              "no call"});
 

@@ -4,6 +4,7 @@
 #include "formats/ProfileInput.h"
 #include "io/ReadOptions.h"
 #include "pgo/PgoEdges.h"
+#include "pprof/SampleTypes.h"
 
 #include <algorithm>
 #include <map>
@@ -93,13 +94,6 @@ private:
     std::map<std::pair<uint64_t, std::vector<Line>>, uint32_t, LocationLess> m_locations;
 };
 
-int findType(const Profile &p, std::string_view type, std::string_view unit)
-{
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        if (p.str(p.sampleTypes[i].type) == type && p.str(p.sampleTypes[i].unit) == unit)
-            return int(i);
-    return -1;
-}
 
 }   // namespace
 
@@ -141,7 +135,7 @@ std::shared_ptr<Profile> trimForPgo(const std::vector<std::shared_ptr<const Prof
         const Profile &p = *pp;
         std::vector<int> typeIndex;
         for (const auto &[type, unit] : kept)
-            typeIndex.push_back(findType(p, type, unit));
+            typeIndex.push_back(findExactSampleType(p, type, unit));
         std::vector<uint32_t> locationMap(p.locations.size(), kNone);   // built as the samples meet them
         auto mapped = [&](uint32_t loc) {
             if (locationMap[loc] == kNone)

@@ -53,29 +53,6 @@ QString defaultReason(int status)
 
 }   // namespace
 
-const char *errorKindName(ErrorKind kind)
-{
-    switch (kind) {
-    case ErrorKind::None: return "ok";
-    case ErrorKind::InvalidRequest: return "invalid request";
-    case ErrorKind::Cancelled: return "cancelled";
-    case ErrorKind::ConnectionRefused: return "connection refused";
-    case ErrorKind::HostNotFound: return "host not found";
-    case ErrorKind::Tls: return "TLS";
-    case ErrorKind::Timeout: return "timeout";
-    case ErrorKind::TooLarge: return "too large";
-    case ErrorKind::ConnectionLost: return "connection lost";
-    case ErrorKind::Network: return "network";
-    case ErrorKind::Unauthorized: return "unauthorized";
-    case ErrorKind::BadRequest: return "bad request";
-    case ErrorKind::NotFound: return "not found";
-    case ErrorKind::ServerError: return "server error";
-    case ErrorKind::HttpError: return "HTTP error";
-    case ErrorKind::Undecodable: return "undecodable";
-    }
-    return "?";
-}
-
 QString serverMessage(const QByteArray &body)
 {
     const QByteArray trimmed = body.trimmed();

@@ -25,9 +25,6 @@ enum class ErrorKind {
     Undecodable,         // 2xx, but the body is not the expected message
 };
 
-// "connection refused", "timeout", ...: stable words for logs and tests.
-const char *errorKindName(ErrorKind kind);
-
 struct RequestError {
     ErrorKind kind = ErrorKind::None;
     int httpStatus = 0;   // 0 when no HTTP answer arrived

@@ -189,6 +189,15 @@ ServerRounds fetchServerRounds(QrynClient &client, const ServerRoundsQuery &quer
     return out;
 }
 
+RoundsResult compareServerRounds(const ServerRounds &fetched, RoundsOptions options)
+{
+    options.sample = fetched.sample;
+    RoundsResult result = compareRounds(fetched.rounds, options);
+    result.notes.insert(result.notes.begin(), fetched.notes.begin(), fetched.notes.end());
+    result.notes.push_back(fetched.functionNoise);
+    return result;
+}
+
 ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerRoundsQuery &query,
                                const std::function<bool()> &cancelled)
 {

@@ -79,4 +79,8 @@ ServerRounds fetchServerRounds(QrynClient &client, const ServerRoundsQuery &quer
 ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerRoundsQuery &query,
                                const std::function<bool()> &cancelled = {});
 
+// The fetched rounds compared as rounds of files are (compareRounds), at the server's sample type, the fetch's notes
+// first and the functions' noise last: what `qflame rounds --url` prints and the window's rounds tab shows.
+RoundsResult compareServerRounds(const ServerRounds &fetched, RoundsOptions options);
+
 }   // namespace qflame::qryn

@@ -1,6 +1,7 @@
 #include "rounds/Rounds.h"
 
 #include "diff/DiffSide.h"
+#include "pprof/SampleTypes.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
@@ -17,20 +18,9 @@ namespace qflame {
 
 namespace {
 
-std::string typeList(const Profile &p)
-{
-    std::string list;
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        list += (i ? ", " : "") + p.typeName(i) + "/" + p.unitName(i);
-    return list.empty() ? "none" : list;
-}
-
 int exactType(const Profile &p, const SampleTypeInfo &type)
 {
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        if (p.typeName(i) == type.type && p.unitName(i) == type.unit)
-            return int(i);
-    return -1;
+    return findExactSampleType(p, type.type, type.unit);
 }
 
 // Per function (by the name top shows), the sum of its rows: two frames may show the same name (a function
@@ -76,7 +66,7 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
         const int t = exactType(*p, type);
         if (t < 0)
             throw ProfileError("round " + round.name + ": " + p->sourceName + " has no sample type " + type.type +
-                               "/" + type.unit + " (it has: " + typeList(*p) + ")");
+                               "/" + type.unit + " (it has: " + sampleTypeList(*p) + ")");
         if (given)
             continue;   // the profiles are the round's tree only
         int64_t duration = p->durationNanos > 0 ? p->durationNanos : options.durationNanos;
@@ -181,7 +171,7 @@ RoundsResult compareRounds(const std::vector<RoundInput> &rounds, const RoundsOp
     if (typeIndex < 0)
         throw ProfileError("round " + rounds.front().name + ": " + first.sourceName + " has no sample type " +
                            (options.sample.empty() ? std::string() : "'" + options.sample + "' ") + "(it has: " +
-                           typeList(first) + ")");
+                           sampleTypeList(first) + ")");
     RoundsResult result;
     result.sampleType = {first.typeName(size_t(typeIndex)), first.unitName(size_t(typeIndex))};
     result.granularity = options.granularity;

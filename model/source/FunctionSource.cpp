@@ -1,6 +1,7 @@
 #include "source/FunctionSource.h"
 
 #include "io/ReadOptions.h"
+#include "pprof/SampleTypes.h"
 #include "tree/PprofRegex.h"
 
 #include <QRegularExpression>
@@ -11,14 +12,6 @@ QRegularExpression exactFunction(const std::string &function)
 {
     return QRegularExpression(QStringLiteral("^") + QRegularExpression::escape(QString::fromStdString(function)) +
                               QStringLiteral("$"));
-}
-
-int sampleTypeIndex(const Profile &p, const std::string &type, const std::string &unit)
-{
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i)
-        if (p.typeName(i) == type && p.unitName(i) == unit)
-            return int(i);
-    return -1;
 }
 
 SourceFinder sourceFinderFor(const SourcePaths &paths, const std::vector<std::shared_ptr<const Profile>> &profiles)
@@ -45,11 +38,36 @@ FunctionSource listFunction(const std::vector<std::shared_ptr<const Profile>> &p
     FunctionSource out;
     try {
         SourceFinder finder = sourceFinderFor(paths, profiles);
-        out.listing = std::make_shared<SourceListing>(listSource(lineCostsFor(profiles, type, exactFunction(function), finder), finder));
+        out.listing = std::make_shared<SourceListing>(
+            listSource(lineCostsFor(profiles, type, exactFunction(function), finder), finder));
     } catch (const std::exception &e) {
         out.error = QString::fromUtf8(e.what());
     }
     return out;
+}
+
+SourceListing diffListing(const std::vector<std::shared_ptr<const Profile>> &before,
+                          const std::vector<std::shared_ptr<const Profile>> &after, size_t type,
+                          const QRegularExpression &functions, SourceFinder &finder, double noiseK)
+{
+    const Profile &first = *before.front(), &next = *after.front();
+    const int afterType = findExactSampleType(next, first.typeName(type), first.unitName(type));
+    if (afterType < 0)
+        throw ProfileError(next.sourceName + ": no " + first.typeName(type) + "/" + first.unitName(type) +
+                           " sample type, which " + first.sourceName + " is listed in");
+    const LineCosts b = lineCostsFor(before, type, functions, finder);
+    const LineCosts a = lineCostsFor(after, size_t(afterType), functions, finder);
+    LineNoise noise;
+    noise.k = noiseK;
+    LineCosts beforeCounts, afterCounts;
+    const int bc = findExactSampleType(first, "samples", "count"), ac = findExactSampleType(next, "samples", "count");
+    if (bc >= 0 && ac >= 0) {
+        beforeCounts = lineCostsFor(before, size_t(bc), functions, finder);
+        afterCounts = lineCostsFor(after, size_t(ac), functions, finder);
+        noise.beforeCounts = &beforeCounts;
+        noise.afterCounts = &afterCounts;
+    }
+    return listSourceDiff(b, a, finder, noise);
 }
 
 FunctionSource listFunctionDiff(const std::vector<std::shared_ptr<const Profile>> &before,
@@ -61,24 +79,8 @@ FunctionSource listFunctionDiff(const std::vector<std::shared_ptr<const Profile>
         std::vector<std::shared_ptr<const Profile>> both = before;
         both.insert(both.end(), after.begin(), after.end());
         SourceFinder finder = sourceFinderFor(paths, both);
-        const QRegularExpression re = exactFunction(function);
-        const Profile &first = *before.front();
-        const int afterType = sampleTypeIndex(*after.front(), first.typeName(type), first.unitName(type));
-        if (afterType < 0)
-            throw ProfileError(after.front()->sourceName + ": no " + first.typeName(type) + "/" +
-                               first.unitName(type) + " sample type");
-        const LineCosts b = lineCostsFor(before, type, re, finder), a = lineCostsFor(after, size_t(afterType), re, finder);
-        LineNoise noise;
-        noise.k = noiseK;
-        LineCosts bn, an;
-        const int bc = sampleTypeIndex(first, "samples", "count"), ac = sampleTypeIndex(*after.front(), "samples", "count");
-        if (bc >= 0 && ac >= 0) {
-            bn = lineCostsFor(before, size_t(bc), re, finder);
-            an = lineCostsFor(after, size_t(ac), re, finder);
-            noise.beforeCounts = &bn;
-            noise.afterCounts = &an;
-        }
-        out.listing = std::make_shared<SourceListing>(listSourceDiff(b, a, finder, noise));
+        out.listing = std::make_shared<SourceListing>(
+            diffListing(before, after, type, exactFunction(function), finder, noiseK));
     } catch (const std::exception &e) {
         out.error = QString::fromUtf8(e.what());
     }

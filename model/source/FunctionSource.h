@@ -21,9 +21,6 @@ struct FunctionSource {
 
 // The regex that matches `function` and nothing else (the source pane lists one function by its exact name).
 QRegularExpression exactFunction(const std::string &function);
-// The index of the sample type `type`/`unit` in `p`, -1 when it has none.
-int sampleTypeIndex(const Profile &p, const std::string &type, const std::string &unit);
-
 // A finder for `paths` that knows the GOROOT the profiles were built with.
 SourceFinder sourceFinderFor(const SourcePaths &paths, const std::vector<std::shared_ptr<const Profile>> &profiles);
 
@@ -35,7 +32,15 @@ LineCosts lineCostsFor(const std::vector<std::shared_ptr<const Profile>> &profil
 FunctionSource listFunction(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
                             const std::string &function, const SourcePaths &paths);
 
-// Before and after, with the noise test of diff --list (samples/count where both sides have it, K = `noiseK`).
+// Before and after of the functions `functions` matches, at sample type `type` (an index of before's first profile;
+// after's is the type of the same name and unit), with the noise test of `diff --list`: Poisson from samples/count
+// where both sides have it, K = `noiseK`. Throws ProfileError when after lacks the type. `qflame diff --list` and
+// the window's source pane both list through it.
+SourceListing diffListing(const std::vector<std::shared_ptr<const Profile>> &before,
+                          const std::vector<std::shared_ptr<const Profile>> &after, size_t type,
+                          const QRegularExpression &functions, SourceFinder &finder, double noiseK);
+
+// diffListing of one function (exact name), its error caught: before and after, with the noise test of diff --list (samples/count where both sides have it, K = `noiseK`).
 FunctionSource listFunctionDiff(const std::vector<std::shared_ptr<const Profile>> &before,
                                 const std::vector<std::shared_ptr<const Profile>> &after, size_t type,
                                 const std::string &function, const SourcePaths &paths, double noiseK);

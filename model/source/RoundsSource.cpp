@@ -1,6 +1,7 @@
 #include "source/RoundsSource.h"
 
 #include "io/ReadOptions.h"
+#include "pprof/SampleTypes.h"
 #include "source/FunctionSource.h"
 #include "source/SourceListing.h"
 
@@ -40,7 +41,7 @@ LineCost lookup(const CostIndex &index, const FileKey &key, int64_t line)
 
 int typeOf(const Profile &p, const SampleTypeInfo &type, const std::string &round)
 {
-    const int t = sampleTypeIndex(p, type.type, type.unit);
+    const int t = findExactSampleType(p, type.type, type.unit);
     if (t < 0)
         throw ProfileError("round " + round + ": " + p.sourceName + " has no sample type " + type.type + "/" +
                            type.unit);
@@ -102,7 +103,7 @@ RoundCosts roundCosts(const RoundInput &round, const SampleTypeInfo &type, const
         rc.basis = "spread of " + std::to_string(round.profiles.size()) + " files";
         return rc;
     }
-    const int counts = sampleTypeIndex(first, "samples", "count");
+    const int counts = findExactSampleType(first, "samples", "count");
     if (counts >= 0) {
         rc.counts = lineCostsFor(round.profiles, size_t(counts), re, finder);
         rc.countsIndex = indexCosts(rc.counts);

@@ -2,6 +2,7 @@
 
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatHashMap.h"
+#include "tree/InlineEdges.h"
 
 #include <algorithm>
 #include <bit>
@@ -39,34 +40,8 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
         }
     }
 
-    // pprof marks a node "(inline)" when every call edge into it is inlined; an edge (caller frame -> frame) is
-    // inlined only if all its occurrences are. Self-edges of recursion are not edges in pprof's graph.
-    // Only frames reached inlined somewhere can be marked: the edges into other frames are not looked at.
-    std::vector<uint8_t> everInlined(nFrames, 0);
-    for (NodeId n = 1; n < tree.size(); ++n)
-        if (tree.callKinds(n) & CallTree::kInlined)
-            everInlined[tree.frame(n)] = 1;
-    FlatHashMap edges(64);   // grows by doubling: a small profile should not clear a 128 KB table per tree
-    std::vector<uint8_t> edgeCalled;   // per edge: some occurrence was a real call
-    std::vector<FrameId> edgeTarget;
-    for (NodeId n = 1; n < tree.size(); ++n) {
-        const NodeId p = tree.parent(n);
-        if (!everInlined[tree.frame(n)] || p == CallTree::kRoot || tree.frame(p) == tree.frame(n))
-            continue;
-        bool inserted = false;
-        const uint32_t e = edges.findOrInsert((uint64_t(tree.frame(p)) << 32) | tree.frame(n),
-                                              uint32_t(edgeCalled.size()), &inserted);
-        if (inserted) {
-            edgeCalled.push_back(0);
-            edgeTarget.push_back(tree.frame(n));
-        }
-        if (tree.callKinds(n) & CallTree::kCalled)
-            edgeCalled[e] = 1;
-    }
-    std::vector<uint8_t> inlineIn(nFrames, 0), calledIn(nFrames, 0);
-    for (size_t e = 0; e < edgeCalled.size(); ++e)
-        (edgeCalled[e] ? calledIn : inlineIn)[edgeTarget[e]] = 1;
-    return finish(std::move(treePtr), flat, cum, inlineIn, calledIn);
+    const InlineEdges marks = inlineEdgesOf(tree, nFrames);
+    return finish(std::move(treePtr), flat, cum, marks.inlineIn, marks.calledIn);
 }
 
 std::shared_ptr<const FlatTable> FlatTable::compute(const std::vector<std::shared_ptr<const Profile>> &profiles,

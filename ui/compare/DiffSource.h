@@ -2,19 +2,13 @@
 #pragma once
 
 #include "diff/DiffTree.h"
+#include "diff/DiffWidths.h"
 #include "flame/FlameSource.h"
 #include "pgo/InliningChanges.h"
 
 #include <unordered_set>
 
 namespace qflame {
-
-// What a frame's width stands for.
-enum class DiffWidth {
-    Max,          // max(before, after), widened where needed so that children fit in their parent
-    Comparison,   // the comparison's total
-    Baseline,     // the baseline's total
-};
 
 struct DiffColoring {
     bool bySelf = false;   // colour by the self delta instead of the inclusive one
@@ -67,7 +61,5 @@ private:
 // The (parent frame, frame) pairs of `diff` whose functions are the caller and callee of an inlining change: by
 // the frames' function names, so that at line or address granularity every frame of the function counts.
 std::shared_ptr<const DiffSource::CallMarks> callMarksOf(const DiffTree &diff, const InliningChanges &changes);
-
-std::vector<double> diffWidths(const DiffTree &diff, DiffWidth width);
 
 }   // namespace qflame

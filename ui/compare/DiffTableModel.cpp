@@ -1,6 +1,7 @@
 #include "compare/DiffTableModel.h"
 
 #include "compare/DiffSource.h"
+#include "diff/DiffHeadline.h"
 
 #include <QBrush>
 
@@ -36,7 +37,7 @@ double DiffTableModel::value(const DiffRow &r, int column) const
     case BeforeCum: return r.beforeCum;
     case AfterCum: return r.afterCum;
     case DeltaCum: return r.deltaCum;
-    case DeltaCumPercent: return r.beforeCum != 0 ? 100.0 * r.deltaCum / r.beforeCum : qInf();
+    case DeltaCumPercent: return cumChangePercent(r);
     }
     return 0;
 }
@@ -54,12 +55,8 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(m_table->displayName(r));
         if (c == Class)
             return QString::fromLatin1(diffClassName(r.diffClass));
-        if (c == DeltaCumPercent) {
-            if (r.beforeCum == 0)
-                return r.afterCum != 0 ? tr("new") : QStringLiteral("0%");
-            return QStringLiteral("%1%2%").arg(r.deltaCum > 0 ? QStringLiteral("+") : QString())
-                .arg(value(r, c), 0, 'f', 2);
-        }
+        if (c == DeltaCumPercent)
+            return QString::fromStdString(cumChangeText(r));
         return QString::fromStdString(d.formatValue(value(r, c), c == DeltaFlat || c == DeltaCum));
     case SortRole:
         if (c == Name)

@@ -471,7 +471,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                    Qt::AlignRight | Qt::AlignVCenter, t.label);
     }
     // The time axis.
-    for (const TimeTick &t : timeTicks(m_window, std::max(2, plot.width() / 80))) {
+    for (const TimeTick &t : timeTicks(m_window.startMs, m_window.endMs, std::max(2, plot.width() / 80))) {
         const int x = xAt(t.ms);
         p.setPen(grid);
         p.drawLine(x, plot.top(), x, plot.bottom() + 3);

@@ -6,7 +6,7 @@
 // Colours follow the application palette, light or dark.
 #pragma once
 
-#include "explorer/ChartAxes.h"
+#include "layout/ChartAxes.h"
 #include "qryn/TimelineSteps.h"
 
 #include <QWidget>

@@ -8,10 +8,10 @@ namespace qflame {
 
 namespace {
 
-// Two decimals and a percent sign, as `qflame pgo` prints its share columns, so the window and the CLI agree.
+// As `qflame pgo` prints its share columns (the model's one wording), so the window and the CLI agree.
 QString percentText(double p)
 {
-    return QString::asprintf("%.2f%%", p);
+    return QString::fromStdString(pgoShareText(p));
 }
 
 QString text(const std::string &s)
@@ -42,15 +42,8 @@ void PgoEdgeModel::setEdges(std::shared_ptr<const PgoEdges> edges)
 {
     beginResetModel();
     m_edges = std::move(edges);
-    m_cum.clear();
     m_hot = m_edges ? m_edges->hotCount : 0;
-    if (m_edges) {
-        // Unsigned, as the CLI's wrappingAdd: a hostile profile's weights may overflow, and must not be UB here.
-        uint64_t cum = 0;
-        m_cum.reserve(m_edges->edges.size());
-        for (const PgoEdge &e : m_edges->edges)
-            m_cum.push_back(int64_t(cum += uint64_t(e.weight)));
-    }
+    m_cum = m_edges ? cumulativeWeights(m_edges->edges) : std::vector<int64_t>();
     endResetModel();
 }
 

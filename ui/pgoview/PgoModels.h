@@ -27,10 +27,12 @@ public:
 
     void setEdges(std::shared_ptr<const PgoEdges> edges);
     const PgoEdges *edges() const { return m_edges.get(); }
-    // The hot edges are a prefix of the list (markHotEdges): the panel marks them on a copy at its threshold
-    // and tells the model how long the prefix is, so that a slider move repaints one column, no more.
+    // The hot edges are a prefix of the list (markHotEdges): the panel counts them at its threshold
+    // (hotEdgeCount) and tells the model how long the prefix is, so that a slider move repaints one column, no more.
     void setHotCount(size_t hot);
     size_t hotCount() const { return m_hot; }
+    // The weight of edges[0 .. i], as the model computed it (cumulativeWeights).
+    int64_t cumulativeWeight(size_t i) const { return m_cum[i]; }
     // The edge of a row of this model.
     const PgoEdge *edge(int row) const;
 

@@ -397,19 +397,17 @@ void PgoPanel::applyThreshold()
         m_hot->clear();
         return;
     }
-    // On a copy: the computed list stays as the model gave it, and the slider never recomputes the edges.
-    std::vector<PgoEdge> copy = m_analysis.edges->edges;
-    const size_t hot = markHotEdges(copy, m_analysis.edges->totalWeight, threshold());
-    uint64_t hotWeight = 0;
-    for (size_t i = 0; i < hot; ++i)
-        hotWeight += uint64_t(copy[i].weight);
+    // The computed list stays as the model gave it: the slider only counts its hot prefix, never recomputes it.
+    const PgoEdges &edges = *m_analysis.edges;
+    const size_t hot = hotEdgeCount(edges.edges, edges.totalWeight, threshold());
+    const int64_t hotWeight = hot ? m_edgeModel->cumulativeWeight(hot - 1) : 0;
     m_edgeModel->setHotCount(hot);
     if (!m_base.empty() && m_analysis.inlining && threshold() != m_hotChangesThreshold)
         m_hotChangesTimer.start();
     m_hot->setText(tr("%1 of %2 edges hot, %3 of the weight")
                        .arg(hot)
-                       .arg(copy.size())
-                       .arg(QString::asprintf("%.2f%%", pgoPercent(int64_t(hotWeight), m_analysis.edges->totalWeight))));
+                       .arg(edges.edges.size())
+                       .arg(QString::fromStdString(pgoShareText(pgoPercent(hotWeight, edges.totalWeight)))));
 }
 
 QString PgoPanel::hotText() const

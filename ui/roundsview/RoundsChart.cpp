@@ -1,5 +1,6 @@
 #include "roundsview/RoundsChart.h"
 
+#include "layout/ChartAxes.h"
 #include "roundsview/RoundsModels.h"
 
 #include <QPainter>
@@ -35,24 +36,6 @@ void RoundsChart::setColorBlindSafe(bool on)
 {
     m_colorBlind = on;
     update();
-}
-
-std::vector<double> RoundsChart::niceTicks(double low, double high)
-{
-    std::vector<double> ticks;
-    if (!(high > low) || !std::isfinite(low) || !std::isfinite(high))
-        return ticks;
-    const double raw = (high - low) / 5;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = power;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * power >= raw) {
-            step = m * power;
-            break;
-        }
-    for (double t = std::ceil(low / step) * step; t <= high + step * 1e-9; t += step)
-        ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
-    return ticks;
 }
 
 void RoundsChart::paintEvent(QPaintEvent *)

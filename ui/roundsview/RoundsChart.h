@@ -18,9 +18,6 @@ public:
     void setResult(std::shared_ptr<const RoundsResult> result);
     void setColorBlindSafe(bool on);
 
-    // The value axis' ticks for the range [low, high]: 1, 2 or 5 times a power of ten apart, 3 to 8 of them.
-    static std::vector<double> niceTicks(double low, double high);
-
     QSize sizeHint() const override { return {520, 260}; }
 
 protected:

@@ -316,11 +316,8 @@ void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn
             qryn::ServerRounds fetched =
                 qryn::fetchServerRounds(settings, query, [&promise] { return promise.isCanceled(); });
             loaded.options.sample = fetched.sample;
+            loaded.result = std::make_shared<RoundsResult>(qryn::compareServerRounds(fetched, loaded.options));
             loaded.inputs = std::move(fetched.rounds);
-            auto result = std::make_shared<RoundsResult>(compareRounds(loaded.inputs, loaded.options));
-            result->notes.insert(result->notes.begin(), fetched.notes.begin(), fetched.notes.end());
-            result->notes.push_back(fetched.functionNoise);
-            loaded.result = std::move(result);
         } catch (const std::exception &e) {
             loaded = LoadedRounds{};
             loaded.error = QString::fromStdString(e.what());

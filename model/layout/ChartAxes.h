@@ -1,14 +1,22 @@
-// The timeline's axes as plain computation (no painting), so their ticks and labels are tested exactly:
-// value ticks at 1, 2 or 5 × 10^n from 0, and time ticks at whole seconds, minutes, hours or days of local time.
+// The charts' axes as plain computation (no painting), so their ticks and labels are tested exactly and the
+// explorer's timeline and the rounds chart share them: value ticks at 1, 2 or 5 × 10^n, and time ticks at whole
+// seconds, minutes, hours or days of local time.
 #pragma once
-
-#include "qryn/QrynTypes.h"
 
 #include <QList>
 #include <QString>
 #include <QTimeZone>
 
-namespace qflame::qryn {
+#include <vector>
+
+namespace qflame {
+
+// The smallest 1, 2 or 5 × 10^k at or above `raw` (> 0): the step of every axis here.
+double niceStep(double raw);
+
+// Ticks at multiples of niceStep((high - low) / 5) from low to high (both included where they fall on one), with
+// values within a billionth of a step of 0 made 0; none where the range is empty or not finite.
+std::vector<double> niceTicks(double low, double high);
 
 struct ValueTick {
     double value = 0;
@@ -34,12 +42,13 @@ struct TimeTick {
 // 1, 2, 7 d giving at most `maxTicks` ticks over `lengthMs`.
 qint64 timeTickStepMs(qint64 lengthMs, int maxTicks);
 
-// The ticks inside [range.startMs, range.endMs] at multiples of that step in `zone`'s local time (hours and days
+// The ticks inside [startMs, endMs] at multiples of that step in `zone`'s local time (hours and days
 // start where the zone's clock says), labelled "HH:mm:ss" below a minute, "HH:mm" below a day and "MM-dd" at local
 // midnight and for steps of days.
-QList<TimeTick> timeTicks(const TimeRange &range, int maxTicks, const QTimeZone &zone = QTimeZone::systemTimeZone());
+QList<TimeTick> timeTicks(qint64 startMs, qint64 endMs, int maxTicks,
+                          const QTimeZone &zone = QTimeZone::systemTimeZone());
 
 // A duration for people: "10 s", "1 min", "1 min 30 s", "2 h", "1 d".
 QString durationText(qint64 seconds);
 
-}   // namespace qflame::qryn
+}   // namespace qflame

@@ -1,26 +1,41 @@
-#include "explorer/ChartAxes.h"
+#include "layout/ChartAxes.h"
 
 #include <QDateTime>
 
 #include <algorithm>
 #include <cmath>
 
-namespace qflame::qryn {
+namespace qflame {
 
-ValueAxis valueAxis(double maxValue, int maxIntervals)
+double niceStep(double raw)
 {
-    ValueAxis a;
-    const int n = std::max(1, maxIntervals);
-    const double max = std::isfinite(maxValue) && maxValue > 0 ? maxValue : 1.0;
-    // The smallest 1/2/5 × 10^k at or above max / n.
-    const double raw = max / n;
-    double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
     double step = decade;
     for (double m : {1.0, 2.0, 5.0, 10.0}) {
         step = m * decade;
         if (step >= raw * (1 - 1e-12))
             break;
     }
+    return step;
+}
+
+std::vector<double> niceTicks(double low, double high)
+{
+    std::vector<double> ticks;
+    if (!(high > low) || !std::isfinite(low) || !std::isfinite(high))
+        return ticks;
+    const double step = niceStep((high - low) / 5);
+    for (double t = std::ceil(low / step) * step; t <= high + step * 1e-9; t += step)
+        ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+    return ticks;
+}
+
+ValueAxis valueAxis(double maxValue, int maxIntervals)
+{
+    ValueAxis a;
+    const int n = std::max(1, maxIntervals);
+    const double max = std::isfinite(maxValue) && maxValue > 0 ? maxValue : 1.0;
+    const double step = niceStep(max / n);
     a.step = step;
     const int intervals = std::max(1, int(std::ceil(max / step * (1 - 1e-12))));
     a.top = intervals * step;
@@ -41,17 +56,17 @@ qint64 timeTickStepMs(qint64 lengthMs, int maxTicks)
     return steps[std::size(steps) - 1] * 1000;
 }
 
-QList<TimeTick> timeTicks(const TimeRange &range, int maxTicks, const QTimeZone &zone)
+QList<TimeTick> timeTicks(qint64 startMs, qint64 endMs, int maxTicks, const QTimeZone &zone)
 {
     QList<TimeTick> out;
-    if (range.lengthMs() <= 0)
+    if (endMs - startMs <= 0)
         return out;
-    const qint64 step = timeTickStepMs(range.lengthMs(), maxTicks);
+    const qint64 step = timeTickStepMs(endMs - startMs, maxTicks);
     // Multiples of the step on the local clock: shift by the zone's offset, round up, shift back.
-    const qint64 offset = qint64(zone.offsetFromUtc(QDateTime::fromMSecsSinceEpoch(range.startMs, zone))) * 1000;
-    const qint64 local = range.startMs + offset;
+    const qint64 offset = qint64(zone.offsetFromUtc(QDateTime::fromMSecsSinceEpoch(startMs, zone))) * 1000;
+    const qint64 local = startMs + offset;
     qint64 first = (local >= 0 ? (local + step - 1) / step : -((-local) / step)) * step - offset;
-    for (qint64 t = first; t <= range.endMs; t += step) {
+    for (qint64 t = first; t <= endMs; t += step) {
         const QDateTime at = QDateTime::fromMSecsSinceEpoch(t, zone);
         QString label;
         if (step >= 86'400'000 || (at.time() == QTime(0, 0) && step >= 60'000))
@@ -77,4 +92,4 @@ QString durationText(qint64 seconds)
     return QStringLiteral("%1 s").arg(seconds);
 }
 
-}   // namespace qflame::qryn
+}   // namespace qflame
