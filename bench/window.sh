@@ -122,6 +122,11 @@ say "$REOPEN opens and closes of $(basename "$LARGEST") in one window"
 QT_QPA_PLATFORM=offscreen "$BUILD/bench/qflame-bench-reopen" "$LARGEST" "$REOPEN" > "$DATA/window-reopen.txt" 2>/dev/null || true
 cat "$DATA/window-reopen.txt" >&2
 
+say "a 1M -> 1M node comparison's options changed in the window (the GUI thread's longest stall, bound 50 ms)"
+QT_QPA_PLATFORM=offscreen "$BUILD/bench/qflame-bench-diffstall" "$DATA/nodes-1m-1.pb.gz" "$DATA/nodes-1m-2.pb.gz" \
+    > "$DATA/window-diffstall.txt" 2>/dev/null || true
+cat "$DATA/window-diffstall.txt" >&2
+
 say "the qryn explorer on a 400,000-node answer"
 QT_QPA_PLATFORM=offscreen "$BUILD/bench/qflame-bench-explorer" "$RUNS" > "$DATA/window-explorer.txt" 2>/dev/null || true
 cat "$DATA/window-explorer.txt" >&2

@@ -7,6 +7,7 @@
 #include "ProfileFactory.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
@@ -42,6 +43,13 @@ QColor colorAt(FlameGraphWidget *g, NodeId n)
     return g->grab().toImage().pixelColor(r.center());
 }
 
+// A change of options is computed off the GUI thread: waits until the view shows it.
+bool waitApplied(DiffView &v)
+{
+    QSignalSpy spy(&v, &DiffView::applied);
+    return v.isApplied() || spy.wait(10000);
+}
+
 }   // namespace
 
 class tst_DiffView : public QObject {
@@ -54,6 +62,7 @@ private Q_SLOTS:
     void sideBySideCommonScaleAndSync();
     void tableModel();
     void searchDimsAllThreeGraphs();
+    void theLatestOptionsWin();
 };
 
 void tst_DiffView::applesInPixels()
@@ -96,6 +105,7 @@ void tst_DiffView::shareViewDistortsTheApples()
     DiffOptions share;
     share.normalization = Normalization::Total;
     v.setOptions(share);
+    QVERIFY(waitApplied(v));
     const DiffTree &d = *v.source()->diffPtr();
     const NodeId john = named(d, "john");
     // Scaled to the baseline total (x 6/5), john "grows" from 2 to 2.4: painted red although nothing happened.
@@ -128,9 +138,11 @@ void tst_DiffView::oneSideFramesStayVisible()
     QVERIFY(cNew.red() > cNew.green());
     // Width toggles: comparison only makes the removed frame vanish, baseline only the new one.
     v.setWidthMode(DiffWidth::Comparison);
+    QVERIFY(waitApplied(v));
     QVERIFY(v.diffGraph()->graph()->nodeRect(oldNode).isEmpty());
     QVERIFY(!v.diffGraph()->graph()->nodeRect(newNode).isEmpty());
     v.setWidthMode(DiffWidth::Baseline);
+    QVERIFY(waitApplied(v));
     QVERIFY(v.diffGraph()->graph()->nodeRect(newNode).isEmpty());
 }
 
@@ -216,6 +228,35 @@ void tst_DiffView::searchDimsAllThreeGraphs()
     QCOMPARE(v.table()->model()->rowCount(), 2);   // the table follows
     v.searchBar()->setPattern(QString());
     QCOMPARE(v.table()->model()->rowCount(), 4);
+}
+
+// Options changed twice in a row: the first change's result, computed off the GUI thread, must not be shown after
+// the second's, whichever job ends first; and until then the view keeps what it showed.
+void tst_DiffView::theLatestOptionsWin()
+{
+    DiffView v;
+    v.resize(1200, 800);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.setDiff(diffOf("me 2\njohn 2\nmike 2", "me 1\njohn 2\nmike 2"));
+    QVERIFY(v.isApplied());   // a new diff is shown at once
+    const auto before = v.source()->diffPtr();
+    QSignalSpy applied(&v, &DiffView::applied);
+    DiffOptions share;
+    share.normalization = Normalization::Total;
+    v.setOptions(share);
+    QVERIFY(!v.isApplied());
+    QCOMPARE(v.source()->diffPtr(), before);   // still the last one shown
+    DiffOptions factor;
+    factor.normalization = Normalization::Factor;
+    factor.factor = 2;
+    v.setOptions(factor);
+    QVERIFY(waitApplied(v));
+    QTest::qWait(100);   // the first job's result, had it been delivered, would have come by now
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(v.source()->diff().options().normalization, Normalization::Factor);
+    QCOMPARE(v.source()->diff().afterTotal(DiffTree::kRoot), 10.0);   // 5 x 2
+    QVERIFY(v.summaryText().contains(QStringLiteral("<b>6</b> → <b>10</b>")));
 }
 
 QTEST_MAIN(tst_DiffView)

@@ -12,6 +12,7 @@
 #include "MainWindow.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
+#include "WaitLoad.h"
 
 #include <QAction>
 #include <QFile>
@@ -31,6 +32,7 @@
 #include <tuple>
 
 using namespace qflame;
+using qflame::test::waitLoad;
 using Format = MainWindow::ExportFormat;
 
 namespace {
@@ -38,12 +40,6 @@ namespace {
 QString data(const char *name)
 {
     return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
-}
-
-bool waitLoad(MainWindow &w)
-{
-    QSignalSpy spy(&w, &MainWindow::loadFinished);
-    return spy.wait(60000) && spy.count() == 1 && spy.at(0).at(0).toBool();
 }
 
 QByteArray readAll(const QString &path)
@@ -219,6 +215,7 @@ void tst_Exports::diffTableCsv()
     o.normalization = Normalization::Factor;
     o.factor = 0.5;
     w.currentDiff()->diffView()->setOptions(o);
+    QTRY_VERIFY(w.currentDiff()->diffView()->isApplied());   // computed off the GUI thread
     QVERIFY(w.exportTo(Format::DiffCsv, csv));
     const QByteArray halved = readAll(csv);
     QCOMPARE(halved, QByteArray::fromStdString(qflame::diffTableCsv(*w.currentDiff()->diffView()->diffTable())));

@@ -3,6 +3,7 @@
 #include "compare/DiffTableModel.h"
 #include "controls/SearchBar.h"
 #include "controls/TableSizing.h"
+#include "diff/DiffHeadline.h"
 #include "flame/FlameView.h"
 
 #include <QRegularExpression>
@@ -305,40 +306,71 @@ void DiffView::setDiff(std::shared_ptr<const DiffTree> diff)
     m_beforeView->setTree(m_diff->before().tree);
     m_afterView->setTree(m_diff->after().tree);
     m_syncing = false;
-    apply();
+    applyNow();
+}
+
+std::function<DiffView::Applied()> DiffView::applyWork() const
+{
+    DiffColoring coloring;
+    coloring.bySelf = m_bySelf->isChecked();
+    coloring.scale = m_scale->value();
+    return [diff = m_diff, options = options(), width = DiffWidth(m_width->currentData().toInt()), coloring,
+            inlining = m_inlining, measured = m_measured]() -> Applied {
+        Applied a;
+        try {
+            a.shown = diff->withOptions(options);
+        } catch (const std::exception &e) {
+            a.error = QString::fromUtf8(e.what());   // per-second without durations, and the like
+            return a;
+        }
+        auto source = std::make_shared<DiffSource>(a.shown, width, coloring);
+        if (inlining)   // by the frames of the tree shown: a rebuild for another granularity has other frames
+            source->setCallMarks(callMarksOf(*a.shown, *inlining));
+        a.source = std::move(source);
+        a.table = DiffTable::compute(a.shown, measured);
+        return a;
+    };
 }
 
 void DiffView::apply()
 {
     if (!m_diff)
         return;
-    try {
-        m_shown = m_diff->withOptions(options());
-    } catch (const ProfileError &e) {
-        // Per-second without durations, and the like: say why and keep what is shown.
-        m_summary->setText(tr("<b>Cannot apply this normalisation:</b> %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+    m_applyJob.start(applyWork(), [this](Applied a) { install(std::move(a)); });
+}
+
+void DiffView::applyNow()
+{
+    if (!m_diff)
+        return;
+    m_applyJob.drop();
+    install(applyWork()());
+}
+
+void DiffView::install(Applied a)
+{
+    if (!a.error.isEmpty()) {
+        // Say why and keep what is shown.
+        m_summary->setText(tr("<b>Cannot apply this normalisation:</b> %1").arg(a.error.toHtmlEscaped()));
+        Q_EMIT applied();
         return;
     }
-    DiffColoring coloring;
-    coloring.bySelf = m_bySelf->isChecked();
-    coloring.scale = m_scale->value();
-    auto source = std::make_shared<DiffSource>(m_shown, DiffWidth(m_width->currentData().toInt()), coloring);
-    if (m_inlining)   // by the frames of the tree shown: a rebuild for another granularity has other frames
-        source->setCallMarks(callMarksOf(*m_shown, *m_inlining));
-    m_legend->setToolTip(source->hasCallMarks()
+    m_shown = std::move(a.shown);
+    m_source = std::move(a.source);
+    m_legend->setToolTip(m_source->hasCallMarks()
                              ? tr("Frames with a purple corner: the call from their parent changed inlining "
                                   "between the profiles (see the PGO panel's Inlining changes)")
                              : QString());
-    m_source = std::move(source);
     m_syncing = true;
     m_diffView->setSource(m_source, true);
     m_syncing = false;
-    m_model->setTable(DiffTable::compute(m_shown, m_measured));
+    m_model->setTable(std::move(a.table));
     sizeColumnsToText(m_table);
     m_legend->set(m_source.get(), m_diffView->graph()->colorBlindSafe());
     updateSummary();
     applyCommonScale();
     runSearch();
+    Q_EMIT applied();
 }
 
 void DiffView::setInliningChanges(std::shared_ptr<const InliningChanges> changes)
@@ -362,30 +394,26 @@ QString DiffView::summaryText() const
 void DiffView::updateSummary()
 {
     const DiffTree &d = *m_shown;
-    const double before = d.beforeTotal(DiffTree::kRoot), after = d.afterTotal(DiffTree::kRoot);
-    const double delta = after - before;
-    const QString pct = before != 0 ? QStringLiteral("%1%2%").arg(delta >= 0 ? QStringLiteral("+") : QString())
-                                          .arg(100.0 * delta / before, 0, 'f', 2)
-                                    : QStringLiteral("-");
+    const DiffHeadline h = diffHeadline(d, m_measured.get());
     auto s = [](const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); };
     m_summary->setText(tr("<b>%1</b> → <b>%2</b> (%3, %4 of the baseline) · %5 · normalisation: %6 · %7")
-                           .arg(s(d.formatValue(before)), s(d.formatValue(after)), s(d.formatValue(delta, true)), pct,
-                                s(d.durationDescription()), s(d.normalizationDescription()), s(d.noiseDescription())));
+                           .arg(s(h.beforeText), s(h.afterText), s(h.deltaText), s(h.changePercent), s(h.durations),
+                                s(h.normalization), s(h.noise)));
     m_perSecondButton->setVisible(d.durationsDiffer() && d.options().normalization != Normalization::PerSecond);
-    if (!m_measured)
+    if (h.measured == DiffHeadline::Measured::None)
         return;
     QString measured;
-    if (m_measured->normalization != d.options().normalization) {
+    if (h.measured == DiffHeadline::Measured::OtherNormalization) {
         measured = tr("measured noise (%1) applies per second only: the table uses Poisson's")
-                       .arg(s(m_measured->source));
+                       .arg(s(h.measuredSource));
     } else {
-        const double k = d.options().noiseK, se = m_measured->totalStandardError;
-        const QString verdict = !(se > 0) || k <= 0 ? tr("not tested")
-                                : std::fabs(delta) > k * se ? tr("beyond %1 SE: a real change").arg(k)
-                                                            : tr("within %1 SE: noise").arg(k);
+        const double k = d.options().noiseK;
+        const QString verdict = h.measured == DiffHeadline::Measured::NotTested ? tr("not tested")
+                                : h.measured == DiffHeadline::Measured::Real    ? tr("beyond %1 SE: a real change").arg(k)
+                                                                                : tr("within %1 SE: noise").arg(k);
         measured = tr("measured noise from %1: total change %2 ± %3, %4; the table's functions use their measured "
                       "errors, the flamegraph's frames Poisson's")
-                       .arg(s(m_measured->source), s(d.formatValue(delta, true)), s(d.formatValue(se)), verdict);
+                       .arg(s(h.measuredSource), s(h.deltaText), s(h.measuredErrorText), verdict);
     }
     m_summary->setText(m_summary->text() + QStringLiteral("<br>") + measured);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compare/DiffSource.h"
+#include "controls/LatestJob.h"
 #include "diff/DiffTable.h"
 
 #include <QWidget>
@@ -60,13 +61,30 @@ public:
     void setMeasuredNoise(std::shared_ptr<const MeasuredNoise> noise);
     const MeasuredNoise *measuredNoise() const { return m_measured.get(); }
 
+    // Whether the view shows what its controls say: false while a change of them is computed off the GUI thread.
+    bool isApplied() const { return !m_applyJob.running(); }
+
 Q_SIGNALS:
+    // The view shows what its controls say: emitted once the diff and table of a change of options are computed
+    // (off the GUI thread) and shown, and after setDiff.
+    void applied();
     // Emitted when the options change in a way the current diff cannot show without a rebuild (never for the
     // options handled here; kept for the sample type, which the window rebuilds).
     void optionsApplied();
 
 private:
-    void apply();                  // rebuilds source, table and summary from m_diff and the controls
+    // What the controls make of m_diff: the diff under their options, its flamegraph source, its table.
+    struct Applied {
+        std::shared_ptr<const DiffTree> shown;
+        std::shared_ptr<const DiffSource> source;
+        std::shared_ptr<const DiffTable> table;
+        QString error;   // options the diff cannot take (per second without durations): shown, nothing else changes
+    };
+    // The work of apply, on any thread: no widget is touched.
+    std::function<Applied()> applyWork() const;
+    void apply();        // the controls' options computed off the GUI thread, then shown (install)
+    void applyNow();     // the same on this thread (a new diff: the tab shows nothing until it is in)
+    void install(Applied applied);
     void updateSummary();
     void syncFrom(int side, NodeId node);   // side: 0 diff, 1 before, 2 after
     void syncSelection(int side, NodeId node);
@@ -101,6 +119,7 @@ private:
     QTableView *m_table;
     QLineEdit *m_filter;
     SearchBar *m_search;
+    LatestJob<Applied> m_applyJob{this};
 };
 
 }   // namespace qflame

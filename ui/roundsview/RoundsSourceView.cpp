@@ -6,12 +6,10 @@
 
 #include <QComboBox>
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -167,32 +165,24 @@ RoundsSourceView::RoundsSourceView(QWidget *parent) : QWidget(parent)
 void RoundsSourceView::showFunction(std::vector<RoundInput> rounds, SampleTypeInfo type, std::string function,
                                     double noiseK, int64_t durationNanos)
 {
-    const quint64 generation = ++m_generation;
-    m_running = true;
     setMessage(tr("Reading the source of %1...").arg(QString::fromStdString(function)));
-    auto *watcher = new QFutureWatcher<RoundsSource>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;   // a newer request replaced this one
-        m_running = false;
-        const RoundsSource result = watcher->result();
-        if (!result.error.isEmpty())
-            setMessage(result.error);
-        else
-            setListing(result.listing);
-        Q_EMIT listingReady();
-    });
-    watcher->setFuture(QtConcurrent::run([rounds = std::move(rounds), type, function = std::move(function), noiseK,
-                                          durationNanos, paths = SourceView::settingsSourcePaths()] {
-        return listFunctionRounds(rounds, type, function, paths(), noiseK, durationNanos);
-    }));
+    m_job.start(
+        [rounds = std::move(rounds), type, function = std::move(function), noiseK, durationNanos,
+         paths = SourceView::settingsSourcePaths()] {
+            return listFunctionRounds(rounds, type, function, paths(), noiseK, durationNanos);
+        },
+        [this](RoundsSource result) {
+            if (!result.error.isEmpty())
+                setMessage(result.error);
+            else
+                setListing(result.listing);
+            Q_EMIT listingReady();
+        });
 }
 
 void RoundsSourceView::showMessage(const QString &message)
 {
-    ++m_generation;
-    m_running = false;
+    m_job.drop();
     setMessage(message);
 }
 

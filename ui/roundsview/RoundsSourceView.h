@@ -3,6 +3,7 @@
 // lists off the GUI thread; what it shows comes whole from the model.
 #pragma once
 
+#include "controls/LatestJob.h"
 #include "source/RoundsSource.h"
 
 #include <QAbstractTableModel>
@@ -49,7 +50,7 @@ public:
     // A line instead of a listing (a running listing is dropped).
     void showMessage(const QString &message);
     void setColorBlindSafe(bool on);
-    bool isListing() const { return m_running; }
+    bool isListing() const { return m_job.running(); }
 
     const RoundsSourceListing *listing() const { return m_listing.get(); }
     QTableView *table() const { return m_table; }
@@ -68,8 +69,7 @@ private:
     QTableView *m_table;
     QLabel *m_title;
     QComboBox *m_files;
-    quint64 m_generation = 0;
-    bool m_running = false;
+    LatestJob<RoundsSource> m_job{this};
 };
 
 }   // namespace qflame

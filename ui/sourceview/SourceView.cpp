@@ -9,8 +9,6 @@
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QFileDialog>
-#include <QFutureWatcher>
-#include <QtConcurrent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -242,22 +240,14 @@ void SourceView::showFunctionDiff(std::vector<std::shared_ptr<const Profile>> be
 
 void SourceView::runRequest()
 {
-    const quint64 generation = ++m_generation;
-    m_running = true;
-    auto *watcher = new QFutureWatcher<FunctionSource>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;   // a newer request replaced this one
-        m_running = false;
-        const FunctionSource result = watcher->result();
-        if (!result.error.isEmpty())
-            setMessage(result.error);
-        else
-            setListing(result.listing);
-        Q_EMIT listingReady();
-    });
-    watcher->setFuture(QtConcurrent::run([request = m_request, paths = settingsSourcePaths()] { return request(paths()); }));
+    m_job.start([request = m_request, paths = settingsSourcePaths()] { return request(paths()); },
+                [this](FunctionSource result) {
+                    if (!result.error.isEmpty())
+                        setMessage(result.error);
+                    else
+                        setListing(result.listing);
+                    Q_EMIT listingReady();
+                });
 }
 
 std::function<SourcePaths()> SourceView::settingsSourcePaths()

@@ -4,6 +4,7 @@
 // pane paints, it does not count.
 #pragma once
 
+#include "controls/LatestJob.h"
 #include "source/FunctionSource.h"
 #include "source/SourceListing.h"
 
@@ -35,7 +36,7 @@ public:
     void showFunctionDiff(std::vector<std::shared_ptr<const Profile>> before,
                           std::vector<std::shared_ptr<const Profile>> after, size_t type, std::string function,
                           double noiseK);
-    bool isListing() const { return m_running; }
+    bool isListing() const { return m_job.running(); }
 
     // Adds a folder to the settings' source/searchPath (first, so it wins), once.
     static void addSourceFolder(const QString &folder);
@@ -80,8 +81,7 @@ private:
     QString cell(int64_t value) const;
 
     std::function<FunctionSource(const SourcePaths &)> m_request;
-    quint64 m_generation = 0;
-    bool m_running = false;
+    LatestJob<FunctionSource> m_job{this};
     std::shared_ptr<const SourceListing> m_listing;
     int m_file = -1;
     int m_hottestVisible = -1;

@@ -2,9 +2,6 @@
 
 #include "pprof/Units.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
-
 namespace qflame {
 
 TopTableModel::TopTableModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -20,8 +17,8 @@ void TopTableModel::setTable(std::shared_ptr<const FlatTable> table)
         m_rowsChange = true;
         reorder();
     } else {   // shown as it is: nothing to wait for (an answer still on its way is stale)
-        ++m_generation;
-        m_pending = m_rowsChange = false;
+        m_ordering.drop();
+        m_rowsChange = false;
         Q_EMIT ordered();
     }
 }
@@ -46,26 +43,18 @@ void TopTableModel::sort(int column, Qt::SortOrder order)
 
 void TopTableModel::reorder()
 {
-    const quint64 generation = ++m_generation;
     if (!m_table || m_query.isTableOrder()) {
+        m_ordering.drop();
         apply(nullptr);
         return;
     }
-    m_pending = true;
-    auto *watcher = new QFutureWatcher<Rows>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_generation)
-            apply(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([table = m_table, query = m_query]() -> Rows {
+    m_ordering.start([table = m_table, query = m_query]() -> Rows {
         return std::make_shared<const std::vector<uint32_t>>(orderFlatRows(*table, query));
-    }));
+    }, [this](Rows rows) { apply(std::move(rows)); });
 }
 
 void TopTableModel::apply(Rows rows)
 {
-    m_pending = false;
     if (m_rowsChange) {   // other rows (a filter, a new table): start afresh
         m_rowsChange = false;
         beginResetModel();

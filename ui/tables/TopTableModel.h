@@ -6,6 +6,7 @@
 // worker (orderFlatRows); the rows change when it is done.
 #pragma once
 
+#include "controls/LatestJob.h"
 #include "tree/FlatOrder.h"
 #include "tree/FlatTable.h"
 
@@ -34,7 +35,7 @@ public:
     void setFrameFilter(std::shared_ptr<const std::vector<uint8_t>> filter);
     bool hasFrameFilter() const { return bool(m_query.frameFilter); }
     // True while a worker computes the rows to show.
-    bool isOrdering() const { return m_pending; }
+    bool isOrdering() const { return m_ordering.running(); }
     // The table's row behind a model row.
     size_t tableRow(int row) const { return m_rows ? (*m_rows)[size_t(row)] : size_t(row); }
 
@@ -57,8 +58,7 @@ private:
     std::shared_ptr<const FlatTable> m_table;
     Rows m_rows;   // model row -> table row; null: every table row in the table's order
     FlatOrderQuery m_query;
-    quint64 m_generation = 0;   // answers of workers asked before the latest question are dropped
-    bool m_pending = false;
+    LatestJob<Rows> m_ordering{this};   // the rows' order for the latest question; older answers are dropped
     bool m_rowsChange = false;   // a pending answer shows other rows, not only another order
 };
 
