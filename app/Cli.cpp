@@ -14,6 +14,8 @@
 #include "names/Demangle.h"
 #include "pprof/SampleTypes.h"
 #include "pprof/Units.h"
+#include "report/InfoReport.h"
+#include "report/TopReport.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
@@ -35,7 +37,7 @@ namespace {
 struct Args {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, limit, maxSize;
-    bool tsv = false, csv = false;
+    bool tsv = false, csv = false, json = false;
     SampleFilters filters;
 };
 
@@ -78,6 +80,8 @@ Args parseArgs(const std::vector<std::string> &argv, bool allowTsv)
             a.tsv = true;
         else if (allowTsv && s == "--csv")
             a.csv = true;
+        else if (s == "--json")
+            a.json = true;
         else if (std::string *filter = allowTsv ? filterOption(a.filters, s) : nullptr) {
             std::optional<std::string> v;
             value(v);
@@ -98,15 +102,6 @@ ReadOptions readOptions(const Args &a)
 }
 
 
-std::string formatTime(int64_t nanos)
-{
-    if (nanos == 0)
-        return "-";
-    return QDateTime::fromMSecsSinceEpoch(nanos / 1000000, Qt::UTC)
-        .toString(Qt::ISODateWithMs)
-        .toStdString();
-}
-
 int runInfo(const std::vector<std::string> &argv)
 {
     const Args a = parseArgs(argv, false);
@@ -114,29 +109,10 @@ int runInfo(const std::vector<std::string> &argv)
         usageError("info takes exactly one FILE");
     auto p = readProfileFile(QString::fromStdString(a.positional[0]), readOptions(a));
     leaveToProcessEnd(p);
-    std::cout << "File: " << p->sourceName << "\n";
-    std::cout << "Sample types:\n";
-    const int dflt = p->effectiveDefaultType();
-    for (size_t i = 0; i < p->sampleTypes.size(); ++i) {
-        std::cout << "  " << i << "  " << p->typeName(i) << "/" << p->unitName(i)
-                  << (int(i) == dflt ? "  [default]" : "") << "  total " << p->total(i) << " ("
-                  << formatValue(double(p->total(i)), p->unitName(i)) << ")\n";
-    }
-    std::cout << "Samples: " << p->fileSampleCount() << "\n";
-    std::cout << "Locations: " << p->locations.size() << "\n";
-    std::cout << "Functions: " << p->functions.size() << "\n";
-    std::cout << "Mappings: " << p->mappings.size() << "\n";
-    std::cout << "Period: " << p->period << " " << p->str(p->periodType.type) << "/" << p->str(p->periodType.unit)
-              << "\n";
-    std::cout << "Time: " << formatTime(p->timeNanos) << "\n";
-    std::cout << "Duration: " << p->durationNanos << " ns (" << formatValue(double(p->durationNanos), "nanoseconds")
-              << ")\n";
-    if (p->dropFrames)
-        std::cout << "Drop frames: " << p->str(p->dropFrames) << "\n";
-    if (p->keepFrames)
-        std::cout << "Keep frames: " << p->str(p->keepFrames) << "\n";
-    for (uint32_t c : p->comments)
-        std::cout << "Comment: " << p->str(c) << "\n";
+    if (a.json)
+        writeToStdout(infoJson(*p));
+    else
+        writeInfoText(*p, writeToStdout);
     return 0;
 }
 
@@ -179,83 +155,22 @@ int runTop(const std::vector<std::string> &argv)
     for (auto &p : profiles)
         leaveToProcessEnd(std::move(p));
     leaveToProcessEnd(table);
-    return printTop(*table, limit, a.tsv, a.csv);
+    return printTop(*table, limit, a.tsv, a.csv, a.json);
 }
 
 }   // namespace
 
-int printTop(const FlatTable &flatTable, std::optional<uint64_t> limit, bool tsv, bool csv)
+int printTop(const FlatTable &table, std::optional<uint64_t> limit, bool tsv, bool csv, bool json)
 {
-    const FlatTable *table = &flatTable;
-    const std::string unit = table->tree().sampleType().unit;
-    const size_t n = limit ? std::min<size_t>(*limit, table->rows().size()) : table->rows().size();
-    if (csv) {
-        std::cout << flatTableCsv(*table, n);
-        return 0;
-    }
-    if (tsv) {
-        for (size_t i = 0; i < n; ++i) {
-            const FlatRow &r = table->rows()[i];
-            std::cout << r.flat << '\t' << r.cum << '\t' << escapeField(table->displayName(r)) << '\n';
-        }
-        return 0;
-    }
-    const double total = double(table->total());
-    std::cout << "Type: " << table->tree().sampleType().type << "/" << unit << "  total "
-              << formatValue(total, unit) << "  (" << table->rows().size() << " functions"
-              << (n < table->rows().size() ? ", showing " + std::to_string(n) : std::string()) << ")\n";
-    // Each row is put together in one buffer and written in large pieces: with tens of thousands of rows,
-    // formatting through printf and a stream write per field were a third of the command's time.
-    std::string out;
-    auto field = [&out](const std::string &text, size_t width) {   // right-aligned like printf's %12s (bytes)
-        if (text.size() < width)
-            out.append(width - text.size(), ' ');
-        out += text;
-    };
-    field("flat", 12), field(" flat%", 8), field(" sum%", 8), field(" cum", 13), field(" cum%", 8);
-    out += "  name\n";
-    // Rows come in value order, so neighbours mostly share their flat and cum (on a profile of 23,000 functions
-    // nearly all rows have flat 0 and one of a few cums): each column is formatted again only when its value
-    // changes (formatting was most of the printing there).
-    double sum = 0;
-    struct Column {
-        double value = std::numeric_limits<double>::quiet_NaN();   // of the text below; NaN: none yet
-        std::string text;
-    } flatValue, flatShare, sumShare, cumValue, cumShare;
-    auto column = [](Column &c, double value, size_t width, auto format) -> const std::string & {
-        if (!(c.value == value)) {
-            c.value = value;
-            c.text.clear();
-            const std::string text = format(value);
-            if (text.size() < width)
-                c.text.append(width - text.size(), ' ');
-            c.text += text;
-        }
-        return c.text;
-    };
-    auto asValue = [&unit](double v) { return formatValue(v, unit); };
-    auto asShare = [total](double v) { return formatPercent(v, total); };
-    for (size_t i = 0; i < n; ++i) {
-        const FlatRow &r = table->rows()[i];
-        sum += double(r.flat);
-        out += column(flatValue, double(r.flat), 12, asValue);
-        out += ' ', out += column(flatShare, double(r.flat), 7, asShare);
-        out += ' ', out += column(sumShare, sum, 7, asShare);
-        out += ' ', out += column(cumValue, double(r.cum), 12, asValue);
-        out += ' ', out += column(cumShare, double(r.cum), 7, asShare);
-        out += "  ";
-        if (i + 16 < n)   // the label bytes of a row a little ahead: rows in value order are scattered in memory
-            __builtin_prefetch(table->label(i + 16).data());
-        appendEscaped(out, table->label(i));
-        out += FlatTable::inlineSuffix(r.inlined);
-        out += '\n';
-        if (out.size() > (1 << 16) || i + 1 == n) {
-            std::cout.write(out.data(), std::streamsize(out.size()));
-            out.clear();
-        }
-    }
-    if (!out.empty())
-        std::cout.write(out.data(), std::streamsize(out.size()));
+    const size_t n = limit ? std::min<size_t>(*limit, table.rows().size()) : table.rows().size();
+    if (csv)
+        std::cout << flatTableCsv(table, n);
+    else if (json)
+        writeToStdout(topJson(table, n));
+    else if (tsv)
+        writeTopTsv(table, n, writeToStdout);
+    else
+        writeTopText(table, n, writeToStdout);
     return 0;
 }
 
@@ -372,53 +287,9 @@ ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
     return o;
 }
 
-namespace {
-
-// Whether some of the 8 bytes in w is a backslash or below 0x10 (where tab, newline and carriage return are):
-// names almost never hold either, so the scan looks at 8 bytes a step. A byte-by-byte scan was two thirds of
-// printing pprof__large.cpu's 23,038 rows.
-bool mayNeedEscaping(uint64_t w)
+void writeToStdout(std::string_view text)
 {
-    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    const uint64_t backslashes = w ^ (ones * uint8_t('\\'));   // zero bytes where w has a backslash
-    return (((backslashes - ones) & ~backslashes) | ((w - ones * 0x10) & ~w)) & highs;
-}
-
-const char *escapeOf(char c)
-{
-    return c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : nullptr;
-}
-
-}   // namespace
-
-void appendEscaped(std::string &out, std::string_view s)
-{
-    size_t plain = 0;   // copied in runs
-    for (size_t i = 0; i < s.size();) {
-        if (i + 8 <= s.size()) {
-            uint64_t w;
-            std::memcpy(&w, s.data() + i, 8);
-            if (!mayNeedEscaping(w)) {
-                i += 8;
-                continue;
-            }
-        }
-        for (const size_t stop = std::min(i + 8, s.size()); i < stop; ++i) {
-            if (const char *escaped = escapeOf(s[i])) {
-                out.append(s.substr(plain, i - plain));
-                out += escaped;
-                plain = i + 1;
-            }
-        }
-    }
-    out.append(s.substr(plain));
-}
-
-std::string escapeField(const std::string &s)
-{
-    std::string out;
-    appendEscaped(out, s);
-    return out;
+    std::cout.write(text.data(), std::streamsize(text.size()));
 }
 
 const char *cliUsage()
@@ -429,20 +300,21 @@ const char *cliUsage()
            "  qflame --time-to-paint FILE [NEW]\n"
            "                                open the window on FILE (or the comparison), print 'first paint: N ms'\n"
            "                                (from the process's start to the first painted flamegraph) and exit\n"
-           "  qflame info FILE              sample types, counts, period, time, duration, totals\n"
+           "  qflame info FILE [--json]     sample types, counts, period, time, duration, totals\n"
            "  qflame top FILE... [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
-           "                     [--limit N] [--tsv|--csv]\n"
+           "                     [--limit N] [--tsv|--csv|--json]\n"
            "                     [--focus RE] [--ignore RE] [--hide RE] [--show RE] [--tagfocus F]\n"
            "                     [--tagignore F] [--collapse-recursion]\n"
            "                                flat/cum table per function; several FILEs are merged;\n"
            "                                --tsv prints exact integers: flat<TAB>cum<TAB>name\n"
            "                                --csv: flat,flat_percent,sum_percent,cum,cum_percent,name\n"
+           "                                --json: the same rows as JSON (docs/json.md)\n"
            "                                --focus/--ignore/--hide/--show/--tagfocus/--tagignore: pprof's\n"
            "                                sample filters, same syntax and meaning (see docs/filters.md);\n"
            "                                --collapse-recursion folds direct self-calls (flat/cum unchanged)\n"
            "                                (with filters, percentages are of what they keep)\n"
            "  qflame diff BASE NEW [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
-           "                     [--normalize none|per-second|total|FACTOR] [--noise K] [--tsv|--csv]\n"
+           "                     [--normalize none|per-second|total|FACTOR] [--noise K] [--tsv|--csv|--json]\n"
            "                     [--png FILE] [--svg FILE]\n"
            "  qflame diff BASE NEW --inlining [--sample TYPE|INDEX] [--tsv]\n"           "  qflame diff BASE NEW --list REGEX [--sample TYPE|INDEX] [--noise K] [--source-path DIRS]\n"
            "                     [--trim-path P] [--tsv]\n"
@@ -453,7 +325,8 @@ const char *cliUsage()
            "                                K Poisson standard errors is 'noise' (default 2, 0 off);\n"
            "                                --tsv: before_flat after_flat delta_flat before_cum after_cum\n"
            "                                delta_cum class name, sorted by |delta_cum|; --csv: the same\n"
-           "                                columns as CSV; --png/--svg: the\n"
+           "                                columns as CSV; --json: the table and its headline as JSON\n"
+           "                                (docs/json.md); --png/--svg: the\n"
            "                                diff flamegraph as a picture (works without a display)\n"
            "                                --inlining: the calls that became inlined or stopped being inlined\n"
            "                                (weights of each as a real call and as an inline frame, both\n"

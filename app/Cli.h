@@ -2,12 +2,14 @@
 #pragma once
 
 #include "formats/ProfileInput.h"
+#include "report/TextEscape.h"   // escapeField: names in the verbs' line formats
 #include "tree/FlatTable.h"
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qflame {
@@ -73,10 +75,9 @@ bool takeOption(const std::vector<std::string> &argv, size_t &i, const char *nam
 std::optional<uint64_t> parseCount(const std::string &text);
 // Read options with --max-size MIB applied (a usage error when it is not a positive whole number).
 ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB);
-// A TSV field: backslash, tab, newline and carriage return escaped, since names may hold any byte.
-std::string escapeField(const std::string &s);
-void appendEscaped(std::string &out, std::string_view s);   // escapeField, appended to `out`
-// The table of `qflame top`, for files and for a server's flamegraph alike; returns the exit status.
-int printTop(const FlatTable &table, std::optional<uint64_t> limit, bool tsv, bool csv);
+// A rendering's piece on standard output (report/Report.h's TextSink for the verbs).
+void writeToStdout(std::string_view text);
+// The table of `qflame top`, for files and for a server's flamegraph alike (report/TopReport); the exit status.
+int printTop(const FlatTable &table, std::optional<uint64_t> limit, bool tsv, bool csv, bool json = false);
 
 }   // namespace qflame

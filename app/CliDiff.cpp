@@ -5,11 +5,11 @@
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliRender.h"
-#include "diff/DiffHeadline.h"
 #include "diff/DiffTable.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
 #include "pprof/Units.h"
+#include "report/DiffReport.h"
 
 #include <cmath>
 #include <cstdio>
@@ -23,7 +23,7 @@ namespace {
 struct DiffArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg, list, sourcePath, trimPath;
-    bool tsv = false, csv = false, inlining = false;
+    bool tsv = false, csv = false, json = false, inlining = false;
 };
 
 DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
@@ -65,6 +65,8 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
             a.tsv = true;
         else if (s == "--csv")   // the --tsv columns for spreadsheets, as `top --csv`
             a.csv = true;
+        else if (s == "--json")
+            a.json = true;
         else if (s == "--inlining")
             a.inlining = true;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
@@ -99,44 +101,6 @@ DiffOptions diffOptions(const DiffArgs &a)
     return o;
 }
 
-void printTsv(const DiffTable &table)
-{
-    const bool integers = table.tree().options().normalization == Normalization::None;
-    for (const DiffRow &r : table.rows()) {
-        if (integers)
-            std::cout << r.beforeFlatRaw << '\t' << r.afterFlatRaw << '\t' << r.afterFlatRaw - r.beforeFlatRaw << '\t'
-                      << r.beforeCumRaw << '\t' << r.afterCumRaw << '\t' << r.afterCumRaw - r.beforeCumRaw;
-        else
-            std::cout << formatExact(r.beforeFlat) << '\t' << formatExact(r.afterFlat) << '\t'
-                      << formatExact(r.deltaFlat) << '\t' << formatExact(r.beforeCum) << '\t'
-                      << formatExact(r.afterCum) << '\t' << formatExact(r.deltaCum);
-        std::cout << '\t' << diffClassName(r.diffClass) << '\t' << escapeField(table.displayName(r)) << '\n';
-    }
-}
-
-void printForPeople(const DiffTable &table)
-{
-    const DiffTree &t = table.tree();
-    const DiffHeadline h = diffHeadline(t);
-    std::cout << "Comparing " << t.sampleType().type << "/" << t.sampleType().unit << " by "
-              << granularityName(t.granularity()) << ": " << t.before().name << " -> " << t.after().name << "\n";
-    std::cout << "Total " << h.beforeText << " -> " << h.afterText << ", delta " << h.deltaText << " ("
-              << h.changePercent << " of the baseline total); " << h.durations << "; normalisation: "
-              << h.normalization << "; " << h.noise << "\n";
-    char line[200];
-    snprintf(line, sizeof line, "%11s %11s %11s %11s %11s %11s %8s  %s\n", "flat before", "flat after", "flat delta",
-             "cum before", "cum after", "cum delta", "delta%", "class     name");
-    std::cout << line;
-    for (const DiffRow &r : table.rows()) {
-        const std::string pct = cumChangeText(r);
-        snprintf(line, sizeof line, "%11s %11s %11s %11s %11s %11s %8s  %-9s ", t.formatValue(r.beforeFlat).c_str(),
-                 t.formatValue(r.afterFlat).c_str(), t.formatValue(r.deltaFlat, true).c_str(),
-                 t.formatValue(r.beforeCum).c_str(), t.formatValue(r.afterCum).c_str(),
-                 t.formatValue(r.deltaCum, true).c_str(), pct.c_str(), diffClassName(r.diffClass));
-        std::cout << line << escapeField(table.displayName(r)) << '\n';
-    }
-}
-
 // What the options ask for, checked before any profile is read (a usage error is exit 1 whatever the files).
 struct DiffPlan {
     BuildOptions build;
@@ -148,12 +112,12 @@ DiffPlan planDiff(const DiffArgs &a)
     DiffPlan plan;
     if (a.granularity && !parseGranularity(*a.granularity, &plan.build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
-    if (a.list && (a.inlining || a.csv || a.png || a.svg || a.normalize || a.granularity))
+    if (a.list && (a.inlining || a.csv || a.json || a.png || a.svg || a.normalize || a.granularity))
         usageError("--list shows source lines: it takes only --sample, --noise, --source-path, --trim-path, --tsv "
                    "and --max-size");
     if (!a.list && (a.sourcePath || a.trimPath))
         usageError("--source-path and --trim-path go with --list REGEX");
-    if (a.inlining && (a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
+    if (a.inlining && (a.csv || a.json || a.png || a.svg || a.normalize || a.noise || a.granularity))
         usageError("--inlining compares calls by function name: it takes only --sample, --tsv and --max-size");
     plan.options = diffOptions(a);
     return plan;
@@ -193,10 +157,12 @@ int reportDiff(const DiffArgs &a, const DiffPlan &plan, const std::shared_ptr<co
         leaveToProcessEnd(done);
     if (a.csv)
         std::cout << diffTableCsv(*table);
+    else if (a.json)
+        writeToStdout(diffJson(*table));
     else if (a.tsv)
-        printTsv(*table);
+        writeDiffTsv(*table, writeToStdout);
     else
-        printForPeople(*table);
+        writeDiffText(*table, writeToStdout);
     return 0;
 }
 

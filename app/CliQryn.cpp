@@ -273,7 +273,8 @@ int runRemoteDiff(const std::vector<std::string> &argv)
     for (size_t i = 0; i < argv.size(); ++i) {
         const std::string &s = argv[i];
         const bool withValue = s == "--normalize" || s == "--noise";
-        if (withValue || s == "--tsv" || s.rfind("--normalize=", 0) == 0 || s.rfind("--noise=", 0) == 0) {
+        if (withValue || s == "--tsv" || s == "--json" || s.rfind("--normalize=", 0) == 0 ||
+            s.rfind("--noise=", 0) == 0) {
             diffArgv.push_back(s);
             if (withValue && i + 1 < argv.size())
                 diffArgv.push_back(argv[++i]);

@@ -36,6 +36,7 @@ LAYERS = {
         'source': ['io', 'pprof', 'tree', 'diff', 'rounds'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
         'fetch': ['io', 'pprof', 'formats', 'qryn'],
+        'report': ['io', 'pprof', 'names', 'formats', 'tree', 'diff', 'layout', 'export', 'rounds', 'pgo', 'source'],
     },
     'ui': {
         'controls': [],

@@ -6,6 +6,9 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -62,6 +65,10 @@ private Q_SLOTS:
     void topTableOfManyRows();
     void topEscapesNames();
     void info();
+    void topJsonEqualsTsv_data();
+    void topJsonEqualsTsv();
+    void infoJson();
+    void jsonIntegersStayExact();
     void diffPictures();
     void exitStatus_data();
     void exitStatus();
@@ -237,6 +244,110 @@ void tst_Cli::info()
     QVERIFY(cpu.out.contains("\nDuration: 10111935549 ns (10.1 s)\n"));
     QVERIFY(cpu.out.contains("\nTime: 2026-11-29T20:18:23.205Z\n"));
     QVERIFY(cpu.out.contains("\nPeriod: 10000000 cpu/nanoseconds\n"));
+}
+
+// `top --json` (docs/json.md) parses, and its rows are the --tsv rows: the same numbers, names and order.
+void tst_Cli::topJsonEqualsTsv_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("heap, default type") << QStringList{data("gen__heap.pb.gz")};
+    QTest::newRow("cpu, lines, limit 7") << QStringList{data("gen__baseline.cpu.pb.gz"), "--granularity", "lines",
+                                                         "--limit", "7"};
+    QTest::newRow("inline frames") << QStringList{data("ddgo__pprof.lines.pb.gz"), "--sample", "cpu"};
+}
+
+void tst_Cli::topJsonEqualsTsv()
+{
+    QFETCH(QStringList, args);
+    const Run tsv = runQflame(QStringList{"top"} << args << "--tsv");
+    const Run json = runQflame(QStringList{"top"} << args << "--json");
+    QCOMPARE(json.code, 0);
+    QVERIFY2(json.err.isEmpty(), json.err.constData());
+    QJsonParseError error;
+    const QJsonObject doc = QJsonDocument::fromJson(json.out, &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QCOMPARE(doc.value("report").toString(), QStringLiteral("top"));
+    QCOMPARE(doc.value("version").toInt(), 1);
+    const QJsonArray rows = doc.value("rows").toArray();
+    const QList<QByteArray> lines = tsv.out.split('\n');
+    QCOMPARE(qsizetype(rows.size()), lines.size() - 1);   // the TSV ends with a newline
+    int64_t flatSum = 0;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const QJsonObject row = rows[i].toObject();
+        const QString inlined = row.value("inline").toString();
+        const QString suffix = inlined == "none" ? QString() : QStringLiteral(" (%1)").arg(inlined);
+        const QByteArray expected = QByteArray::number(row.value("flat").toInteger()) + '\t' +
+                                    QByteArray::number(row.value("cum").toInteger()) + '\t' +
+                                    (row.value("name").toString() + suffix).toUtf8();
+        QCOMPARE(expected, lines[i]);
+        flatSum += row.value("flat").toInteger();
+    }
+    if (!args.contains("--limit")) {   // every row: the flats add up to the total
+        QCOMPARE(flatSum, doc.value("total").toInteger());
+        QCOMPARE(doc.value("functions").toInteger(), qint64(rows.size()));
+    }
+}
+
+// `info --json`: the numbers `info` prints for people, by field.
+void tst_Cli::infoJson()
+{
+    const Run r = runQflame({QStringLiteral("info"), data("gen__heap.pb.gz"), QStringLiteral("--json")});
+    QCOMPARE(r.code, 0);
+    const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(doc.value("report").toString(), QStringLiteral("info"));
+    const QJsonArray types = doc.value("sample_types").toArray();
+    QCOMPARE(types.size(), 4);
+    QCOMPARE(types[1].toObject().value("type").toString(), QStringLiteral("alloc_space"));
+    QCOMPARE(types[1].toObject().value("total").toInteger(), qint64(62869263));
+    QVERIFY(!types[1].toObject().value("default").toBool());
+    QCOMPARE(types[3].toObject().value("total").toInteger(), qint64(21286415));
+    QVERIFY(types[3].toObject().value("default").toBool());
+    QCOMPARE(doc.value("samples").toInteger(), qint64(35));
+    QCOMPARE(doc.value("locations").toInteger(), qint64(40));
+    QCOMPARE(doc.value("functions").toInteger(), qint64(30));
+    QCOMPARE(doc.value("mappings").toInteger(), qint64(3));
+    QCOMPARE(doc.value("period").toInteger(), qint64(4096));
+    QCOMPARE(doc.value("period_type").toObject().value("type").toString(), QStringLiteral("space"));
+    const Run cpu = runQflame({QStringLiteral("info"), data("gen__baseline.cpu.pb.gz"), QStringLiteral("--json")});
+    const QJsonObject c = QJsonDocument::fromJson(cpu.out).object();
+    QCOMPARE(c.value("duration_nanos").toInteger(), qint64(10111935549));
+    QVERIFY(c.value("drop_frames").isNull());
+}
+
+// Values past 2^53, which a JSON reader would round as doubles, are strings of their exact digits; names that are
+// not UTF-8 still make a valid document.
+void tst_Cli::jsonIntegersStayExact()
+{
+    perftools::profiles::Profile p;
+    for (const char *s : {"", "samples", "count", "big", "small", "bad\xff\xfename"})
+        p.add_string_table(s);
+    p.add_sample_type()->set_type(1), p.mutable_sample_type(0)->set_unit(2);
+    const int64_t big = (int64_t(1) << 53) + 1, small = 9007199254740992;   // 2^53 + 1 and 2^53
+    for (int i = 0; i < 3; ++i) {
+        auto *f = p.add_function();
+        f->set_id(i + 1), f->set_name(3 + i);
+        auto *l = p.add_location();
+        l->set_id(i + 1), l->add_line()->set_function_id(i + 1);
+        auto *sample = p.add_sample();
+        sample->add_location_id(i + 1), sample->add_value(i == 0 ? big : i == 1 ? small : 1);
+    }
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("big.pb"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(p.SerializeAsString()));
+    out.close();
+    const Run r = runQflame({QStringLiteral("top"), file, QStringLiteral("--json")});
+    QCOMPARE(r.code, 0);
+    QJsonParseError error;
+    const QJsonObject doc = QJsonDocument::fromJson(r.out, &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonArray rows = doc.value("rows").toArray();
+    QCOMPARE(rows[0].toObject().value("flat").toString(), QStringLiteral("9007199254740993"));
+    QVERIFY(rows[1].toObject().value("flat").isDouble());
+    QCOMPARE(rows[1].toObject().value("flat").toInteger(), qint64(9007199254740992));
+    QCOMPARE(rows[2].toObject().value("name").toString(), QString::fromUtf8("bad\xef\xbf\xbd\xef\xbf\xbdname"));
+    QCOMPARE(doc.value("total").toString(), QStringLiteral("18014398509481986"));
 }
 
 void tst_Cli::diffPictures()

@@ -3,6 +3,9 @@
 #include "RunQflame.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 
@@ -92,6 +95,7 @@ private Q_SLOTS:
     void tsvNormalisedValuesAreExactDecimals();
     void noiseThresholdOption();
     void csvHasTheTsvColumns();
+    void jsonHasTheTsvNumbers();
     void summaryForPeople();
     void exitCodes_data();
     void exitCodes();
@@ -205,6 +209,47 @@ void tst_CliDiff::noiseThresholdOption()
 }
 
 // --csv is --tsv for spreadsheets: a header, CRLF line ends, the same fields row by row, also normalised.
+// `diff --json` (docs/json.md) parses and holds the --tsv rows: exact integers without normalisation, the same
+// normalised values (as doubles) with it; the headline's totals are the root's.
+void tst_CliDiff::jsonHasTheTsvNumbers()
+{
+    for (const QStringList &options : {QStringList(), QStringList{QStringLiteral("--normalize=total")}}) {
+        const Run tsv = runQflame(QStringList{QStringLiteral("diff"), QStringLiteral("--tsv")} + options + QStringList{kBase, kNew});
+        const Run json = runQflame(QStringList{QStringLiteral("diff"), QStringLiteral("--json")} + options + QStringList{kBase, kNew});
+        QCOMPARE(json.code, 0);
+        QVERIFY2(json.err.isEmpty(), json.err.constData());
+        QJsonParseError error;
+        const QJsonObject doc = QJsonDocument::fromJson(json.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(doc.value("report").toString(), QStringLiteral("diff"));
+        const bool exact = options.isEmpty();
+        QCOMPARE(doc.value("exact").toBool(), exact);
+        QCOMPARE(doc.value("normalization").toString(), exact ? QStringLiteral("none") : QStringLiteral("total"));
+        const std::vector<TsvRow> rows = tsvRows(tsv.out);
+        const QJsonArray jrows = doc.value("rows").toArray();
+        QCOMPARE(size_t(jrows.size()), rows.size());
+        const char *keys[] = {"before_flat", "after_flat", "delta_flat", "before_cum", "after_cum", "delta_cum"};
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const QJsonObject r = jrows[qsizetype(i)].toObject();
+            for (int k = 0; k < 6; ++k) {
+                if (exact)
+                    QCOMPARE(QByteArray::number(r.value(QLatin1String(keys[k])).toInteger()), rows[i].numbers[k]);
+                else   // the TSV's exact decimal and the JSON's shortest double are the same double
+                    QCOMPARE(r.value(QLatin1String(keys[k])).toDouble(), rows[i].numbers[k].toDouble());
+            }
+            QCOMPARE(r.value("class").toString().toUtf8(), rows[i].diffClass);
+            QCOMPARE(r.value("name").toString().toStdString(), rows[i].name);
+        }
+        if (exact) {   // 9.76 s -> 9.66 s, as the headline of the text output says
+            const QJsonObject h = doc.value("headline").toObject();
+            QCOMPARE(h.value("before").toInteger(), qint64(9760000000));
+            QCOMPARE(h.value("after").toInteger(), qint64(9660000000));
+            QCOMPARE(h.value("delta").toInteger(), qint64(-100000000));
+            QCOMPARE(h.value("change_percent").toString(), QStringLiteral("-1.02%"));
+        }
+    }
+}
+
 void tst_CliDiff::csvHasTheTsvColumns()
 {
     for (const QStringList &options : {QStringList(), QStringList{QStringLiteral("--normalize=total")}}) {
