@@ -48,11 +48,14 @@ ServerRoundsArgs parseArgs(const std::vector<std::string> &argv)
             a.rounds.push_back({argv[++i], {}, {}, {}});
             continue;
         }
-        if (s == "--tsv" || s == "--csv" || s == "--markdown") {
+        if (s == "--tsv" || s == "--csv" || s == "--markdown" || s == "--json") {
             if (outputGiven)
-                usageError("rounds takes one of --tsv, --csv and --markdown");
+                usageError("rounds takes one of --tsv, --csv, --markdown and --json");
             outputGiven = true;
-            a.output = s == "--tsv" ? RoundsOutput::Tsv : s == "--csv" ? RoundsOutput::Csv : RoundsOutput::Markdown;
+            a.output = s == "--tsv"        ? RoundsOutput::Tsv
+                       : s == "--csv"      ? RoundsOutput::Csv
+                       : s == "--markdown" ? RoundsOutput::Markdown
+                                           : RoundsOutput::Json;
             continue;
         }
         // A round's own options belong to the last -r NAME.
@@ -151,13 +154,13 @@ int runServerRounds(const std::vector<std::string> &argv)
 {
     const ServerRoundsRequest request = parseServerRoundsRequest(argv);
     if (request.output == RoundsOutput::Window)   // qflame-gui's main opens the window before verbs run
-        usageError("rounds --url: give --tsv, --csv or --markdown");
+        usageError("rounds --url: give --tsv, --csv, --markdown or --json");
     const ServerRoundsQuery &query = request.query;
     QrynClient client(request.settings);
     const ServerRounds fetched = fetchServerRounds(client, query);
     printRounds(compareServerRounds(fetched, request.options), request.output);
     // The tables have no room for them, and a source replaced is worth knowing (markdown prints them itself).
-    if (request.output != RoundsOutput::Markdown)
+    if (request.output != RoundsOutput::Markdown && request.output != RoundsOutput::Json)
         for (const std::string &note : fetched.notes)
             std::cerr << "qflame: note: " << note << "\n";
     return 0;

@@ -3,6 +3,7 @@
 #include "Cli.h"
 #include "export/TableCsv.h"
 #include "pprof/Units.h"
+#include "report/RoundsReport.h"
 #include "rounds/RoundFiles.h"
 #include "rounds/Rounds.h"
 
@@ -35,7 +36,7 @@ RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
             continue;
         auto output = [&](Output o) {
             if (outputGiven)
-                usageError("rounds takes one of --tsv, --csv and --markdown");
+                usageError("rounds takes one of --tsv, --csv, --markdown and --json");
             outputGiven = true;
             a.output = o;
         };
@@ -49,6 +50,8 @@ RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
             output(Output::Csv);
         } else if (s == "--markdown") {
             output(Output::Markdown);
+        } else if (s == "--json") {
+            output(Output::Json);
         } else if (s.size() > 1 && s[0] == '-' && s != "-") {
             usageError("unknown option " + s);
         } else {
@@ -82,123 +85,6 @@ double parseNonNegative(const std::string &text, const char *option)
 }
 
 namespace {
-
-// At least 9 significant digits, as scripts need; "-" for what is not known.
-std::string number(double v)
-{
-    if (!std::isfinite(v))
-        return "-";
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.10g", v);
-    return buf;
-}
-
-std::vector<std::vector<std::string>> machineRows(const RoundsResult &r)
-{
-    std::vector<std::vector<std::string>> rows;
-    for (const RoundSummary &s : r.rounds)
-        rows.push_back({"round", s.name, std::to_string(s.estimate.k), std::to_string(s.estimate.total),
-                        std::to_string(s.estimate.durationNanos), number(s.estimate.rate),
-                        number(s.estimate.standardError),
-                        &s == &r.rounds.front() ? std::string("0") : number(s.vsBaseline.percent),
-                        verdictName(s.vsBaseline.verdict)});
-    for (const FunctionRounds &f : r.functions) {
-        std::vector<std::string> row = {"function", f.name};
-        for (int64_t c : f.cum)
-            row.push_back(std::to_string(c));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
-void printTsv(const RoundsResult &r)
-{
-    std::string out;
-    for (const auto &row : machineRows(r)) {
-        for (size_t i = 0; i < row.size(); ++i) {
-            if (i)
-                out += '\t';
-            appendEscaped(out, row[i]);
-        }
-        out += '\n';
-    }
-    std::cout << out;
-}
-
-void printCsv(const RoundsResult &r)
-{
-    for (const auto &row : machineRows(r))
-        std::cout << csvRow(row);
-}
-
-// The functions a report shows: the most changed in the last round against the baseline.
-size_t shownFunctions(const RoundsResult &r, size_t limit)
-{
-    return std::min(limit, r.functions.size());
-}
-
-// Markdown text in a table cell: '|' and line breaks would end the cell; the characters that would format are
-// escaped.
-std::string cell(const std::string &s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '[')
-            out += '\\';
-        out += (c == '\n' || c == '\r') ? ' ' : c;
-    }
-    return out;
-}
-
-// A name as inline code in a table cell: inside backticks nothing formats, but '|' still ends the cell (GitHub
-// reads "\|" there as '|'), and a backtick would end the code span.
-std::string codeCell(const std::string &s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|')
-            out += "\\|";
-        else
-            out += (c == '\n' || c == '\r') ? ' ' : c == '`' ? '\'' : c;
-    }
-    return out;
-}
-
-void printMarkdown(const RoundsResult &r)
-{
-    const std::string &unit = r.sampleType.unit;
-    std::string out = "### qflame rounds: " + r.sampleType.type + "/" + unit + "\n\n";
-    out += "| round | k | total | duration | rate ± SE | vs baseline | vs previous | verdict |\n";
-    out += "|---|--:|--:|--:|--:|--:|--:|---|\n";
-    for (const RoundSummary &s : r.rounds) {
-        const bool base = &s == &r.rounds.front();
-        out += "| " + cell(s.name) + " | " + std::to_string(s.estimate.k) + " | " +
-               formatValue(double(s.estimate.total), unit) + " | " +
-               formatValue(double(s.estimate.durationNanos), "nanoseconds") + " | " +
-               formatRate(s.estimate.rate, unit) + " ± " + formatRate(s.estimate.standardError, unit) + " | " +
-               (base ? "" : formatChangePercent(s.vsBaseline.percent)) + " | " +
-               (base ? "" : formatChangePercent(s.vsPrevious.percent)) + " | **" + verdictName(s.vsBaseline.verdict) +
-               "** |\n";
-    }
-    const size_t n = shownFunctions(r, 10);
-    if (n > 0) {
-        out += "\nMost changed functions, " + r.rounds.back().name + " against " + r.rounds.front().name +
-               " (cum):\n\n| function | " + cell(r.rounds.front().name) + " | " + cell(r.rounds.back().name) +
-               " | change | verdict |\n|---|--:|--:|--:|---|\n";
-        for (size_t i = 0; i < n; ++i) {
-            const FunctionRounds &f = r.functions[i];
-            const double delta = double(f.cum.back()) - double(f.cum.front());
-            out += "| `" + codeCell(f.name) + "` | " + formatValue(double(f.cum.front()), unit) + " | " +
-                   formatValue(double(f.cum.back()), unit) + " | " + (delta > 0 ? "+" : "") +
-                   formatValue(delta, unit) + " | " + verdictName(f.vsBaseline.back().verdict) + " |\n";
-        }
-    }
-    out += "\nNoise: " + r.noiseRule() + ".\n";
-    for (const std::string &note : r.notes)
-        out += "\nNote: " + cell(note) + "\n";
-    std::cout << out;
-}
-
 
 RoundsOptions roundsOptions(const RoundsArgs &a)
 {
@@ -235,9 +121,10 @@ std::vector<RoundFiles> roundFiles(const RoundsArgs &a)
 void printRounds(const RoundsResult &result, RoundsOutput output)
 {
     switch (output) {
-    case Output::Tsv: printTsv(result); break;
-    case Output::Csv: printCsv(result); break;
-    case Output::Markdown: printMarkdown(result); break;
+    case Output::Tsv: writeRoundsTsv(result, writeToStdout); break;
+    case Output::Csv: writeRoundsCsv(result, writeToStdout); break;
+    case Output::Markdown: writeToStdout(roundsMarkdown(result)); break;
+    case Output::Json: writeToStdout(roundsJson(result)); break;
     case Output::Window: break;   // not reached: without an output option, qflame-gui opens the rounds tab
     }
 }
@@ -245,7 +132,7 @@ void printRounds(const RoundsResult &result, RoundsOutput output)
 bool roundsWantsWindow(const std::vector<std::string> &args)
 {
     for (const std::string &s : args)
-        if (s == "--tsv" || s == "--csv" || s == "--markdown")
+        if (s == "--tsv" || s == "--csv" || s == "--markdown" || s == "--json")
             return false;
     return true;
 }

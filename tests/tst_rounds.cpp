@@ -10,6 +10,9 @@
 #include "RunQflame.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -411,6 +414,38 @@ void tst_Rounds::cliTsv()
     QCOMPARE(csv.code, 0);
     QVERIFY2(csv.out.startsWith("round,base,1,10,1000000000,10,"), csv.out.constData());
     QVERIFY2(csv.out.contains("\r\nfunction,main,10,22\r\n"), csv.out.constData());
+
+    // JSON (docs/json.md): the --tsv numbers, the same rounds and functions in the same order.
+    const Run json = runQflame({QStringLiteral("rounds"), QStringLiteral("-r"), QStringLiteral("base"),
+                                dir.filePath(QStringLiteral("b1.pb.gz")), dir.filePath(QStringLiteral("b2.pb.gz")),
+                                QStringLiteral("--json"), QStringLiteral("-r"), QStringLiteral("new round"),
+                                dir.filePath(QStringLiteral("n1.pb.gz")), dir.filePath(QStringLiteral("n2.pb.gz"))});
+    QCOMPARE(json.code, 0);
+    QJsonParseError error;
+    const QJsonObject doc = QJsonDocument::fromJson(json.out, &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QCOMPARE(doc.value("report").toString(), QStringLiteral("rounds"));
+    const QJsonArray rounds = doc.value("rounds").toArray();
+    QCOMPARE(rounds.size(), 2);
+    const QJsonObject base = rounds[0].toObject(), next = rounds[1].toObject();
+    QCOMPARE(base.value("k").toInteger(), qint64(2));
+    QCOMPARE(base.value("total").toInteger(), qint64(24));
+    QCOMPARE(base.value("duration_nanos").toInteger(), qint64(2000000000));
+    QCOMPARE(base.value("rate").toDouble(), 12.0);
+    QCOMPARE(base.value("standard_error").toDouble(), 2.0);
+    QCOMPARE(base.value("vs_baseline").toObject().value("verdict").toString(), QStringLiteral("baseline"));
+    QCOMPARE(next.value("name").toString(), QStringLiteral("new round"));
+    QCOMPARE(next.value("rate").toDouble(), 21.0);
+    QCOMPARE(next.value("standard_error").toDouble(), 1.0);
+    QCOMPARE(next.value("vs_baseline").toObject().value("percent").toDouble(), 75.0);
+    QCOMPARE(next.value("vs_baseline").toObject().value("verdict").toString(), QStringLiteral("slower"));
+    QStringList functions;
+    for (const QJsonValue &f : doc.value("functions").toArray()) {
+        const QJsonArray cum = f.toObject().value("cum").toArray();
+        functions << QStringLiteral("%1 %2 %3").arg(f.toObject().value("name").toString())
+                         .arg(cum[0].toInteger()).arg(cum[1].toInteger());
+    }
+    QCOMPARE(functions, (QStringList{"main 24 42", "a 16 24", "b 8 16", "c 0 2"}));
 }
 
 void tst_Rounds::cliErrors_data()
@@ -427,7 +462,7 @@ void tst_Rounds::cliErrors_data()
                                  << 1 << "qflame: round b has no FILEs";
     QTest::newRow("two outputs") << QStringList{QStringLiteral("--tsv"), QStringLiteral("--markdown"),
                                                 QStringLiteral("-r"), QStringLiteral("a"), base}
-                                 << 1 << "qflame: rounds takes one of --tsv, --csv and --markdown";
+                                 << 1 << "qflame: rounds takes one of --tsv, --csv, --markdown and --json";
     QTest::newRow("bad noise") << QStringList{QStringLiteral("--noise"), QStringLiteral("-1"), QStringLiteral("-r"),
                                               QStringLiteral("a"), base}
                                << 1 << "qflame: --noise takes a number >= 0, not '-1'";
