@@ -112,13 +112,14 @@ DiffPlan planDiff(const DiffArgs &a)
     DiffPlan plan;
     if (a.granularity && !parseGranularity(*a.granularity, &plan.build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
-    if (a.list && (a.inlining || a.csv || a.json || a.png || a.svg || a.normalize || a.granularity))
-        usageError("--list shows source lines: it takes only --sample, --noise, --source-path, --trim-path, --tsv "
-                   "and --max-size");
+    if (a.list && (a.inlining || a.csv || a.png || a.svg || a.normalize || a.granularity))
+        usageError("--list shows source lines: it takes only --sample, --noise, --source-path, --trim-path, --tsv, "
+                   "--json and --max-size");
     if (!a.list && (a.sourcePath || a.trimPath))
         usageError("--source-path and --trim-path go with --list REGEX");
-    if (a.inlining && (a.csv || a.json || a.png || a.svg || a.normalize || a.noise || a.granularity))
-        usageError("--inlining compares calls by function name: it takes only --sample, --tsv and --max-size");
+    if (a.inlining && (a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
+        usageError("--inlining compares calls by function name: it takes only --sample, --tsv, --json and "
+                   "--max-size");
     plan.options = diffOptions(a);
     return plan;
 }
@@ -133,9 +134,9 @@ int reportDiff(const DiffArgs &a, const DiffPlan &plan, const std::shared_ptr<co
     const size_t type = chosenSampleType(*base, a.sample);
     if (a.list)
         return printDiffListing(base, comparison, type, *a.list, ListPaths{a.sourcePath, a.trimPath}, a.tsv,
-                                options.noiseK);
+                                options.noiseK, a.json);
     if (a.inlining)   // the sample type: --sample's, else the compiler's, else the default
-        return printInliningChanges(base, comparison, a.sample ? int(type) : -1, a.tsv);
+        return printInliningChanges(base, comparison, a.sample ? int(type) : -1, a.tsv, a.json);
     DiffSide before = DiffSide::fromProfiles({base}, type, build);
     DiffSide after = DiffSide::fromProfiles({comparison}, before.tree->sampleType(), build);
     if (!baseName.empty())

@@ -2,6 +2,7 @@
 #include "CliList.h"
 
 #include "Cli.h"
+#include "report/ListReport.h"
 #include "formats/ProfileInput.h"
 #include "diff/DiffTree.h"
 #include "pprof/PprofLabels.h"
@@ -23,7 +24,7 @@ struct ListArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, maxSize;
     ListPaths paths;
-    bool tsv = false;
+    bool tsv = false, json = false;
 };
 
 ListArgs parseListArgs(const std::vector<std::string> &argv)
@@ -38,6 +39,8 @@ ListArgs parseListArgs(const std::vector<std::string> &argv)
             continue;
         if (s == "--tsv")
             a.tsv = true;
+        else if (s == "--json")
+            a.json = true;
         else if (s.size() > 1 && s[0] == '-' && s != "-" && !(a.positional.empty()))
             usageError("unknown option " + s);
         else
@@ -232,18 +235,25 @@ int runList(const std::vector<std::string> &argv)
     SourceFinder finder = finderFor(a.paths, profiles);
     const SourceListing listing = listSource(lineCostsFor(profiles, type, re, finder), finder);
     requireMatches(listing, a.positional[0]);
-    printListing(listing, a.tsv);
+    if (a.json)
+        writeToStdout(listJson(listing));
+    else
+        printListing(listing, a.tsv);
     return 0;
 }
 
 int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shared_ptr<const Profile> &next,
-                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv, double noiseK)
+                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv, double noiseK,
+                     bool json)
 {
     const QRegularExpression re = compileRequiredPprofRegex(regex, "list");
     SourceFinder finder = finderFor(paths, {base, next});
     const SourceListing listing = diffListing({base}, {next}, sampleType, re, finder, noiseK);
     requireMatches(listing, regex);
-    printDiff(listing, tsv);
+    if (json)
+        writeToStdout(listJson(listing));
+    else
+        printDiff(listing, tsv);
     return 0;
 }
 

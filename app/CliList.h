@@ -23,6 +23,7 @@ struct ListPaths {
 // `noiseK`: a line's cum delta under K Poisson standard errors (from the samples/count type, when both sides have
 // it) is noise.
 int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shared_ptr<const Profile> &next,
-                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv, double noiseK);
+                     size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv, double noiseK,
+                     bool json = false);
 
 }   // namespace qflame

@@ -18,6 +18,6 @@ int runPgo(const std::vector<std::string> &args);
 // that appeared or vanished (model/pgo/InliningChanges). `sampleIndex` -1: the compiler's sample type, else the
 // default. Returns the exit status.
 int printInliningChanges(const std::shared_ptr<const Profile> &base, const std::shared_ptr<const Profile> &next,
-                         int sampleIndex, bool tsv);
+                         int sampleIndex, bool tsv, bool json = false);
 
 }   // namespace qflame

@@ -13,6 +13,9 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -396,6 +399,24 @@ void tst_Pgo::cliTsv()
                                "m\tc\t1\t15\t1\n"
                                "m\td\t1\t5\t0\n"
                                "m\ttab\\there\t1\t5\t0\n"));
+    // --json (docs/json.md): the same edges, with their cumulative weights 50, 80, 95, 100, 105 of 105.
+    const Run json = runQflame({QStringLiteral("pgo"), file, QStringLiteral("--json"), QStringLiteral("--threshold=80")});
+    QCOMPARE(json.code, 0);
+    const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(doc.value("report").toString(), QStringLiteral("pgo"));
+    QCOMPARE(doc.value("total_weight").toInteger(), qint64(105));
+    QCOMPARE(doc.value("hot_count").toInteger(), qint64(3));
+    QCOMPARE(doc.value("threshold").toDouble(), 80.0);
+    QStringList edges;
+    for (const QJsonValue &v : doc.value("edges").toArray()) {
+        const QJsonObject e = v.toObject();
+        edges << QStringLiteral("%1>%2+%3 %4 %5 %6").arg(e.value("caller").toString(), e.value("callee").toString())
+                     .arg(e.value("offset").toInteger()).arg(e.value("weight").toInteger())
+                     .arg(e.value("cum_weight").toInteger()).arg(e.value("hot").toBool() ? "hot" : "cold");
+    }
+    QCOMPARE(edges, (QStringList{"m>a+1 50 50 hot", "m>b+1 30 80 hot", "m>c+1 15 95 hot", "m>d+1 5 100 cold",
+                                 "m>tab\there+1 5 105 cold"}));
+    QVERIFY(!doc.value("readiness").toArray().isEmpty());
 }
 
 void tst_Pgo::cliPreprofile()

@@ -12,6 +12,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -463,6 +466,31 @@ void tst_PgoExport::cliDiffInlining()
                                  "hot\tappeared\tr\tr\t1\t0\t3\n"
                                  "hot\tappeared\tmain\tk\t1\t0\t1\n"
                                  "hot\tvanished\tf\tg\t2\t4\t0\n"));
+    // --json (docs/json.md): the same changes, field by field, in the same order.
+    const Run json = runQflame({QStringLiteral("diff"), base, next, QStringLiteral("--inlining"),
+                                QStringLiteral("--json")});
+    QCOMPARE(json.code, 0);
+    const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(doc.value("report").toString(), QStringLiteral("inlining"));
+    QStringList fromJson;
+    for (const QJsonValue &v : doc.value("inlining").toArray()) {
+        const QJsonObject o = v.toObject();
+        fromJson << QStringList{"inlining", o.value("kind").toString(), o.value("caller").toString(),
+                                o.value("callee").toString(), QString::number(o.value("base_called").toInteger()),
+                                QString::number(o.value("base_inlined").toInteger()),
+                                QString::number(o.value("new_called").toInteger()),
+                                QString::number(o.value("new_inlined").toInteger())}
+                        .join(QLatin1Char('\t'));
+    }
+    for (const QJsonValue &v : doc.value("hot_edges").toArray()) {
+        const QJsonObject o = v.toObject();
+        fromJson << QStringList{"hot", o.value("change").toString(), o.value("caller").toString(),
+                                o.value("callee").toString(), QString::number(o.value("offset").toInteger()),
+                                QString::number(o.value("base_weight").toInteger()),
+                                QString::number(o.value("new_weight").toInteger())}
+                        .join(QLatin1Char('\t'));
+    }
+    QCOMPARE(fromJson.join(QLatin1Char('\n')) + QLatin1Char('\n'), QString::fromUtf8(tsv.out));
     const Run people = runQflame({QStringLiteral("diff"), base, next, QStringLiteral("--inlining")});
     QCOMPARE(people.code, 0);
     const QList<QByteArray> lines = people.out.split('\n');
@@ -484,8 +512,8 @@ void tst_PgoExport::cliDiffInliningErrors()
     const Run csv = runQflame({QStringLiteral("diff"), base, next, QStringLiteral("--inlining"),
                                QStringLiteral("--csv")});
     QCOMPARE(csv.code, 1);
-    QVERIFY(csv.err.startsWith("qflame: --inlining compares calls by function name: it takes only --sample, --tsv "
-                               "and --max-size\n"));
+    QVERIFY(csv.err.startsWith("qflame: --inlining compares calls by function name: it takes only --sample, --tsv, "
+                               "--json and --max-size\n"));
     Builder heap(SampleTypes{{"alloc_space", "bytes"}});
     heap.sample({heap.location(0x1, {{heap.function("f", 1), 2}})}, {5});
     const Run mixed = runQflame({QStringLiteral("diff"), base, writeProfile(dir, "heap.pb", heap),

@@ -12,6 +12,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -266,6 +269,29 @@ void tst_SourceListing::listingTsvAndErrors()
     QCOMPARE(r.out, expected);
     QCOMPARE(r.err, "qflame: warning: " + linux + " has 3 lines shown but the profile has costs on 1 lines past its "
                     "end (up to line 5): it is not the source that was profiled\n");
+
+    // --json (docs/json.md): the TSV's lines, file by file, from the same listing.
+    const Run json = runQflameIn(dir.path(), {QStringLiteral("list"), QStringLiteral("work|helper"), profile,
+                                              QStringLiteral("--source-path"), dir.filePath("app"),
+                                              QStringLiteral("--json")});
+    QCOMPARE(json.code, 0);
+    const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(doc.value("report").toString(), QStringLiteral("list"));
+    QVERIFY(!doc.value("comparison").toBool());
+    QByteArray fromJson;
+    for (const QJsonValue &fv : doc.value("files").toArray()) {
+        const QJsonObject f = fv.toObject();
+        for (const QJsonValue &lv : f.value("lines").toArray()) {
+            const QJsonObject l = lv.toObject();
+            fromJson += f.value("function").toString().toUtf8() + "\t" + f.value("read_file").toString().toUtf8() +
+                        "\t" + QByteArray::number(l.value("line").toInteger()) + "\t" +
+                        QByteArray::number(l.value("flat").toInteger()) + "\t" +
+                        QByteArray::number(l.value("cum").toInteger()) + "\t" + l.value("text").toString().toUtf8() +
+                        "\n";
+        }
+    }
+    QCOMPARE(fromJson, expected);
+    QCOMPARE(doc.value("files").toArray()[2].toObject().value("lines_past_end").toInteger(), qint64(1));
 
     // The text, pprof's layout: the paths as the profile gives them, trimmed by the --source-path heuristic.
     const Run text = runQflameIn(dir.path(), {QStringLiteral("list"), QStringLiteral("^helper$"), profile,
