@@ -1,10 +1,12 @@
 #include "MainWindow.h"
 
 #include "SavedUrlConnections.h"
+#include "ShortcutsDialog.h"
 
 #include "compare/DiffView.h"
 #include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
+#include "controls/SecondaryPanes.h"
 #include "document/DocumentPane.h"
 #include "document/StartPage.h"
 #include "explorer/ConnectionStore.h"
@@ -32,6 +34,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QMessageBox>
+#include <QScreen>
 #include <QMimeData>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -102,6 +105,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_start, &StartPage::filesDropped, this, &MainWindow::openArguments);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) {
         QWidget *w = m_tabs->widget(i);
+        savePaneState(w);   // the next tab of its kind opens as this one was left
         m_tabs->removeTab(i);
         delete w;   // a pane cancels its job; the worker's result is dropped
         giveMemoryBack();
@@ -190,6 +194,8 @@ void MainWindow::createActions()
     edit->addAction(tr("&Find..."), QKeySequence::Find, this, [this] {
         if (ProfilePane *p = currentProfile())
             p->searchBar()->focusSearch();
+        else if (DiffPane *d = currentDiff())
+            d->diffView()->searchBar()->focusSearch();
     });
     edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, [this] {
         if (FlameGraphWidget *g = flameGraph())
@@ -212,6 +218,8 @@ void MainWindow::createActions()
     QAction *showPgo = pgo->addAction(tr("Show PGO &Panel"), QKeySequence(tr("Ctrl+G")), this, [this] {
         if (ProfilePane *p = currentProfile())
             p->showPgo();
+        else if (DiffPane *d = currentDiff())
+            d->diffView()->secondaryPanes()->showPane(d->pgoPanel());
     });
     QAction *saveTrimmed = pgo->addAction(tr("Save for go build -&pgo..."), this, [pgoPanel] {
         if (PgoPanel *p = pgoPanel())
@@ -223,7 +231,7 @@ void MainWindow::createActions()
     });
     connect(pgo, &QMenu::aboutToShow, this, [this, pgoPanel, showPgo, saveTrimmed, savePreprofile] {
         PgoPanel *p = pgoPanel();
-        showPgo->setEnabled(currentProfile() != nullptr);
+        showPgo->setEnabled(currentProfile() != nullptr || currentDiff() != nullptr);
         saveTrimmed->setEnabled(p && p->saveTrimmedButton()->isEnabled());
         savePreprofile->setEnabled(p && p->savePreprofileButton()->isEnabled());
     });
@@ -304,6 +312,14 @@ void MainWindow::createActions()
             else if (auto *r = qobject_cast<RoundsPane *>(m_tabs->widget(i)))
                 r->setColorBlindSafe(on);
     });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {
+        auto *dialog = new ShortcutsDialog(menuBar(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    keys->setObjectName(QStringLiteral("keyboardShortcuts"));
 }
 
 void MainWindow::reopenAll()
@@ -504,7 +520,7 @@ void MainWindow::fillRecentMenu()
 void MainWindow::restoreSettings()
 {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    m_restoredGeometry = restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_icicleAction->setChecked(s.value(QStringLiteral("view/icicle"), false).toBool());
     m_colorBlindAction->setChecked(s.value(QStringLiteral("view/colorBlindSafe"), false).toBool());
@@ -514,8 +530,45 @@ void MainWindow::restoreSettings()
             a->trigger();
 }
 
+void MainWindow::savePaneState(QWidget *tab) const
+{
+    if (auto *p = qobject_cast<ProfilePane *>(tab))
+        p->secondaryPanes()->saveState();
+    else if (auto *d = qobject_cast<DiffPane *>(tab))
+        d->diffView()->secondaryPanes()->saveState();
+}
+
+MainWindow::FirstGeometry MainWindow::firstGeometry(const QRect &available)
+{
+    // A laptop's screen (up to 1600 x 900): all of it, the flamegraph needs every row. A larger one: most of it,
+    // centred, leaving room to see what is beside the window.
+    if (available.width() <= 1600 || available.height() <= 900)
+        return {available, true};
+    QRect r(0, 0, int(available.width() * 0.85), int(available.height() * 0.88));
+    r.moveCenter(available.center());
+    return {r, false};
+}
+
+void MainWindow::showFirstTime()
+{
+    if (m_restoredGeometry) {   // the size and place the window had when it was last closed
+        show();
+        return;
+    }
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    const FirstGeometry g = firstGeometry(screen ? screen->availableGeometry() : QRect(0, 0, 1280, 800));
+    if (g.maximized) {
+        showMaximized();
+        return;
+    }
+    resize(g.rect.size());
+    move(g.rect.topLeft());
+    show();
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    savePaneState(m_tabs->currentWidget());
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());

@@ -2,11 +2,13 @@
 
 #include "compare/DiffTableModel.h"
 #include "controls/SearchBar.h"
+#include "controls/SecondaryPanes.h"
 #include "controls/TableSizing.h"
 #include "flame/FlameView.h"
 
 #include <QRegularExpression>
 
+#include <QButtonGroup>
 #include <QCheckBox>
 #include <algorithm>
 #include <cmath>
@@ -21,7 +23,9 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTabBar>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace qflame {
@@ -30,11 +34,27 @@ namespace qflame {
 // marks for noise and one-side frames.
 class DiffLegend : public QWidget {
 public:
-    explicit DiffLegend(QWidget *parent = nullptr) : QWidget(parent) { setMinimumHeight(fontMetrics().height() * 2 + 8); }
+    explicit DiffLegend(QWidget *parent = nullptr) : QWidget(parent)
+    {
+        setMinimumHeight(fontMetrics().height() * 2 + 8);
+        setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    }
+    // The bar and the swatches, so that it can sit beside the summary.
+    QSize sizeHint() const override
+    {
+        int w = 4 + kBarWidth + 16;
+        for (const QString &text : {tr("unchanged"), tr("within noise"), tr("one side only")})
+            w += 28 + 8 + fontMetrics().horizontalAdvance(text) + 12;
+        if (m_source && m_source->hasCallMarks())
+            w += 28 + 4 + fontMetrics().horizontalAdvance(tr("inlining changed (PGO)")) + 4;
+        return {w, fontMetrics().height() * 2 + 8};
+    }
+    static constexpr int kBarWidth = 240;
     void set(const DiffSource *source, bool colorBlindSafe)
     {
         m_source = source;
         m_colorBlind = colorBlindSafe;
+        updateGeometry();   // the inlining mark adds a swatch
         update();
     }
 
@@ -46,7 +66,7 @@ protected:
             return;
         const double scale = m_source->scale();
         const int h = fontMetrics().height();
-        const QRect bar(4, 2, std::min(360, width() - 8), h);
+        const QRect bar(4, 2, std::min(kBarWidth, width() - 8), h);
         for (int x = 0; x < bar.width(); ++x) {
             const double delta = scale * (2.0 * x / (bar.width() - 1) - 1.0);
             p.fillRect(bar.x() + x, bar.y(), 1, bar.height(), DiffSource::deltaColor(delta, scale, m_colorBlind));
@@ -118,9 +138,10 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_noise->setRange(0, 10);
     m_noise->setSingleStep(0.5);
     m_noise->setValue(2.0);
-    m_noise->setSpecialValueText(tr("off"));
+    m_noise->setSpecialValueText(tr("noise off"));
     m_noise->setSuffix(tr(" σ"));
-    m_noise->setToolTip(tr("A change smaller than this many Poisson standard errors is shown as noise (0 = off)"));
+    m_noise->setToolTip(tr("Noise threshold: a change smaller than this many standard errors (Poisson, from the "
+                           "sample counts) is shown hatched, as noise (0 = off)"));
     m_bySelf = new QCheckBox(tr("Colour by self"));
     m_width = new QComboBox;
     m_width->addItem(tr("Width: max(before, after)"), int(DiffWidth::Max));
@@ -129,26 +150,32 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_scale = new QDoubleSpinBox;
     m_scale->setRange(0, 1e18);
     m_scale->setDecimals(0);
-    m_scale->setSpecialValueText(tr("auto"));
-    m_scale->setToolTip(tr("The |delta| that gets the full colour, in the sample unit (auto: the largest change)"));
+    m_scale->setSpecialValueText(tr("scale auto"));
+    m_scale->setToolTip(tr("Colour scale: the |delta| that gets the full colour, in the sample unit (auto: the "
+                           "largest change)"));
     m_common = new QCheckBox(tr("Common scale"));
     m_common->setChecked(true);
     m_common->setToolTip(tr("Side by side: draw both profiles on one absolute scale, so the lighter one is narrower"));
     m_legend = new DiffLegend;
 
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Normalisation:")));
-    controls->addWidget(m_normalization);
-    controls->addWidget(m_factor);
-    controls->addWidget(new QLabel(tr("Noise:")));
-    controls->addWidget(m_noise);
-    controls->addWidget(m_bySelf);
-    controls->addWidget(m_width);
-    controls->addWidget(new QLabel(tr("Colour scale:")));
-    controls->addWidget(m_scale);
-    controls->addWidget(m_common);
-    controls->addStretch(1);
+    // Every control of the diff bar says what it does.
+    m_normalization->setToolTip(tr("How the two profiles are made comparable before subtracting: absolute values "
+                                   "(the same work in both), per second of profile (different durations), each "
+                                   "side's share of its total (for reference: hides a change of the total), or a "
+                                   "factor applied to the comparison"));
+    m_factor->setToolTip(tr("Custom factor: the comparison's values are multiplied by this before subtracting"));
+    m_noise->setPrefix(tr("noise "));
+    m_bySelf->setToolTip(tr("Colour each frame by the change of its own (self) cost instead of its total"));
+    m_width->setToolTip(tr("How wide a frame is: the larger of its two values, its comparison value, or its "
+                           "baseline value"));
+    m_scale->setPrefix(tr("scale "));
+    m_scale->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("scale 0000000000000")));
+    m_perSecondButton->setToolTip(tr("The durations differ: compare per second of profile"));
+    m_summary->setToolTip(tr("Totals before and after, the durations, the normalisation in force and the "
+                             "noise threshold"));
 
+    // The flamegraphs: the diff flamegraph or the two sides, switched by two buttons in the bar (a tab bar would
+    // take a row of the flamegraph's height).
     m_diffView = new FlameView;
     m_beforeView = new FlameView;
     m_afterView = new FlameView;
@@ -156,8 +183,41 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     sideBySide->addWidget(m_beforeView);
     sideBySide->addWidget(m_afterView);
     m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_diffView, tr("Diff flamegraph"));
     m_tabs->addTab(sideBySide, tr("Side by side (baseline | comparison)"));
+    m_tabs->tabBar()->hide();
+    auto *viewButtons = new QButtonGroup(this);
+    auto *controls = new QHBoxLayout;
+    const std::pair<QString, QString> views[] = {
+        {tr("Diff"), tr("The diff flamegraph: one frame per call path, coloured by its change (Alt+1)")},
+        {tr("Side by side"), tr("The baseline and the comparison side by side, on one scale, zoomed together "
+                                "(Alt+2)")}};
+    for (int i = 0; i < 2; ++i) {
+        auto *b = new QToolButton;
+        b->setText(views[i].first);
+        b->setToolTip(views[i].second);
+        b->setCheckable(true);
+        b->setChecked(i == 0);
+        b->setShortcut(QKeySequence(i == 0 ? tr("Alt+1") : tr("Alt+2")));
+        viewButtons->addButton(b, i);
+        controls->addWidget(b);
+    }
+    connect(viewButtons, &QButtonGroup::idClicked, m_tabs, &QTabWidget::setCurrentIndex);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [viewButtons](int i) {
+        if (QAbstractButton *b = viewButtons->button(i))
+            b->setChecked(true);
+    });
+    controls->addSpacing(8);
+    controls->addWidget(m_normalization);
+    controls->addWidget(m_factor);
+    m_factor->hide();   // shown with "Custom factor" only
+    controls->addWidget(m_noise);
+    controls->addWidget(m_bySelf);
+    controls->addWidget(m_width);
+    controls->addWidget(m_scale);
+    controls->addWidget(m_common);
+    controls->addStretch(1);
 
     m_model = new DiffTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -180,35 +240,38 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     auto *tablePane = new QWidget;
     auto *tableLayout = new QVBoxLayout(tablePane);
     tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->setSpacing(2);
     tableLayout->addWidget(m_filter);
     tableLayout->addWidget(m_table);
+    // The diff flamegraph is the main view; the diff table the first of the panes below it (DiffPane adds more).
+    m_panes = new SecondaryPanes(QStringLiteral("diff"), m_tabs);
+    m_panes->addSecondaryPane(tablePane, tr("Diff table"));
 
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_tabs);
-    split->addWidget(tablePane);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-
+    // The bar: the summary with the legend beside it, then the controls. The legend's two lines sit beside a
+    // summary that wraps to two lines on a narrow screen, so the bar is two rows high either way.
     auto *summaryRow = new QHBoxLayout;
     summaryRow->addWidget(m_summary, 1);
     summaryRow->addWidget(m_perSecondButton);
+    summaryRow->addWidget(m_legend);
     m_search = new SearchBar;
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(summaryRow);
-    layout->addLayout(controls);
-    layout->addWidget(m_legend);
-    layout->addWidget(m_search);
+    m_layout = new QVBoxLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setSpacing(2);
+    m_layout->addLayout(summaryRow);
+    m_layout->addLayout(controls);
+    m_layout->addWidget(m_search);
     connect(m_search, &SearchBar::changed, this, &DiffView::runSearch);
     connect(m_search, &SearchBar::stepRequested, this, [this](int direction) {
         FlameView *v = m_tabs->currentIndex() == 0 ? m_diffView : m_beforeView;
         v->graph()->selectNextMatch(direction);
     });
-    layout->addWidget(split, 1);
+    m_layout->addWidget(m_panes, 1);
 
     auto reapply = [this] { apply(); };
     connect(m_normalization, &QComboBox::currentIndexChanged, this, [this] {
-        m_factor->setEnabled(Normalization(m_normalization->currentData().toInt()) == Normalization::Factor);
+        const bool factor = Normalization(m_normalization->currentData().toInt()) == Normalization::Factor;
+        m_factor->setEnabled(factor);
+        m_factor->setVisible(factor);
         apply();
     });
     connect(m_factor, &QDoubleSpinBox::valueChanged, this, reapply);
@@ -238,6 +301,13 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     connect(m_afterView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(2, n); });
 }
 
+QList<QPair<QString, QString>> DiffView::keyBindings()
+{
+    // The shortcuts of the view buttons, set in the constructor.
+    return {{tr("Alt+1"), tr("Comparison: the diff flamegraph")},
+            {tr("Alt+2"), tr("Comparison: the two profiles side by side")}};
+}
+
 DiffOptions DiffView::options() const
 {
     DiffOptions o;
@@ -252,6 +322,7 @@ void DiffView::setOptions(const DiffOptions &o)
     const QSignalBlocker b1(m_normalization), b2(m_factor), b3(m_noise);
     m_normalization->setCurrentIndex(m_normalization->findData(int(o.normalization)));
     m_factor->setEnabled(o.normalization == Normalization::Factor);
+    m_factor->setVisible(o.normalization == Normalization::Factor);
     m_factor->setValue(o.factor);
     m_noise->setValue(o.noiseK);
     apply();
@@ -290,6 +361,7 @@ void DiffView::setDiff(std::shared_ptr<const DiffTree> diff)
         const DiffOptions &o = m_diff->options();
         m_normalization->setCurrentIndex(m_normalization->findData(int(o.normalization)));
         m_factor->setEnabled(o.normalization == Normalization::Factor);
+        m_factor->setVisible(o.normalization == Normalization::Factor);
         m_factor->setValue(o.factor);
         m_noise->setValue(o.noiseK);
     }
@@ -325,10 +397,13 @@ void DiffView::apply()
     auto source = std::make_shared<DiffSource>(m_shown, DiffWidth(m_width->currentData().toInt()), coloring);
     if (m_inlining)   // by the frames of the tree shown: a rebuild for another granularity has other frames
         source->setCallMarks(callMarksOf(*m_shown, *m_inlining));
+    const QString legend = tr("Colours: green (blue when colour-blind safe), less cost in the comparison; red (orange), "
+                              "more; grey, unchanged; hatched, "
+                              "a change within the noise threshold; dashed outline, a frame on one side only");
     m_legend->setToolTip(source->hasCallMarks()
-                             ? tr("Frames with a purple corner: the call from their parent changed inlining "
-                                  "between the profiles (see the PGO panel's Inlining changes)")
-                             : QString());
+                             ? legend + tr(". Frames with a purple corner: the call from their parent changed "
+                                           "inlining between the profiles (see the PGO panel's Inlining changes)")
+                             : legend);
     m_source = std::move(source);
     m_syncing = true;
     m_diffView->setSource(m_source, true);
@@ -347,6 +422,12 @@ void DiffView::setInliningChanges(std::shared_ptr<const InliningChanges> changes
         return;   // no marks before nor after: a second apply() of a large diff for nothing
     m_inlining = std::move(changes);
     apply();
+}
+
+SearchBar *DiffView::takeSearchBar()
+{
+    m_layout->removeWidget(m_search);
+    return m_search;
 }
 
 const DiffTable *DiffView::diffTable() const
