@@ -230,7 +230,7 @@ void tst_FirstMinute::pgoReadinessStaysInItsPane()
     const int tab = panes->tabs()->indexOf(pgo);
     QVERIFY(!panes->tabs()->tabIcon(tab).isNull());
     QVERIFY(panes->tabs()->tabToolTip(tab).contains(QLatin1String("PGO tab")));
-    QCOMPARE(panes->badge(comparison ? static_cast<QWidget *>(w.currentDiff()->diffView()->table()->parentWidget())
+    QCOMPARE(panes->badge(comparison ? static_cast<QWidget *>(w.currentDiff()->diffView()->table())
                                      : static_cast<QWidget *>(w.topTable())),
              SecondaryPanes::Badge::None);
 }
@@ -385,7 +385,7 @@ void tst_FirstMinute::diffBarControlsHaveTooltips()
     for (QWidget *c : w.currentDiff()->findChildren<QWidget *>()) {
         if (!view->isAncestorOf(c) && (qobject_cast<QComboBox *>(c) || qobject_cast<QLineEdit *>(c) ||
                                        qobject_cast<QAbstractButton *>(c)) &&
-            !qobject_cast<QTabBar *>(c->parentWidget()))
+            !qobject_cast<QTabBar *>(c->parentWidget()) && !qobject_cast<QLineEdit *>(c->parentWidget()))
             QVERIFY2(!c->toolTip().isEmpty(), c->metaObject()->className());
     }
 }
@@ -429,7 +429,7 @@ void tst_FirstMinute::bundledComparison()
     // The story the examples tell (README): one clear change beyond noise, one clear change within it.
     const DiffRow &checksums = *rows.at("main.verifyChecksums");
     QCOMPARE(checksums.diffClass, DiffClass::Faster);
-    QVERIFY(std::fabs(checksums.deltaCum) > 10 * checksums.standardErrorCum);
+    QVERIFY(std::fabs(checksums.deltaCum) > 5 * checksums.standardErrorCum);
     const DiffRow &render = *rows.at("main.renderSummary");
     QVERIFY(render.deltaCum != 0);
     QCOMPARE(render.diffClass, DiffClass::WithinNoise);

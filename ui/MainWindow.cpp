@@ -115,6 +115,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     createActions();
     restoreSettings();
     updateStartPage();
+    // The status bar shows only while it has something to say: its empty row is the flamegraph's (issue #37).
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        statusBar()->setVisible(!message.isEmpty());
+    });
     statusBar()->showMessage(tr("Open a profile (File > Open), compare two (File > Compare), or drop files here"));
 }
 

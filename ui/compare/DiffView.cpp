@@ -43,13 +43,14 @@ public:
     QSize sizeHint() const override
     {
         int w = 4 + kBarWidth + 16;
-        for (const QString &text : {tr("unchanged"), tr("within noise"), tr("one side only")})
-            w += 28 + 8 + fontMetrics().horizontalAdvance(text) + 12;
+        for (const QString &text : {tr("unchanged"), tr("within noise"), tr("one side")})
+            w += kSwatch + 8 + fontMetrics().horizontalAdvance(text) + 8;
         if (m_source && m_source->hasCallMarks())
-            w += 28 + 4 + fontMetrics().horizontalAdvance(tr("inlining changed (PGO)")) + 4;
+            w += kSwatch + 4 + fontMetrics().horizontalAdvance(tr("inlining changed (PGO)")) + 4;
         return {w, fontMetrics().height() * 2 + 8};
     }
-    static constexpr int kBarWidth = 240;
+    static constexpr int kBarWidth = 150;
+    static constexpr int kSwatch = 20;
     void set(const DiffSource *source, bool colorBlindSafe)
     {
         m_source = source;
@@ -75,13 +76,13 @@ protected:
         const QString lo = QString::fromStdString(m_source->diff().formatValue(-scale, true));
         const QString hi = QString::fromStdString(m_source->diff().formatValue(scale, true));
         const int y = bar.bottom() + h;
-        p.drawText(bar.x(), y, tr("%1 (less cost)").arg(lo));
-        const QString right = tr("%1 (more cost)").arg(hi);
+        p.drawText(bar.x(), y, lo);   // green, less cost: the tooltip says so
+        const QString right = hi;
         p.drawText(bar.right() - fontMetrics().horizontalAdvance(right), y, right);
         // Marks.
-        int x = bar.right() + 16;
+        int x = bar.right() + 12;
         auto swatch = [&](const QString &text, FrameMark mark) {
-            const QRect r(x, bar.y(), 28, h);
+            const QRect r(x, bar.y(), kSwatch, h);
             p.fillRect(r, DiffSource::neutralColor());
             if (mark == FrameMark::Hatched)
                 p.fillRect(r, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
@@ -91,13 +92,13 @@ protected:
             }
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(r.right() + 4, bar.y() + fontMetrics().ascent(), text);
-            x = r.right() + 8 + fontMetrics().horizontalAdvance(text) + 12;
+            x = r.right() + 4 + fontMetrics().horizontalAdvance(text) + 8;
         };
         swatch(tr("unchanged"), FrameMark::None);
         swatch(tr("within noise"), FrameMark::Hatched);
-        swatch(tr("one side only"), FrameMark::Dashed);
+        swatch(tr("one side"), FrameMark::Dashed);
         if (m_source->hasCallMarks()) {   // only when the PGO panel found inlining changes: the frames it marks
-            const QRect r(x, bar.y(), 28, h);
+            const QRect r(x, bar.y(), kSwatch, h);
             const QColor purple(0x7b, 0x1f, 0xa2);
             p.fillRect(r, DiffSource::neutralColor());
             p.setPen(QPen(purple, 1.5));
@@ -234,18 +235,10 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_filter = new QLineEdit;
-    m_filter->setPlaceholderText(tr("Filter functions (regular expression)"));
-    m_filter->setClearButtonEnabled(true);
-    auto *tablePane = new QWidget;
-    auto *tableLayout = new QVBoxLayout(tablePane);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->setSpacing(2);
-    tableLayout->addWidget(m_filter);
-    tableLayout->addWidget(m_table);
+    // No filter field of its own: the search bar's pattern filters the table too (runSearch), one row less.
     // The diff flamegraph is the main view; the diff table the first of the panes below it (DiffPane adds more).
     m_panes = new SecondaryPanes(QStringLiteral("diff"), m_tabs);
-    m_panes->addSecondaryPane(tablePane, tr("Diff table"));
+    m_panes->addSecondaryPane(m_table, tr("Diff table"));
 
     // The bar: the summary with the legend beside it, then the controls. The legend's two lines sit beside a
     // summary that wraps to two lines on a narrow screen, so the bar is two rows high either way.
@@ -285,9 +278,6 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     });
     connect(m_perSecondButton, &QPushButton::clicked, this, [this] {
         m_normalization->setCurrentIndex(m_normalization->findData(int(Normalization::PerSecond)));
-    });
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_proxy->setFilterRegularExpression(QRegularExpression(text, QRegularExpression::CaseInsensitiveOption));
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &i) {
         if (i.isValid() && m_shown)

@@ -109,7 +109,6 @@ private:
     DiffTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
-    QLineEdit *m_filter;
     SearchBar *m_search;
     SecondaryPanes *m_panes;
     QVBoxLayout *m_layout;

@@ -30,6 +30,9 @@ SecondaryPanes::SecondaryPanes(const QString &kind, QWidget *mainView, QWidget *
     m_collapse = new QToolButton;
     m_collapse->setAutoRaise(true);
     m_tabs->setCornerWidget(m_collapse, Qt::TopRightCorner);
+    // The splitter would keep the largest pane's minimum size (the PGO panel's: readiness, controls, tables) even
+    // while a table is open: the panes may be as low as their tab bar, the split decides.
+    m_tabs->setMinimumHeight(collapsedHeight());
     m_split = new QSplitter(Qt::Vertical);
     m_split->setChildrenCollapsible(false);
     m_split->addWidget(m_main);

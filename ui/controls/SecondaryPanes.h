@@ -30,9 +30,9 @@ class SecondaryPanes : public QWidget {
     Q_OBJECT
 
 public:
-    // The share of the window's height the main view keeps by default (the flamegraph's 60 % with a margin for its
-    // breadcrumbs and borders).
-    static constexpr double kMainShare = 0.64;
+    // The share of the window's height the main view keeps by default (issue #37: the flamegraph at least 60 %,
+    // with a margin for rounding and borders).
+    static constexpr double kMainShare = 0.62;
 
     SecondaryPanes(const QString &kind, QWidget *mainView, QWidget *parent = nullptr);
 

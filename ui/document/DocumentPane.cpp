@@ -51,6 +51,7 @@ DocumentPane::DocumentPane(QWidget *parent) : QWidget(parent)
     m_progress->setMaximumWidth(200);
     m_progress->hide();
     m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop reading: the tab keeps what it showed"));
     m_cancel->hide();
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("paneStatus"));
