@@ -14,7 +14,9 @@ case "$mode" in run|test|build|package) ;; *) echo "usage: $0 run|test|build|pac
 BUILD_DIR="${QFLAME_BUILD_DIR:-build}"
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
+  # qt6-svg-dev by its real name: libqt6svg6-dev is a name it provides, which dpkg never reports installed, so
+  # every run asked apt for it again
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
   libiberty-dev   # demangling C++ and Rust (legacy and v0) names as c++filt does (model/names)
   rapidjson-dev   # streaming the JSON formats (header-only: nothing at run time; model/formats/JsonStream)
