@@ -2,6 +2,7 @@
 //   qflame_screenshots OUTDIR
 // Runs offscreen (QT_QPA_PLATFORM=offscreen); not a test, it asserts nothing.
 #include "MainWindow.h"
+#include "ShortcutsDialog.h"
 #include "ProfileFactory.h"
 #include "export/ProfileWriter.h"
 #include "fetch/ProfileFetch.h"
@@ -36,6 +37,7 @@
 #include <QPushButton>
 #include <QCheckBox>
 #include <QDateTime>
+#include <QMenuBar>
 #include <QMouseEvent>
 
 using namespace qflame;
@@ -174,6 +176,13 @@ int main(int argc, char **argv)
             pane->showSandwich(f);
     shoot(w, out + QStringLiteral("/sandwich.png"));
     pane->secondaryPanes()->showPane(pane->topTable());
+
+    // Help > Keyboard Shortcuts, as generated from the window's menus and the views' keys.
+    {
+        ShortcutsDialog keys(w.menuBar());
+        keys.show();
+        shoot(keys, out + QStringLiteral("/shortcuts.png"));
+    }
 
     g->setOrientation(FlameGraphWidget::Orientation::Icicle);
     g->resetZoom();

@@ -67,6 +67,7 @@ ShortcutsDialog::ShortcutsDialog(const QMenuBar *bar, QWidget *parent) : QDialog
     m_table = new QTableWidget(int(entries.size()), 3);
     m_table->setHorizontalHeaderLabels({tr("Where"), tr("Keys"), tr("What")});
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setWordWrap(false);
