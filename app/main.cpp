@@ -175,8 +175,7 @@ int main(int argc, char **argv)
     }
     qflame::fetch::installUrlReader(fetchSettings, true);
     qflame::MainWindow window;
-    window.resize(1280, 800);
-    window.show();
+    window.showFirstTime();   // as last closed, or a share of the screen
     if (rounds) {
         window.openRounds(std::move(rounds->rounds), rounds->options);
         return app.exec();

@@ -2,6 +2,7 @@
 //   qflame_screenshots OUTDIR
 // Runs offscreen (QT_QPA_PLATFORM=offscreen); not a test, it asserts nothing.
 #include "MainWindow.h"
+#include "ShortcutsDialog.h"
 #include "ProfileFactory.h"
 #include "export/ProfileWriter.h"
 #include "fetch/ProfileFetch.h"
@@ -9,6 +10,7 @@
 #include "compare/DiffView.h"
 #include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
+#include "controls/SecondaryPanes.h"
 #include "document/DocumentPane.h"
 #include "explorer/ConnectionStore.h"
 #include "explorer/QrynExplorer.h"
@@ -35,6 +37,7 @@
 #include <QPushButton>
 #include <QCheckBox>
 #include <QDateTime>
+#include <QMenuBar>
 #include <QMouseEvent>
 
 using namespace qflame;
@@ -172,7 +175,14 @@ int main(int argc, char **argv)
         if (t.frames().label(f) == "sort.partition_func")
             pane->showSandwich(f);
     shoot(w, out + QStringLiteral("/sandwich.png"));
-    pane->views()->setCurrentIndex(0);
+    pane->secondaryPanes()->showPane(pane->topTable());
+
+    // Help > Keyboard Shortcuts, as generated from the window's menus and the views' keys.
+    {
+        ShortcutsDialog keys(w.menuBar());
+        keys.show();
+        shoot(keys, out + QStringLiteral("/shortcuts.png"));
+    }
 
     g->setOrientation(FlameGraphWidget::Orientation::Icicle);
     g->resetZoom();
@@ -181,11 +191,33 @@ int main(int argc, char **argv)
     g->setOrientation(FlameGraphWidget::Orientation::Flame);
     g->setColorScheme(ColorScheme::Package);
 
-    // A comparison: the diff flamegraph, then side by side.
+    // Issue #37, the first minute: the bundled pair and one of its profiles as they open on a 1366x768 laptop
+    // (maximized: 1366x740 less a title bar) and as the first window takes a 1920x1080 screen (1632x924).
+    const QString examples = QStringLiteral(QFLAME_TEST_DATA "/../../resources/examples/");
+    for (const QSize size : {QSize(1366, 710), QSize(1632, 924)}) {
+        for (bool comparison : {true, false}) {
+            MainWindow first;
+            first.resize(size);
+            first.show();
+            if (comparison)
+                first.openArguments({examples + QStringLiteral("baseline.cpu.pb.gz"),
+                                     examples + QStringLiteral("optimized.cpu.pb.gz")});
+            else
+                first.openArguments({examples + QStringLiteral("baseline.cpu.pb.gz")});
+            waitLoaded(first);
+            if (comparison)
+                waitPgo(first.currentDiff()->pgoPanel());   // its tab's mark
+            shoot(first, out + QStringLiteral("/first-%1-%2.png")
+                                   .arg(comparison ? QStringLiteral("comparison") : QStringLiteral("profile"))
+                                   .arg(size.width()));
+        }
+    }
+
+    // A comparison: the diff flamegraph of the bundled pair, then side by side.
     MainWindow c;
     c.resize(1400, 900);
     c.show();
-    c.openArguments({data + QStringLiteral("gen__baseline.cpu.pb.gz"), data + QStringLiteral("gen__optimized.cpu.pb.gz")});
+    c.openArguments({examples + QStringLiteral("baseline.cpu.pb.gz"), examples + QStringLiteral("optimized.cpu.pb.gz")});
     waitLoaded(c);
     shoot(c, out + QStringLiteral("/diff.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(1);
@@ -200,6 +232,7 @@ int main(int argc, char **argv)
                        data + QStringLiteral("pgo-inlining/inlined.cpu.pb.gz")});
     waitLoaded(inl);
     waitPgo(inl.currentDiff()->pgoPanel());
+    inl.currentDiff()->diffView()->secondaryPanes()->showPane(inl.currentDiff()->pgoPanel());
     inl.currentDiff()->pgoPanel()->tabs()->setCurrentIndex(2);
     shoot(inl, out + QStringLiteral("/pgo-inlining.png"));
 

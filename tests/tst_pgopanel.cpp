@@ -6,6 +6,7 @@
 #include "PgoTestSupport.h"
 #include "ProfileFactory.h"
 #include "compare/DiffView.h"
+#include "controls/SecondaryPanes.h"
 #include "document/DocumentPane.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
@@ -252,7 +253,7 @@ void tst_PgoPanel::selectingAnEdgeHighlightsItsFrames()
     QVERIFY(!panel->isComputing());
     QCOMPARE(panel->edgeTable()->model()->rowCount(), 0);
     pane.showPgo();
-    QCOMPARE(pane.lowerTabs()->currentWidget(), panel);
+    QCOMPARE(pane.secondaryPanes()->currentPane(), panel);
     QVERIFY(waitComputed(panel));
     FlameGraphWidget *g = pane.flameGraph();
     auto highlighted = [g] {

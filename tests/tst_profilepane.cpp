@@ -2,6 +2,7 @@
 // click, and the sandwich of a function; numbers checked against the oracle of the profile.
 #include "controls/FilterBar.h"
 #include "controls/SearchBar.h"
+#include "controls/SecondaryPanes.h"
 #include "document/DocumentPane.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
@@ -171,7 +172,7 @@ void tst_ProfilePane::sandwichTotalsAddUp()
     const FrameId f = frameNamed(t, "sort.partition_func");
     QVERIFY(f);
     m_pane->showSandwich(f);
-    QCOMPARE(m_pane->views()->currentWidget(), m_pane->sandwichView());
+    QCOMPARE(m_pane->secondaryPanes()->currentPane(), m_pane->sandwichView());
     const Sandwich &s = m_pane->sandwichView()->sandwich();
     // Both halves total the function's cum (1940000000 ns in the oracle), though it recurses.
     QCOMPARE(s.callers->total(CallTree::kRoot), int64_t(1940000000));

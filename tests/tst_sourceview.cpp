@@ -5,6 +5,7 @@
 // highlighter.
 #include "PgoTestSupport.h"
 #include "compare/DiffView.h"
+#include "controls/SecondaryPanes.h"
 #include "document/DocumentPane.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
@@ -117,7 +118,7 @@ void tst_SourceView::profileTabListsTheFunction()
     QVERIFY(work != CallTree::kRoot);
     pane.showSource(work);
     SourceView *v = pane.sourceView();
-    QCOMPARE(pane.views()->currentWidget(), v);
+    QCOMPARE(pane.secondaryPanes()->currentPane(), v);
     QVERIFY(waitListed(v));
     QVERIFY(v->currentFile());
     // --source-path's rule: the profile's /build/app/work.go is found under the folder named app.
@@ -183,7 +184,7 @@ void tst_SourceView::comparisonShowsDeltaAndNoise()
     QVERIFY(work != CallTree::kRoot);
     pane.showSource(work);
     SourceView *v = pane.sourceView();
-    QCOMPARE(pane.diffView()->tabs()->currentWidget(), v);
+    QCOMPARE(pane.diffView()->secondaryPanes()->currentPane(), v);
     QVERIFY(waitListed(v));
     // Line 22: cum 5 -> 42 on as many samples: SE = sqrt(25/5 + 42^2/42) = 6.86, |37| > 2 SE: slower. Line 21
     // is unchanged (4 -> 4).

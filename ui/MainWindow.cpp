@@ -1,10 +1,12 @@
 #include "MainWindow.h"
 
 #include "SavedUrlConnections.h"
+#include "ShortcutsDialog.h"
 
 #include "compare/DiffView.h"
 #include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
+#include "controls/SecondaryPanes.h"
 #include "document/DocumentPane.h"
 #include "document/StartPage.h"
 #include "explorer/ConnectionStore.h"
@@ -102,6 +104,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_start, &StartPage::filesDropped, this, &MainWindow::openArguments);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) {
         QWidget *w = m_tabs->widget(i);
+        savePaneState(w);   // the next tab of its kind opens as this one was left
         m_tabs->removeTab(i);
         delete w;   // a pane cancels its job; the worker's result is dropped
         giveMemoryBack();
@@ -111,6 +114,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     createActions();
     restoreSettings();
     updateStartPage();
+    // The status bar shows only while it has something to say: its empty row is the flamegraph's (issue #37).
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        statusBar()->setVisible(!message.isEmpty());
+    });
     statusBar()->showMessage(tr("Open a profile (File > Open), compare two (File > Compare), or drop files here"));
 }
 
@@ -190,6 +197,8 @@ void MainWindow::createActions()
     edit->addAction(tr("&Find..."), QKeySequence::Find, this, [this] {
         if (ProfilePane *p = currentProfile())
             p->searchBar()->focusSearch();
+        else if (DiffPane *d = currentDiff())
+            d->diffView()->searchBar()->focusSearch();
     });
     edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, [this] {
         if (FlameGraphWidget *g = flameGraph())
@@ -212,6 +221,8 @@ void MainWindow::createActions()
     QAction *showPgo = pgo->addAction(tr("Show PGO &Panel"), QKeySequence(tr("Ctrl+G")), this, [this] {
         if (ProfilePane *p = currentProfile())
             p->showPgo();
+        else if (DiffPane *d = currentDiff())
+            d->diffView()->secondaryPanes()->showPane(d->pgoPanel());
     });
     QAction *saveTrimmed = pgo->addAction(tr("Save for go build -&pgo..."), this, [pgoPanel] {
         if (PgoPanel *p = pgoPanel())
@@ -223,7 +234,7 @@ void MainWindow::createActions()
     });
     connect(pgo, &QMenu::aboutToShow, this, [this, pgoPanel, showPgo, saveTrimmed, savePreprofile] {
         PgoPanel *p = pgoPanel();
-        showPgo->setEnabled(currentProfile() != nullptr);
+        showPgo->setEnabled(currentProfile() != nullptr || currentDiff() != nullptr);
         saveTrimmed->setEnabled(p && p->saveTrimmedButton()->isEnabled());
         savePreprofile->setEnabled(p && p->savePreprofileButton()->isEnabled());
     });
@@ -304,6 +315,14 @@ void MainWindow::createActions()
             else if (auto *r = qobject_cast<RoundsPane *>(m_tabs->widget(i)))
                 r->setColorBlindSafe(on);
     });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {
+        auto *dialog = new ShortcutsDialog(menuBar(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    keys->setObjectName(QStringLiteral("keyboardShortcuts"));
 }
 
 void MainWindow::reopenAll()
@@ -504,7 +523,7 @@ void MainWindow::fillRecentMenu()
 void MainWindow::restoreSettings()
 {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    m_restoredGeometry = restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_icicleAction->setChecked(s.value(QStringLiteral("view/icicle"), false).toBool());
     m_colorBlindAction->setChecked(s.value(QStringLiteral("view/colorBlindSafe"), false).toBool());
@@ -516,6 +535,7 @@ void MainWindow::restoreSettings()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    savePaneState(m_tabs->currentWidget());
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());

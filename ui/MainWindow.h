@@ -61,6 +61,15 @@ public:
     // Shown instead of the tabs while none is open.
     StartPage *startPage() const { return m_start; }
 
+    // The first window without a remembered one: a share of the screen's available area (all of a small one,
+    // maximized). showFirstTime() shows the window so, or as it was when last closed.
+    struct FirstGeometry {
+        QRect rect;
+        bool maximized = false;
+    };
+    static FirstGeometry firstGeometry(const QRect &available);
+    void showFirstTime();
+
     bool isLoading() const;
     // Most recent first, at most 10: files opened and comparisons (as "BASE\nNEW"), kept in QSettings.
     QStringList recentFiles() const;
@@ -109,6 +118,7 @@ private:
     void remember(const QString &entry);
     void fillRecentMenu();
     void restoreSettings();
+    void savePaneState(QWidget *tab) const;   // a profile or comparison tab's panes, for the next of its kind
     void updateStartPage();   // the start page's lists, and whether it or the tabs show
     void frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos);
     template <typename F>
@@ -123,6 +133,7 @@ private:
     QList<QAction *> m_schemeActions;
     QList<QAction *> m_exportActions;   // indexed by ExportFormat
     QString m_lastError;
+    bool m_restoredGeometry = false;
     bool m_icicle = false;
     bool m_colorBlind = false;
     int m_scheme = 0;

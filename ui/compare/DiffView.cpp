@@ -2,12 +2,14 @@
 
 #include "compare/DiffTableModel.h"
 #include "controls/SearchBar.h"
+#include "controls/SecondaryPanes.h"
 #include "controls/TableSizing.h"
 #include "diff/DiffHeadline.h"
 #include "flame/FlameView.h"
 
 #include <QRegularExpression>
 
+#include <QButtonGroup>
 #include <QCheckBox>
 #include <algorithm>
 #include <cmath>
@@ -22,7 +24,9 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTabBar>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace qflame {
@@ -31,11 +35,28 @@ namespace qflame {
 // marks for noise and one-side frames.
 class DiffLegend : public QWidget {
 public:
-    explicit DiffLegend(QWidget *parent = nullptr) : QWidget(parent) { setMinimumHeight(fontMetrics().height() * 2 + 8); }
+    explicit DiffLegend(QWidget *parent = nullptr) : QWidget(parent)
+    {
+        setMinimumHeight(fontMetrics().height() * 2 + 8);
+        setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    }
+    // The bar and the swatches, so that it can sit beside the summary.
+    QSize sizeHint() const override
+    {
+        int w = 4 + kBarWidth + 16;
+        for (const QString &text : {tr("unchanged"), tr("within noise"), tr("one side")})
+            w += kSwatch + 8 + fontMetrics().horizontalAdvance(text) + 8;
+        if (m_source && m_source->hasCallMarks())
+            w += kSwatch + 4 + fontMetrics().horizontalAdvance(tr("inlining changed (PGO)")) + 4;
+        return {w, fontMetrics().height() * 2 + 8};
+    }
+    static constexpr int kBarWidth = 150;
+    static constexpr int kSwatch = 20;
     void set(const DiffSource *source, bool colorBlindSafe)
     {
         m_source = source;
         m_colorBlind = colorBlindSafe;
+        updateGeometry();   // the inlining mark adds a swatch
         update();
     }
 
@@ -47,7 +68,7 @@ protected:
             return;
         const double scale = m_source->scale();
         const int h = fontMetrics().height();
-        const QRect bar(4, 2, std::min(360, width() - 8), h);
+        const QRect bar(4, 2, std::min(kBarWidth, width() - 8), h);
         for (int x = 0; x < bar.width(); ++x) {
             const double delta = scale * (2.0 * x / (bar.width() - 1) - 1.0);
             p.fillRect(bar.x() + x, bar.y(), 1, bar.height(), DiffSource::deltaColor(delta, scale, m_colorBlind));
@@ -56,13 +77,13 @@ protected:
         const QString lo = QString::fromStdString(m_source->diff().formatValue(-scale, true));
         const QString hi = QString::fromStdString(m_source->diff().formatValue(scale, true));
         const int y = bar.bottom() + h;
-        p.drawText(bar.x(), y, tr("%1 (less cost)").arg(lo));
-        const QString right = tr("%1 (more cost)").arg(hi);
+        p.drawText(bar.x(), y, lo);   // green, less cost: the tooltip says so
+        const QString right = hi;
         p.drawText(bar.right() - fontMetrics().horizontalAdvance(right), y, right);
         // Marks.
-        int x = bar.right() + 16;
+        int x = bar.right() + 12;
         auto swatch = [&](const QString &text, FrameMark mark) {
-            const QRect r(x, bar.y(), 28, h);
+            const QRect r(x, bar.y(), kSwatch, h);
             p.fillRect(r, DiffSource::neutralColor());
             if (mark == FrameMark::Hatched)
                 p.fillRect(r, QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
@@ -72,13 +93,13 @@ protected:
             }
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(r.right() + 4, bar.y() + fontMetrics().ascent(), text);
-            x = r.right() + 8 + fontMetrics().horizontalAdvance(text) + 12;
+            x = r.right() + 4 + fontMetrics().horizontalAdvance(text) + 8;
         };
         swatch(tr("unchanged"), FrameMark::None);
         swatch(tr("within noise"), FrameMark::Hatched);
-        swatch(tr("one side only"), FrameMark::Dashed);
+        swatch(tr("one side"), FrameMark::Dashed);
         if (m_source->hasCallMarks()) {   // only when the PGO panel found inlining changes: the frames it marks
-            const QRect r(x, bar.y(), 28, h);
+            const QRect r(x, bar.y(), kSwatch, h);
             const QColor purple(0x7b, 0x1f, 0xa2);
             p.fillRect(r, DiffSource::neutralColor());
             p.setPen(QPen(purple, 1.5));
@@ -119,9 +140,10 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_noise->setRange(0, 10);
     m_noise->setSingleStep(0.5);
     m_noise->setValue(2.0);
-    m_noise->setSpecialValueText(tr("off"));
+    m_noise->setSpecialValueText(tr("noise off"));
     m_noise->setSuffix(tr(" σ"));
-    m_noise->setToolTip(tr("A change smaller than this many Poisson standard errors is shown as noise (0 = off)"));
+    m_noise->setToolTip(tr("Noise threshold: a change smaller than this many standard errors (Poisson, from the "
+                           "sample counts) is shown hatched, as noise (0 = off)"));
     m_bySelf = new QCheckBox(tr("Colour by self"));
     m_width = new QComboBox;
     m_width->addItem(tr("Width: max(before, after)"), int(DiffWidth::Max));
@@ -130,26 +152,32 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_scale = new QDoubleSpinBox;
     m_scale->setRange(0, 1e18);
     m_scale->setDecimals(0);
-    m_scale->setSpecialValueText(tr("auto"));
-    m_scale->setToolTip(tr("The |delta| that gets the full colour, in the sample unit (auto: the largest change)"));
+    m_scale->setSpecialValueText(tr("scale auto"));
+    m_scale->setToolTip(tr("Colour scale: the |delta| that gets the full colour, in the sample unit (auto: the "
+                           "largest change)"));
     m_common = new QCheckBox(tr("Common scale"));
     m_common->setChecked(true);
     m_common->setToolTip(tr("Side by side: draw both profiles on one absolute scale, so the lighter one is narrower"));
     m_legend = new DiffLegend;
 
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Normalisation:")));
-    controls->addWidget(m_normalization);
-    controls->addWidget(m_factor);
-    controls->addWidget(new QLabel(tr("Noise:")));
-    controls->addWidget(m_noise);
-    controls->addWidget(m_bySelf);
-    controls->addWidget(m_width);
-    controls->addWidget(new QLabel(tr("Colour scale:")));
-    controls->addWidget(m_scale);
-    controls->addWidget(m_common);
-    controls->addStretch(1);
+    // Every control of the diff bar says what it does.
+    m_normalization->setToolTip(tr("How the two profiles are made comparable before subtracting: absolute values "
+                                   "(the same work in both), per second of profile (different durations), each "
+                                   "side's share of its total (for reference: hides a change of the total), or a "
+                                   "factor applied to the comparison"));
+    m_factor->setToolTip(tr("Custom factor: the comparison's values are multiplied by this before subtracting"));
+    m_noise->setPrefix(tr("noise "));
+    m_bySelf->setToolTip(tr("Colour each frame by the change of its own (self) cost instead of its total"));
+    m_width->setToolTip(tr("How wide a frame is: the larger of its two values, its comparison value, or its "
+                           "baseline value"));
+    m_scale->setPrefix(tr("scale "));
+    m_scale->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("scale 0000000000000")));
+    m_perSecondButton->setToolTip(tr("The durations differ: compare per second of profile"));
+    m_summary->setToolTip(tr("Totals before and after, the durations, the normalisation in force and the "
+                             "noise threshold"));
 
+    // The flamegraphs: the diff flamegraph or the two sides, switched by two buttons in the bar (a tab bar would
+    // take a row of the flamegraph's height).
     m_diffView = new FlameView;
     m_beforeView = new FlameView;
     m_afterView = new FlameView;
@@ -157,8 +185,41 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     sideBySide->addWidget(m_beforeView);
     sideBySide->addWidget(m_afterView);
     m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_diffView, tr("Diff flamegraph"));
     m_tabs->addTab(sideBySide, tr("Side by side (baseline | comparison)"));
+    m_tabs->tabBar()->hide();
+    auto *viewButtons = new QButtonGroup(this);
+    auto *controls = new QHBoxLayout;
+    const std::pair<QString, QString> views[] = {
+        {tr("Diff"), tr("The diff flamegraph: one frame per call path, coloured by its change (Alt+1)")},
+        {tr("Side by side"), tr("The baseline and the comparison side by side, on one scale, zoomed together "
+                                "(Alt+2)")}};
+    for (int i = 0; i < 2; ++i) {
+        auto *b = new QToolButton;
+        b->setText(views[i].first);
+        b->setToolTip(views[i].second);
+        b->setCheckable(true);
+        b->setChecked(i == 0);
+        b->setShortcut(QKeySequence(i == 0 ? tr("Alt+1") : tr("Alt+2")));
+        viewButtons->addButton(b, i);
+        controls->addWidget(b);
+    }
+    connect(viewButtons, &QButtonGroup::idClicked, m_tabs, &QTabWidget::setCurrentIndex);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [viewButtons](int i) {
+        if (QAbstractButton *b = viewButtons->button(i))
+            b->setChecked(true);
+    });
+    controls->addSpacing(8);
+    controls->addWidget(m_normalization);
+    controls->addWidget(m_factor);
+    m_factor->hide();   // shown with "Custom factor" only
+    controls->addWidget(m_noise);
+    controls->addWidget(m_bySelf);
+    controls->addWidget(m_width);
+    controls->addWidget(m_scale);
+    controls->addWidget(m_common);
+    controls->addStretch(1);
 
     m_model = new DiffTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -175,41 +236,36 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_filter = new QLineEdit;
-    m_filter->setPlaceholderText(tr("Filter functions (regular expression)"));
-    m_filter->setClearButtonEnabled(true);
-    auto *tablePane = new QWidget;
-    auto *tableLayout = new QVBoxLayout(tablePane);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addWidget(m_filter);
-    tableLayout->addWidget(m_table);
+    // No filter field of its own: the search bar's pattern filters the table too (runSearch), one row less.
+    // The diff flamegraph is the main view; the diff table the first of the panes below it (DiffPane adds more).
+    m_panes = new SecondaryPanes(QStringLiteral("diff"), m_tabs);
+    m_panes->addSecondaryPane(m_table, tr("Diff table"));
 
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_tabs);
-    split->addWidget(tablePane);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-
+    // The bar: the summary with the legend beside it, then the controls. The legend's two lines sit beside a
+    // summary that wraps to two lines on a narrow screen, so the bar is two rows high either way.
     auto *summaryRow = new QHBoxLayout;
     summaryRow->addWidget(m_summary, 1);
     summaryRow->addWidget(m_perSecondButton);
+    summaryRow->addWidget(m_legend);
     m_search = new SearchBar;
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(summaryRow);
-    layout->addLayout(controls);
-    layout->addWidget(m_legend);
-    layout->addWidget(m_search);
+    m_layout = new QVBoxLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setSpacing(2);
+    m_layout->addLayout(summaryRow);
+    m_layout->addLayout(controls);
+    m_layout->addWidget(m_search);
     connect(m_search, &SearchBar::changed, this, &DiffView::runSearch);
     connect(m_search, &SearchBar::stepRequested, this, [this](int direction) {
         FlameView *v = m_tabs->currentIndex() == 0 ? m_diffView : m_beforeView;
         v->graph()->selectNextMatch(direction);
     });
-    layout->addWidget(split, 1);
+    m_layout->addWidget(m_panes, 1);
 
     auto reapply = [this] { apply(); };
     connect(m_normalization, &QComboBox::currentIndexChanged, this, [this] {
-        m_factor->setEnabled(Normalization(m_normalization->currentData().toInt()) == Normalization::Factor);
+        const bool factor = Normalization(m_normalization->currentData().toInt()) == Normalization::Factor;
+        m_factor->setEnabled(factor);
+        m_factor->setVisible(factor);
         apply();
     });
     connect(m_factor, &QDoubleSpinBox::valueChanged, this, reapply);
@@ -224,9 +280,6 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     connect(m_perSecondButton, &QPushButton::clicked, this, [this] {
         m_normalization->setCurrentIndex(m_normalization->findData(int(Normalization::PerSecond)));
     });
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_proxy->setFilterRegularExpression(QRegularExpression(text, QRegularExpression::CaseInsensitiveOption));
-    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &i) {
         if (i.isValid() && m_shown)
             highlightFunction(m_shown->frames().label(FrameId(i.data(DiffTableModel::FrameRole).toUInt())));
@@ -237,6 +290,13 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     connect(m_diffView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(0, n); });
     connect(m_beforeView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(1, n); });
     connect(m_afterView->graph(), &FlameGraphWidget::selectionChanged, this, [this](NodeId n) { syncSelection(2, n); });
+}
+
+QList<QPair<QString, QString>> DiffView::keyBindings()
+{
+    // The shortcuts of the view buttons, set in the constructor.
+    return {{tr("Alt+1"), tr("Comparison: the diff flamegraph")},
+            {tr("Alt+2"), tr("Comparison: the two profiles side by side")}};
 }
 
 DiffOptions DiffView::options() const
@@ -253,6 +313,7 @@ void DiffView::setOptions(const DiffOptions &o)
     const QSignalBlocker b1(m_normalization), b2(m_factor), b3(m_noise);
     m_normalization->setCurrentIndex(m_normalization->findData(int(o.normalization)));
     m_factor->setEnabled(o.normalization == Normalization::Factor);
+    m_factor->setVisible(o.normalization == Normalization::Factor);
     m_factor->setValue(o.factor);
     m_noise->setValue(o.noiseK);
     apply();
@@ -291,6 +352,7 @@ void DiffView::setDiff(std::shared_ptr<const DiffTree> diff)
         const DiffOptions &o = m_diff->options();
         m_normalization->setCurrentIndex(m_normalization->findData(int(o.normalization)));
         m_factor->setEnabled(o.normalization == Normalization::Factor);
+        m_factor->setVisible(o.normalization == Normalization::Factor);
         m_factor->setValue(o.factor);
         m_noise->setValue(o.noiseK);
     }
@@ -357,10 +419,13 @@ void DiffView::install(Applied a)
     }
     m_shown = std::move(a.shown);
     m_source = std::move(a.source);
+    const QString legend = tr("Colours: green (blue when colour-blind safe), less cost in the comparison; red (orange), "
+                              "more; grey, unchanged; hatched, "
+                              "a change within the noise threshold; dashed outline, a frame on one side only");
     m_legend->setToolTip(m_source->hasCallMarks()
-                             ? tr("Frames with a purple corner: the call from their parent changed inlining "
-                                  "between the profiles (see the PGO panel's Inlining changes)")
-                             : QString());
+                             ? legend + tr(". Frames with a purple corner: the call from their parent changed "
+                                           "inlining between the profiles (see the PGO panel's Inlining changes)")
+                             : legend);
     m_syncing = true;
     m_diffView->setSource(m_source, true);
     m_syncing = false;
@@ -379,6 +444,12 @@ void DiffView::setInliningChanges(std::shared_ptr<const InliningChanges> changes
         return;   // no marks before nor after: a second apply() of a large diff for nothing
     m_inlining = std::move(changes);
     apply();
+}
+
+SearchBar *DiffView::takeSearchBar()
+{
+    m_layout->removeWidget(m_search);
+    return m_search;
 }
 
 const DiffTable *DiffView::diffTable() const

@@ -17,10 +17,12 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
+class QVBoxLayout;
 
 namespace qflame {
 
 class DiffLegend;
+class SecondaryPanes;
 class SearchBar;
 class DiffTableModel;
 class FlameView;
@@ -30,6 +32,8 @@ class DiffView : public QWidget {
 
 public:
     explicit DiffView(QWidget *parent = nullptr);
+    // The view's own keys (the bar's view buttons), as (keys, what they do), for Help > Keyboard Shortcuts.
+    static QList<QPair<QString, QString>> keyBindings();
 
     void setDiff(std::shared_ptr<const DiffTree> diff);
     // A comparison's inlining changes (pgo/InliningChanges.h): the diff flamegraph marks the frames of those
@@ -47,7 +51,13 @@ public:
     const DiffTable *diffTable() const;
     QString summaryText() const;
     SearchBar *searchBar() const { return m_search; }
+    // Takes the search bar out of the view's layout, for a tab to put it into its header row (the caller
+    // places it; the view still drives it).
+    SearchBar *takeSearchBar();
+    // The diff flamegraph (index 0) and the two sides (1); switched by the bar's buttons, its tab bar hidden.
     QTabWidget *tabs() const { return m_tabs; }
+    // Below the flamegraphs: the diff table, and what a tab adds (addSecondaryPane).
+    SecondaryPanes *secondaryPanes() const { return m_panes; }
 
     // Options, as the controls set them.
     DiffOptions options() const;
@@ -117,9 +127,10 @@ private:
     DiffTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
-    QLineEdit *m_filter;
     SearchBar *m_search;
     LatestJob<Applied> m_applyJob{this};
+    SecondaryPanes *m_panes;
+    QVBoxLayout *m_layout;
 };
 
 }   // namespace qflame

@@ -19,6 +19,8 @@ SearchBar::SearchBar(QWidget *parent) : QWidget(parent)
     m_case->setText(QStringLiteral("Aa"));
     m_case->setCheckable(true);
     m_case->setToolTip(tr("Case sensitive"));
+    m_edit->setToolTip(tr("Frames whose name matches this regular expression keep their colour, the rest are "
+                          "dimmed (Ctrl+F; Enter: next match, Shift+Enter: previous, Esc: clear)"));
     m_result = new QLabel;
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
@@ -65,6 +67,13 @@ void SearchBar::focusSearch()
 {
     m_edit->setFocus();
     m_edit->selectAll();
+}
+
+QList<QPair<QString, QString>> SearchBar::keyBindings()
+{
+    // In step with eventFilter below.
+    return {{tr("Enter"), tr("Next match")}, {tr("Shift+Enter"), tr("Previous match")},
+            {tr("Esc"), tr("Clear the search")}};
 }
 
 bool SearchBar::eventFilter(QObject *watched, QEvent *event)

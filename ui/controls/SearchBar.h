@@ -15,6 +15,8 @@ class SearchBar : public QWidget {
 
 public:
     explicit SearchBar(QWidget *parent = nullptr);
+    // The keys of the search field (eventFilter), as (keys, what they do), for Help > Keyboard Shortcuts.
+    static QList<QPair<QString, QString>> keyBindings();
     QString pattern() const;
     Qt::CaseSensitivity caseSensitivity() const;
     void setPattern(const QString &pattern);   // emits changed() at once

@@ -89,6 +89,15 @@ protected:
     void fetchThen(const QStringList &paths, bool reuseFetched, std::function<void()> then);
     virtual void rebuild() = 0;
     QHBoxLayout *header() const { return m_header; }
+    // Puts `w` into the header row, after the sample type and granularity, before the status and progress.
+    void addHeaderWidget(QWidget *w, int stretch = 0);
+    // How panes read files now (View > Demangle, Collapse Template Arguments).
+    static ReadOptions readOptions();
+    // The job startEarly began, when it is of these files read as a pane would read them now (and, for a
+    // comparison, with the default options); an invalid future otherwise, the early job then cancelled.
+    static QFuture<LoadedView> takeEarlyView(const QStringList &paths, Granularity granularity);
+    static QFuture<LoadedDiff> takeEarlyDiff(const QStringList &before, const QStringList &after,
+                                             Granularity granularity, const DiffOptions &options);
     void setHasContent() { m_hasContent = true; }
     bool m_updatingControls = false;
 
@@ -99,6 +108,7 @@ private:
     void userCancel();
 
     QHBoxLayout *m_header;
+    int m_headerInsert = 0;   // where addHeaderWidget puts the next widget
     QComboBox *m_sampleTypes;
     QComboBox *m_granularity;
     QProgressBar *m_progress;
@@ -156,111 +166,8 @@ void DocumentPane::run(QFuture<T> future, std::function<void(T)> onResult, std::
     startedJob();
 }
 
-class ProfilePane : public DocumentPane {
-    Q_OBJECT
-
-public:
-    explicit ProfilePane(QWidget *parent = nullptr);
-    void open(const QStringList &paths);
-    void reopen() override { open(m_paths, true); }
-    QString title() const override;
-
-    const LoadedView &view() const { return m_view; }
-    FlameView *flameView() const { return m_flameView; }
-    FlameGraphWidget *flameGraph() const;
-    QTableView *topTable() const { return m_table; }
-    FrameDetails *details() const { return m_details; }
-    SearchBar *searchBar() const { return m_search; }
-    FilterBar *filterBar() const { return m_filters; }
-    SandwichView *sandwichView() const { return m_sandwich; }
-    QTabWidget *views() const { return m_views; }
-    // Below the flamegraph: the top table and the PGO panel, as tabs.
-    QTabWidget *lowerTabs() const { return m_lower; }
-    PgoPanel *pgoPanel() const { return m_pgo; }
-    SourceView *sourceView() const { return m_source; }
-    // Shows the PGO panel (the edges are computed when the profiles arrive, so it is ready).
-    void showPgo();
-    // Lists the source lines of the function of `node` in the Source view.
-    void showSource(NodeId node);
-    // Shows the sandwich of a frame of the current tree.
-    void showSandwich(FrameId frame);
-    // Writes the subtree of `node` (with its path) as gzip pprof or folded stacks; asks for a file when `path`
-    // is empty. A failure is reported through loadFinished(false, message).
-    bool exportSubtree(NodeId node, bool pprof, const QString &path = QString());
-    // Shows a view built elsewhere (a server's merged flamegraph: the qryn explorer); sample type and filter
-    // changes rebuild from its profiles as for a file.
-    void showLoaded(LoadedView view);
-
-protected:
-    void rebuild() override;
-    void jobDropped() override;
-
-private:
-    void open(const QStringList &paths, bool reuseFetched);
-    void showView(LoadedView view);
-    // A large tree's first look (LoadJob.h): the flamegraph only, until the whole view replaces it.
-    void showFirstLook(LoadedView look);
-    void dropFirstLook();
-    std::shared_ptr<const CallTree> m_firstLook;
-    void runSearch();
-    void highlightEdge(const std::string &caller, const std::string &callee);
-    // Hands the view's profiles to the PGO panel once it is shown: the edge walk reads every sample and its table
-    // can hold 100,000 edges, work a user who never opens the panel should not wait behind (a server's large
-    // flamegraph in the explorer stalled the GUI thread past 100 ms with it).
-    void updatePgo();
-    bool m_pgoStale = false;
-    uint64_t m_pgoBytes = 0;
-    void frameMenu(NodeId node, QPoint globalPos);
-    LoadedView m_view;
-    SearchBar *m_search;
-    FilterBar *m_filters;
-    SandwichView *m_sandwich;
-    QTabWidget *m_views;
-    QStringList m_paths;
-    FlameView *m_flameView;
-    FrameDetails *m_details;
-    TopTableModel *m_model;
-    QTableView *m_table;
-    QTabWidget *m_lower;
-    PgoPanel *m_pgo;
-    SourceView *m_source;
-    QSplitter *m_split;
-};
-
-class DiffPane : public DocumentPane {
-    Q_OBJECT
-
-public:
-    explicit DiffPane(QWidget *parent = nullptr);
-    void open(const QStringList &before, const QStringList &after) { open(before, after, false); }
-    // A comparison of profiles already read (a server's rounds: each window's merged tree), named for the title;
-    // its diff is built off the GUI thread as a file comparison's is.
-    void openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,
-                      const QString &afterName, std::vector<std::shared_ptr<const Profile>> after);
-    // Files are read again; profiles that came without files keep their names as they were read.
-    void reopen() override;
-    QString title() const override;
-    DiffView *diffView() const { return m_diffView; }
-    const LoadedDiff &loaded() const { return m_loaded; }
-    // The PGO panel of the comparison's new side, with the inlining changes from the baseline.
-    PgoPanel *pgoPanel() const { return m_pgo; }
-    SourceView *sourceView() const { return m_source; }
-    // Lists the source lines of the function of a diff flamegraph node, before and after.
-    void showSource(NodeId node);
-
-protected:
-    void rebuild() override;
-
-private:
-    void open(const QStringList &before, const QStringList &after, bool reuseFetched);
-    void showDiff(LoadedDiff d);
-    void diffFrameMenu(NodeId node, QPoint globalPos);
-    LoadedDiff m_loaded;
-    QStringList m_before, m_after;
-    QString m_beforeName, m_afterName;   // openProfiles' names, when there are no files
-    DiffView *m_diffView;
-    PgoPanel *m_pgo;
-    SourceView *m_source;
-};
-
 }   // namespace qflame
+
+// The two kinds of file tab, one per file (issue #30); here so that one include gives every pane.
+#include "document/DiffPane.h"
+#include "document/ProfilePane.h"

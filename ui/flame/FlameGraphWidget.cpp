@@ -515,6 +515,21 @@ void FlameGraphWidget::contextMenuEvent(QContextMenuEvent *event)
     }
 }
 
+QList<QPair<QString, QString>> FlameGraphWidget::keyBindings()
+{
+    // In step with keyPressEvent and mousePressEvent below.
+    return {{tr("Click"), tr("Zoom into the frame and select it")},
+            {tr("Esc, 0"), tr("Reset the zoom")},
+            {tr("Backspace, Alt+Left, mouse back button"), tr("Back in the zoom history")},
+            {tr("Alt+Right, mouse forward button"), tr("Forward in the zoom history")},
+            {tr("Up, Down, Left, Right"), tr("Select the parent, a child, the previous or next sibling")},
+            {tr("Enter"), tr("Zoom into the selected frame")},
+            {tr("+, ="), tr("Zoom the viewport in")},
+            {tr("-"), tr("Zoom the viewport out")},
+            {tr("n, Shift+N"), tr("Next, previous search match")},
+            {tr("Right click"), tr("The frame's menu (sandwich, source, filters, export)")}};
+}
+
 void FlameGraphWidget::keyPressEvent(QKeyEvent *event)
 {
     const int key = event->key();

@@ -20,6 +20,8 @@ class FlameGraphWidget : public QWidget {
     Q_OBJECT
 
 public:
+    // The keys keyPressEvent and mousePressEvent handle, as (keys, what they do), for Help > Keyboard Shortcuts.
+    static QList<QPair<QString, QString>> keyBindings();
     enum class Orientation { Flame, Icicle };
 
     explicit FlameGraphWidget(QWidget *parent = nullptr);

@@ -284,6 +284,16 @@ void PgoPanel::start(ProfileList base, ProfileList profiles, uint64_t inputBytes
     }));
 }
 
+PgoLevel PgoPanel::worstReadinessLevel() const
+{
+    if (m_computing || !m_analysis.error.isEmpty())
+        return PgoLevel::Ok;
+    PgoLevel worst = m_analysis.inliningError.isEmpty() ? PgoLevel::Ok : PgoLevel::Warning;
+    for (const PgoReadinessLine &l : m_analysis.readiness)
+        worst = std::max(worst, l.level);
+    return worst;
+}
+
 void PgoPanel::showReadiness()
 {
     const bool dark = palette().color(QPalette::Window).lightness() < 128;

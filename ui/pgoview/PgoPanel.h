@@ -80,6 +80,9 @@ public:
     // The readiness lines as formatReadinessLine gives them, one a line, or the error.
     QString readinessText() const { return m_readinessPlain; }
     QString statusText() const;
+    // The worst level among the readiness lines (and a comparison's inlining error, a warning); Ok while
+    // computing, and when the profile is not one go build -pgo reads at all (no CPU sample type: error()).
+    PgoLevel worstReadinessLevel() const;
 
     const PgoEdges *edges() const { return m_analysis.edges.get(); }
     const InliningChanges *inliningChanges() const { return m_analysis.inlining.get(); }

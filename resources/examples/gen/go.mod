@@ -1,0 +1,3 @@
+module qflame.example/examplegen
+
+go 1.19

@@ -1,0 +1,134 @@
+#include "document/DiffPane.h"
+
+#include "compare/DiffView.h"
+#include "controls/SearchBar.h"
+#include "controls/SecondaryPanes.h"
+#include "flame/FlameGraphWidget.h"
+#include "flame/FlameView.h"
+#include "pgoview/PgoPanel.h"
+#include "sourceview/SourceView.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QMenu>
+#include <QVBoxLayout>
+
+namespace qflame {
+
+// ---- DiffPane ---------------------------------------------------------------------------------------------
+
+DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
+{
+    m_diffView = new DiffView;
+    m_pgo = new PgoPanel;
+    m_source = new SourceView;
+    connect(m_diffView->diffGraph()->graph(), &FlameGraphWidget::contextMenuRequested, this, &DiffPane::diffFrameMenu);
+    // The diff flamegraph is the main view; the diff table, the source and the PGO panel of the new side are the
+    // panes below it, the table open at first. The PGO panel's readiness stays in its pane: its tab gets a mark.
+    SecondaryPanes *panes = m_diffView->secondaryPanes();
+    panes->addSecondaryPane(m_source, tr("Source"), 0.5);
+    panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
+    connect(m_pgo, &PgoPanel::computed, this, [this] { markPgoTab(m_diffView->secondaryPanes(), m_pgo); });
+    addHeaderWidget(m_diffView->takeSearchBar(), 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addLayout(header());
+    layout->addWidget(m_diffView, 1);
+    connect(m_pgo, &PgoPanel::inliningChangesReady, m_diffView, &DiffView::setInliningChanges);
+    connect(m_pgo, &PgoPanel::edgeSelected, this, [this](const std::string &caller, const std::string &callee) {
+        // The edges are the new side's: its frames in the diff flamegraph keep their colour, the rest fade.
+        const DiffTree *d = m_diffView->diff();
+        if (!d)
+            return;
+        FlameGraphWidget *g = m_diffView->diffGraph()->graph();
+        g->setMatches(caller.empty() && callee.empty() ? std::vector<uint8_t>()
+                                                        : framesOfFunctions(d->frames(), caller, callee));
+    });
+}
+
+void DiffPane::diffFrameMenu(NodeId node, QPoint globalPos)
+{
+    const DiffTree *d = m_diffView->diff();
+    if (!d || node == CallTree::kRoot)
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("Show So&urce (Before and After)"), this, [this, node] { showSource(node); });
+    menu.exec(globalPos);
+}
+
+void DiffPane::showSource(NodeId node)
+{
+    const DiffTree *d = m_diffView->diff();
+    if (!d || node == CallTree::kRoot)
+        return;
+    const FrameTable &frames = d->frames();
+    const std::string function = frames.strings().str(frames.frame(d->frame(node)).key.name);
+    m_source->showFunctionDiff(m_loaded.before, m_loaded.after, size_t(m_loaded.sampleType), function,
+                               m_diffView->options().noiseK);
+    m_diffView->secondaryPanes()->showPane(m_source);
+}
+
+void DiffPane::showDiff(LoadedDiff d)
+{
+    m_loaded = std::move(d);
+    fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
+    m_diffView->setDiff(m_loaded.diff);
+    uint64_t bytes = 0;
+    for (const QString &p : m_after)
+        bytes += uint64_t(QFileInfo(p).size());
+    m_pgo->setComparison(m_loaded.before, m_loaded.after, bytes);
+}
+
+void DiffPane::open(const QStringList &before, const QStringList &after, bool reuseFetched)
+{
+    m_before = before;
+    m_after = after;
+    fetchThen(before + after, reuseFetched, [this, before, after] {
+        const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
+        QFuture<LoadedDiff> early = takeEarlyDiff(before, after, granularity, m_diffView->options());
+        run<LoadedDiff>(early.isValid() ? early
+                                        : loadDiffAsync(before, after, -1, granularity, m_diffView->options(), readOptions()),
+                        [this](LoadedDiff d) { showDiff(std::move(d)); });
+    });
+}
+
+void DiffPane::openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,
+                            const QString &afterName, std::vector<std::shared_ptr<const Profile>> after)
+{
+    m_before.clear();
+    m_after.clear();
+    m_beforeName = beforeName;
+    m_afterName = afterName;
+    run<LoadedDiff>(rebuildDiffAsync(std::move(before), std::move(after), -1,
+                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options()),
+                    [this](LoadedDiff d) { showDiff(std::move(d)); });
+}
+
+void DiffPane::reopen()
+{
+    if (!m_before.isEmpty())
+        open(m_before, m_after, true);
+}
+
+void DiffPane::rebuild()
+{
+    run<LoadedDiff>(rebuildDiffAsync(m_loaded.before, m_loaded.after, sampleTypeBox()->currentIndex(),
+                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options()),
+                    [this](LoadedDiff d) { showDiff(std::move(d)); });
+}
+
+QString DiffPane::title() const
+{
+    auto names = [](const QStringList &paths) {
+        QStringList n;
+        for (const QString &p : paths)
+            n << QFileInfo(p).fileName();
+        return n.join(QLatin1String(" + "));
+    };
+    if (m_before.isEmpty() && !m_beforeName.isEmpty())
+        return tr("%1 → %2").arg(m_beforeName, m_afterName);
+    return tr("%1 → %2").arg(names(m_before), names(m_after));
+}
+
+}   // namespace qflame

@@ -1,0 +1,45 @@
+// A comparison's tab: the diff view (compare/DiffView: the diff flamegraph as its main view, the diff table below
+// it), with the PGO panel of the new side and the source pane added to the diff view's secondary panes.
+#pragma once
+
+#include "document/DocumentPane.h"
+
+namespace qflame {
+
+class DiffPane : public DocumentPane {
+    Q_OBJECT
+
+public:
+    explicit DiffPane(QWidget *parent = nullptr);
+    void open(const QStringList &before, const QStringList &after) { open(before, after, false); }
+    // A comparison of profiles already read (a server's rounds: each window's merged tree), named for the title;
+    // its diff is built off the GUI thread as a file comparison's is.
+    void openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,
+                      const QString &afterName, std::vector<std::shared_ptr<const Profile>> after);
+    // Files are read again; profiles that came without files keep their names as they were read.
+    void reopen() override;
+    QString title() const override;
+    DiffView *diffView() const { return m_diffView; }
+    const LoadedDiff &loaded() const { return m_loaded; }
+    // The PGO panel of the comparison's new side, with the inlining changes from the baseline.
+    PgoPanel *pgoPanel() const { return m_pgo; }
+    SourceView *sourceView() const { return m_source; }
+    // Lists the source lines of the function of a diff flamegraph node, before and after.
+    void showSource(NodeId node);
+
+protected:
+    void rebuild() override;
+
+private:
+    void open(const QStringList &before, const QStringList &after, bool reuseFetched);
+    void showDiff(LoadedDiff d);
+    void diffFrameMenu(NodeId node, QPoint globalPos);
+    LoadedDiff m_loaded;
+    QStringList m_before, m_after;
+    QString m_beforeName, m_afterName;   // openProfiles' names, when there are no files
+    DiffView *m_diffView;
+    PgoPanel *m_pgo;
+    SourceView *m_source;
+};
+
+}   // namespace qflame
