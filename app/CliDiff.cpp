@@ -2,6 +2,7 @@
 #include "CliDiff.h"
 
 #include "Cli.h"
+#include "CliGraph.h"
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliRender.h"
@@ -10,6 +11,7 @@
 #include "formats/ProfileInput.h"
 #include "pprof/Units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -143,6 +145,8 @@ void printForPeople(const DiffTable &table)
 
 int runDiff(const std::vector<std::string> &argv)
 {
+    if (std::find(argv.begin(), argv.end(), std::string("--graph")) != argv.end())
+        return runDiffGraph(argv);   // the comparison's call graph: its own options (CliGraph.cpp)
     const DiffArgs a = parseDiffArgs(argv);
     if (a.positional.size() != 2)
         usageError("diff takes exactly two FILEs: BASE NEW");

@@ -30,6 +30,7 @@ LAYERS = {
         'tree': ['io', 'pprof'],
         'diff': ['io', 'pprof', 'tree'],
         'layout': ['io', 'pprof', 'tree'],
+        'graph': ['io', 'pprof', 'tree', 'diff'],
         'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
