@@ -509,8 +509,12 @@ void tst_CallGraph::corpusAgainstPprof()
     applyPprofOptions(options, build, graphOptions);
     QStringList args = options;
     args << QStringLiteral("-sample_index=%1").arg(type);
-    if (!profile->unitName(size_t(type)).empty())
+    // Exact integers in the sample unit; the unit also names the "bytes" nodelets, which count when nodecount
+    // selects, so the graph is asked for the same.
+    if (!profile->unitName(size_t(type)).empty()) {
         args << QStringLiteral("-unit=") + QString::fromStdString(profile->unitName(size_t(type)));
+        graphOptions.outputUnit = profile->unitName(size_t(type));
+    }
     QString source = path;
     if (file.endsWith(QLatin1String(".zst")))   // go tool pprof reads no zstd; the .gz holds the same profile
         source = corpusDir() + QStringLiteral("/gen__baseline.cpu.pb.gz");
@@ -552,9 +556,18 @@ void tst_CallGraph::diffAgainstPprof()
                                     &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const auto graph = CallGraph::buildDiff({before}, {after}, size_t(type), build, graphOptions);
-    const DotGraph expected = parseDot(dot);
+    DotGraph expected = parseDot(dot), actual = ours(*graph);
     QVERIFY(expected.nodes.size() > 5);
-    const QString diff = firstDifference(expected, ours(*graph));
+    if (!options.contains(QStringLiteral("-nodefraction=0"))) {
+        // Which residual edges pprof removes as redundant depends, in a comparison, on the order of a node's edges
+        // of equal |weight| and opposite sign, which pprof takes from a Go map: random (6 runs of this command
+        // printed 108, 108, 109, 109, 109 and 110 edges). Nodes and real calls are deterministic and compared.
+        for (DotGraph *g : {&expected, &actual})
+            g->edges.erase(std::remove_if(g->edges.begin(), g->edges.end(),
+                                          [](const auto &e) { return std::get<3>(e) == "residual"; }),
+                           g->edges.end());
+    }
+    const QString diff = firstDifference(expected, actual);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }
 

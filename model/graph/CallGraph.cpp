@@ -259,7 +259,7 @@ public:
             for (size_t i = 0; i < candidates; ++i)
                 candidateFrames.push_back(g.nodes[i].frame);
             const std::vector<size_t> tags =
-                walk.tagCounts(g.kept.empty() ? nullptr : &g.kept, candidateFrames, nodeCutoff);
+                walk.tagCounts(g.kept.empty() ? nullptr : &g.kept, candidateFrames, nodeCutoff, options.outputUnit);
             size_t maxNodes = size_t(options.nodeCount), count = 0;
             for (size_t i = 0; i < candidates; ++i) {
                 count += std::min<size_t>(tags[i], 4) + 1;   // pprof's maxNodelets

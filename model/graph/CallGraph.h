@@ -29,6 +29,9 @@ struct GraphOptions {
     int64_t nodeCount = 80;        // at most this many nodes; 0 = no limit
     double nodeFraction = 0.005;   // drop nodes whose |cum| is under this share of the sum of flat
     double edgeFraction = 0.001;   // drop edges whose |weight| is under this share
+    // pprof's -unit as far as the graph depends on it: labels' "bytes" values are named in this unit, and values
+    // that print alike are one nodelet ("minimum": pprof's default, a readable unit per value).
+    std::string outputUnit = "minimum";
 };
 
 // One side's values, or for a comparison both: index 0 the baseline, 1 the comparison. A profile's graph holds

@@ -24,11 +24,11 @@ bool isSampleCountType(const Profile &p, size_t i)
     return (type == "samples" || type == "sample") && p.str(p.sampleTypes[i].unit) == "count";
 }
 
-// measurement.ScaledLabel(v, unit, "minimum"): how pprof names a "bytes" tag, so that values that print alike
+// measurement.ScaledLabel(v, unit, outputUnit): how pprof names a "bytes" tag, so that values that print alike
 // are one tag, as in pprof.
-std::string scaledLabel(int64_t value, const std::string &unit)
+std::string scaledLabel(int64_t value, const std::string &unit, const std::string &outputUnit)
 {
-    const ScaledValue s = scaleMeasurement(value, unit, "minimum");
+    const ScaledValue s = scaleMeasurement(value, unit, outputUnit);
     char buf[64];
     snprintf(buf, sizeof buf, "%.2f", s.value);
     std::string text = buf;
@@ -207,7 +207,7 @@ GraphSums GraphWalk::run(const std::vector<uint8_t> *kept)
 }
 
 std::vector<size_t> GraphWalk::tagCounts(const std::vector<uint8_t> *kept, const std::vector<FrameId> &candidates,
-                                         int64_t cutoff)
+                                         int64_t cutoff, const std::string &outputUnit)
 {
     std::vector<size_t> counts(candidates.size(), 0);
     if (!m_hasTags || candidates.empty())
@@ -243,7 +243,7 @@ std::vector<size_t> GraphWalk::tagCounts(const std::vector<uint8_t> *kept, const
         for (uint64_t l = p.sampleLabelBegin[s]; l < p.sampleLabelBegin[s + 1]; ++l) {
             const Label &label = p.labels[l];
             if (label.str == 0 && p.str(label.key) == "bytes")
-                numeric.push_back(intern(scaledLabel(label.num, m_bytesUnit)));
+                numeric.push_back(intern(scaledLabel(label.num, m_bytesUnit, outputUnit)));
         }
         auto add = [&](int32_t c, bool flat) {
             auto bump = [&](std::pair<int64_t, int64_t> &t) { (flat ? t.first : t.second) += w; };

@@ -45,7 +45,7 @@ public:
     // each of `candidates` (frames), how many label tags and "bytes" tags have a non-zero flat value and a flat
     // or cum of at least `cutoff` in absolute value, in the graph walked with `kept`.
     std::vector<size_t> tagCounts(const std::vector<uint8_t> *kept, const std::vector<FrameId> &candidates,
-                                  int64_t cutoff);
+                                  int64_t cutoff, const std::string &outputUnit);
     bool hasTags() const { return m_hasTags; }
 
     std::shared_ptr<const FrameTable> frames() const { return m_frames; }
