@@ -19,6 +19,8 @@
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
 #include "tables/TopTableModel.h"
+#include "graphview/GraphCanvas.h"
+#include "graphview/GraphPane.h"
 
 #include <QAction>
 #include <QApplication>
@@ -55,6 +57,16 @@ static void shoot(QWidget &w, const QString &path)
     QApplication::processEvents();
     w.grab().save(path);
     qInfo("wrote %s", qPrintable(path));
+}
+
+// Shows a tab's Graph (ui/graphview) and waits until it is built and laid out.
+static void showGraph(QTabWidget *tabs)
+{
+    GraphPane *graph = tabs->findChild<GraphPane *>();
+    QSignalSpy ready(graph, &GraphPane::graphReady);
+    tabs->setCurrentWidget(graph);
+    if (!graph->graphLayout() || graph->isBuilding())
+        ready.wait(60000);
 }
 
 static void waitSource(SourceView *view)
@@ -172,6 +184,10 @@ int main(int argc, char **argv)
         if (t.frames().label(f) == "sort.partition_func")
             pane->showSandwich(f);
     shoot(w, out + QStringLiteral("/sandwich.png"));
+    // The call graph, pprof's default view, with the heaviest function selected.
+    showGraph(pane->views());
+    pane->views()->findChild<GraphPane *>()->canvas()->selectNode(0);
+    shoot(w, out + QStringLiteral("/graph.png"));
     pane->views()->setCurrentIndex(0);
 
     g->setOrientation(FlameGraphWidget::Orientation::Icicle);
@@ -190,6 +206,8 @@ int main(int argc, char **argv)
     shoot(c, out + QStringLiteral("/diff.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(1);
     shoot(c, out + QStringLiteral("/side-by-side.png"));
+    showGraph(c.currentDiff()->diffView()->tabs());
+    shoot(c, out + QStringLiteral("/graph-diff.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(0);
     // The comparison's PGO panel: one Go program built with -gcflags=-l (no inlining) and as is
     // (tests/data/pgo-inlining): the calls that became inlined, and their frames marked in the diff flamegraph.

@@ -9,6 +9,7 @@
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "flame/FrameDetails.h"
+#include "graphview/GraphPane.h"
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
 #include "pprof/Units.h"
@@ -230,6 +231,7 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_views->addTab(m_sandwich, tr("Sandwich"));
     m_source = new SourceView;
     m_views->addTab(m_source, tr("Source"));
+    m_views->addTab(new GraphPane, tr("Graph"));   // the call graph (ui/graphview), built when first shown
     // The PGO panel beside the top table under the flamegraph, not a view of its own: selecting an edge
     // highlights its caller and callee in the flamegraph, so both must be on screen together.
     m_pgo = new PgoPanel;
@@ -601,6 +603,8 @@ void ProfilePane::showView(LoadedView view)
         m_views->setCurrentIndex(0);
     }
     m_view.firstLook.reset();
+    if (auto *graph = findChild<GraphPane *>())
+        graph->setInputs({}, m_view.profiles, m_view.sampleType, m_view.granularity, m_view.filters);
     m_model->setTable(m_view.flat);
     sizeColumnsToText(m_table);
     m_sandwich->clear();
@@ -624,6 +628,7 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     m_pgo = new PgoPanel;
     m_source = new SourceView;
     m_diffView->tabs()->addTab(m_source, tr("Source"));
+    m_diffView->tabs()->addTab(new GraphPane, tr("Graph"));   // the comparison's call graph (ui/graphview)
     connect(m_diffView->diffGraph()->graph(), &FlameGraphWidget::contextMenuRequested, this, &DiffPane::diffFrameMenu);
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_diffView);
@@ -674,6 +679,9 @@ void DiffPane::showDiff(LoadedDiff d)
     m_loaded = std::move(d);
     fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
     m_diffView->setDiff(m_loaded.diff);
+    if (auto *graph = findChild<GraphPane *>())
+        graph->setInputs(m_loaded.before, m_loaded.after, m_loaded.sampleType, m_loaded.granularity, {},
+                         m_diffView->options().noiseK);
     uint64_t bytes = 0;
     for (const QString &p : m_after)
         bytes += uint64_t(QFileInfo(p).size());
