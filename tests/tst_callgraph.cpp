@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -310,6 +311,9 @@ private Q_SLOTS:
     void nodeCountKeepsHighestEntropy();
     void comparisonNodesEdgesAndNoise();
     void tsvFormat();
+    void cliPrintsTheModelsText();
+    void cliErrors_data();
+    void cliErrors();
     void corpusAgainstPprof_data();
     void corpusAgainstPprof();
     void diffAgainstPprof_data();
@@ -442,6 +446,81 @@ void tst_CallGraph::tsvFormat()
              QStringLiteral("node\ta\\tb\t0\t3\t3\t0\t3\t3\tnew\nnode\tc\t5\t3\t-2\t5\t3\t-2\tfaster\n"
                             "node\tmain\t0\t0\t0\t5\t6\t1\tslower\n"
                             "edge\tmain\ta\\tb\t0\t3\t3\tnew\tcall\nedge\tmain\tc\t5\t3\t-2\tfaster\tcall\n"));
+}
+
+namespace {
+
+struct CliRun {
+    int code = -1;
+    QByteArray out, err;
+};
+
+CliRun runQflame(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+}   // namespace
+
+void tst_CallGraph::cliPrintsTheModelsText()
+{
+    const QString base = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
+    const QString next = QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz");
+    const auto before = readProfileFile(base, {}), after = readProfileFile(next, {});
+    const size_t cpu = size_t(before->findSampleType("cpu"));
+    CliRun r = runQflame({QStringLiteral("graph"), base, QStringLiteral("--tsv")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.toStdString(), graphTsv(*CallGraph::build({before}, cpu)));
+    BuildOptions hide;
+    hide.filters.hide = "runtime";
+    GraphOptions twenty;
+    twenty.nodeCount = 20;
+    r = runQflame({QStringLiteral("graph"), base, QStringLiteral("--tsv"), QStringLiteral("--nodecount=20"),
+                   QStringLiteral("--hide"), QStringLiteral("runtime")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.toStdString(), graphTsv(*CallGraph::build({before}, cpu, hide, twenty)));
+    r = runQflame({QStringLiteral("diff"), base, next, QStringLiteral("--graph"), QStringLiteral("--tsv"),
+                   QStringLiteral("--nodecount"), QStringLiteral("0"), QStringLiteral("--nodefraction=0"),
+                   QStringLiteral("--edgefraction=0")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.toStdString(), graphTsv(*CallGraph::buildDiff({before}, {after}, cpu, {}, unpruned())));
+    QTemporaryDir dir;
+    const QString dot = dir.filePath(QStringLiteral("g.dot"));
+    r = runQflame({QStringLiteral("graph"), base, QStringLiteral("--dot"), dot});
+    QCOMPARE(r.code, 0);
+    QFile f(dot);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().toStdString(), graphDot(*CallGraph::build({before}, cpu)));
+}
+
+void tst_CallGraph::cliErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    const QString base = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
+    QTest::newRow("no file") << QStringList{QStringLiteral("graph")} << 1;
+    QTest::newRow("bad nodecount") << QStringList{QStringLiteral("graph"), base, QStringLiteral("--nodecount=-3")} << 1;
+    QTest::newRow("bad fraction") << QStringList{QStringLiteral("graph"), base, QStringLiteral("--nodefraction=2")} << 1;
+    QTest::newRow("two outputs") << QStringList{QStringLiteral("graph"), base, QStringLiteral("--tsv"),
+                                                QStringLiteral("--dot=x.dot")}
+                                 << 1;
+    QTest::newRow("bad focus") << QStringList{QStringLiteral("graph"), base, QStringLiteral("--focus=(")} << 1;
+    QTest::newRow("missing file") << QStringList{QStringLiteral("graph"), QStringLiteral("/nonexistent.pb.gz")} << 2;
+    QTest::newRow("diff of one") << QStringList{QStringLiteral("diff"), base, QStringLiteral("--graph")} << 1;
+}
+
+void tst_CallGraph::cliErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    const CliRun r = runQflame(args);
+    QCOMPARE(r.code, code);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.startsWith("qflame: "), r.err.constData());
 }
 
 void tst_CallGraph::corpusAgainstPprof_data()

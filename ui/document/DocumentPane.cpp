@@ -231,7 +231,20 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_views->addTab(m_sandwich, tr("Sandwich"));
     m_source = new SourceView;
     m_views->addTab(m_source, tr("Source"));
-    m_views->addTab(new GraphPane, tr("Graph"));   // the call graph (ui/graphview), built when first shown
+    auto *graph = new GraphPane;   // the call graph (ui/graphview), built when first shown
+    m_views->addTab(graph, tr("Graph"));
+    // A node selected in the graph selects its function's row in the top table (which outlines its frames).
+    connect(graph, &GraphPane::nodeSelected, this, [this](const QString &name) {
+        const FrameTable *frames = m_view.tree ? &m_view.tree->frames() : nullptr;
+        for (FrameId f = 1; frames && f < frames->size(); ++f)
+            if (frames->label(f) == name.toStdString()) {
+                const QModelIndexList rows =
+                    m_model->match(m_model->index(0, 0), TopTableModel::FrameRole, QVariant(uint(f)), 1, Qt::MatchExactly);
+                if (!rows.isEmpty())
+                    m_table->setCurrentIndex(rows.first());
+                return;
+            }
+    });
     // The PGO panel beside the top table under the flamegraph, not a view of its own: selecting an edge
     // highlights its caller and callee in the flamegraph, so both must be on screen together.
     m_pgo = new PgoPanel;
