@@ -5,6 +5,7 @@
 #include "CliDiff.h"
 #include "CliFetch.h"
 #include "CliFormats.h"
+#include "CliGraph.h"
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliQryn.h"
@@ -361,6 +362,17 @@ const char *cliUsage()
            "                                in GOROOT and the Go module cache;\n"
            "                                --tsv: function<TAB>file<TAB>line<TAB>flat<TAB>cum<TAB>text, file\n"
            "                                the one read, exact integers; --json: the files and lines as JSON\n"
+           "  qflame graph FILE... [--nodecount N] [--nodefraction F] [--edgefraction F] [--sample TYPE|INDEX]\n"
+           "                     [--granularity functions|lines|addresses] [filters as for top]\n"
+           "                     [--tsv | --dot OUT | --svg OUT | --png OUT]\n"
+           "  qflame diff BASE NEW --graph [the same options] [--noise K]\n"
+           "                                the call graph as go tool pprof draws it (-dot): nodes with flat and\n"
+           "                                cum, calls with their weight, pruned as pprof prunes (--nodecount 80,\n"
+           "                                --nodefraction 0.005, --edgefraction 0.001; --nodecount 0: no limit),\n"
+           "                                residual edges through dropped nodes; --tsv: node<TAB>NAME<TAB>flat\n"
+           "                                <TAB>cum, then edge<TAB>CALLER<TAB>CALLEE<TAB>weight<TAB>KIND (call,\n"
+           "                                inline, residual); diff --graph: before, after, delta (and class)\n"
+           "                                in place of each value; --dot: a Graphviz dot file ('-': stdout)\n"
            "  qflame pgo FILE... [--threshold P] [--tsv | --json | --preprofile OUT]\n"
            "                                the call edges go build -pgo builds from CPU profiles (the last two\n"
            "                                frames of each sample; several FILEs are merged): readiness lines\n"
@@ -444,7 +456,7 @@ namespace {
 
 const std::vector<std::string> &cliVerbs()
 {
-    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds", "list"};
+    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds", "list", "graph"};
     return verbs;
 }
 
@@ -483,6 +495,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &givenArgs)
             return runPgo(args);
         if (verb == "list")
             return runList(args);
+        if (verb == "graph")
+            return runGraph(args);
         if (verb == "rounds")
             return wantsServer(args) ? runServerVerb(serverVerbs().rounds, args) : runRounds(args);
         usageError("unknown verb " + verb);

@@ -2,6 +2,7 @@
 #include "CliDiff.h"
 
 #include "Cli.h"
+#include "CliGraph.h"
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliRender.h"
@@ -11,6 +12,7 @@
 #include "pprof/Units.h"
 #include "report/DiffReport.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -171,6 +173,8 @@ int reportDiff(const DiffArgs &a, const DiffPlan &plan, const std::shared_ptr<co
 
 int runDiff(const std::vector<std::string> &argv)
 {
+    if (std::find(argv.begin(), argv.end(), std::string("--graph")) != argv.end())
+        return runDiffGraph(argv);   // the comparison's call graph: its own options (CliGraph.cpp)
     const DiffArgs a = parseDiffArgs(argv);
     if (a.positional.size() != 2)
         usageError("diff takes exactly two FILEs: BASE NEW");

@@ -5,6 +5,7 @@
 #include "CliExplorer.h"
 #include "CliQryn.h"
 #include "CliFetch.h"
+#include "CliGraph.h"
 #include "CliRender.h"
 #include "CliRounds.h"
 #include "DiffPicture.h"
@@ -13,6 +14,7 @@
 #include "document/DocumentPane.h"
 #include "explorer/ConnectionStore.h"
 #include "fetch/ProfileFetch.h"
+#include "graphview/GraphPainter.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -124,6 +126,12 @@ int main(int argc, char **argv)
         // A verb that draws needs fonts and painting: a GUI application, offscreen unless a display is there,
         // so that it works on servers and in CI alike.
         qflame::setDiffPictureWriter(qflame::writeDiffPicture);
+        qflame::setGraphPictureWriter([](std::shared_ptr<const qflame::CallGraph> graph, const std::string &path,
+                                         bool svg) {   // graph --png/--svg: Graphviz's layout, our painter
+            return qflame::writeGraphPicture(*qflame::GraphLayout::compute(std::move(graph)),
+                                             QString::fromStdString(path), svg)
+                .toStdString();
+        });
         qflame::quietQtMessages();
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
             qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))

@@ -19,6 +19,7 @@ PACKAGES=(
   # every run asked apt for it again
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
   libiberty-dev   # demangling C++ and Rust (legacy and v0) names as c++filt does (model/names)
+  libgraphviz-dev   # Graphviz's library (cgraph + gvc) lays out the call graph view (model/graph/GraphLayout)
   rapidjson-dev   # streaming the JSON formats (header-only: nothing at run time; model/formats/JsonStream)
   qtkeychain-qt6-dev fonts-dejavu-core
   nodejs npm   # the real qryn 3.2.39 the qryn client tests run against (tests/qryn/)

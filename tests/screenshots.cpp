@@ -21,6 +21,8 @@
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
 #include "tables/TopTableModel.h"
+#include "graphview/GraphCanvas.h"
+#include "graphview/GraphPane.h"
 
 #include <QAction>
 #include <QApplication>
@@ -58,6 +60,15 @@ static void shoot(QWidget &w, const QString &path)
     QApplication::processEvents();
     w.grab().save(path);
     qInfo("wrote %s", qPrintable(path));
+}
+
+// Shows a tab's Graph (ui/graphview) and waits until it is built and laid out.
+static void showGraph(SecondaryPanes *panes, GraphPane *graph)
+{
+    QSignalSpy ready(graph, &GraphPane::graphReady);
+    panes->showPane(graph);
+    if (!graph->graphLayout() || graph->isBuilding())
+        ready.wait(60000);
 }
 
 static void waitSource(SourceView *view)
@@ -175,6 +186,10 @@ int main(int argc, char **argv)
         if (t.frames().label(f) == "sort.partition_func")
             pane->showSandwich(f);
     shoot(w, out + QStringLiteral("/sandwich.png"));
+    // The call graph, pprof's default view, with the heaviest function selected.
+    showGraph(pane->secondaryPanes(), pane->findChild<GraphPane *>());
+    pane->findChild<GraphPane *>()->canvas()->selectNode(0);
+    shoot(w, out + QStringLiteral("/graph.png"));
     pane->secondaryPanes()->showPane(pane->topTable());
 
     // Help > Keyboard Shortcuts, as generated from the window's menus and the views' keys.
@@ -222,6 +237,8 @@ int main(int argc, char **argv)
     shoot(c, out + QStringLiteral("/diff.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(1);
     shoot(c, out + QStringLiteral("/side-by-side.png"));
+    showGraph(c.currentDiff()->diffView()->secondaryPanes(), c.currentDiff()->findChild<GraphPane *>());
+    shoot(c, out + QStringLiteral("/graph-diff.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(0);
     // The comparison's PGO panel: one Go program built with -gcflags=-l (no inlining) and as is
     // (tests/data/pgo-inlining): the calls that became inlined, and their frames marked in the diff flamegraph.

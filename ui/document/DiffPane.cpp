@@ -5,6 +5,7 @@
 #include "controls/SecondaryPanes.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
+#include "graphview/GraphPane.h"
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
 
@@ -28,6 +29,7 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     SecondaryPanes *panes = m_diffView->secondaryPanes();
     panes->addSecondaryPane(m_source, tr("Source"), 0.5);
     panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
+    panes->addSecondaryPane(new GraphPane, tr("Graph"), 0.6);   // the comparison's call graph (ui/graphview)
     connect(m_pgo, &PgoPanel::computed, this, [this] { markPgoTab(m_diffView->secondaryPanes(), m_pgo); });
     addHeaderWidget(m_diffView->takeSearchBar(), 1);
     auto *layout = new QVBoxLayout(this);
@@ -74,6 +76,9 @@ void DiffPane::showDiff(LoadedDiff d)
     m_loaded = std::move(d);
     fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
     m_diffView->setDiff(m_loaded.diff);
+    if (auto *graph = findChild<GraphPane *>())
+        graph->setInputs(m_loaded.before, m_loaded.after, m_loaded.sampleType, m_loaded.granularity, {},
+                         m_diffView->options().noiseK);
     uint64_t bytes = 0;
     for (const QString &p : m_after)
         bytes += uint64_t(QFileInfo(p).size());

@@ -7,6 +7,7 @@
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "flame/FrameDetails.h"
+#include "graphview/GraphPane.h"
 #include "pgoview/PgoPanel.h"
 #include "pprof/Units.h"
 #include "sourceview/SourceView.h"
@@ -82,6 +83,20 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_panes->addSecondaryPane(m_sandwich, tr("Sandwich"), 0.5);
     m_panes->addSecondaryPane(m_source, tr("Source"), 0.5);
     m_panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
+    auto *graph = new GraphPane;   // the call graph (ui/graphview), built when first shown
+    m_panes->addSecondaryPane(graph, tr("Graph"), 0.6);
+    // A node selected in the graph selects its function's row in the top table (which outlines its frames).
+    connect(graph, &GraphPane::nodeSelected, this, [this](const QString &name) {
+        const FrameTable *frames = m_view.tree ? &m_view.tree->frames() : nullptr;
+        for (FrameId f = 1; frames && f < frames->size(); ++f)
+            if (frames->label(f) == name.toStdString()) {
+                const QModelIndexList rows = m_model->match(m_model->index(0, 0), TopTableModel::FrameRole,
+                                                            QVariant(uint(f)), 1, Qt::MatchExactly);
+                if (!rows.isEmpty())
+                    m_table->setCurrentIndex(rows.first());
+                return;
+            }
+    });
     connect(m_panes, &SecondaryPanes::currentPaneChanged, this, &ProfilePane::updatePgo);
     connect(m_pgo, &PgoPanel::computed, this, [this] { markPgoTab(m_panes, m_pgo); });
     // One row for the tab's controls and the search, one for the filters: the height is the flamegraph's.
@@ -343,6 +358,8 @@ void ProfilePane::showView(LoadedView view)
         m_details->showNode(nullptr, {}, -1);
     }
     m_view.firstLook.reset();
+    if (auto *graph = findChild<GraphPane *>())
+        graph->setInputs({}, m_view.profiles, m_view.sampleType, m_view.granularity, m_view.filters);
     m_model->setTable(m_view.flat);
     sizeColumnsToText(m_table);
     m_sandwich->clear();

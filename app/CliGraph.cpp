@@ -1,0 +1,239 @@
+#include "CliGraph.h"
+
+#include "Cli.h"
+#include "formats/ProfileInput.h"
+#include "graph/GraphReport.h"
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+namespace qflame {
+
+namespace {
+
+GraphPictureWriter g_pictureWriter = nullptr;
+
+struct GraphArgs {
+    std::vector<std::string> positional;
+    std::optional<std::string> sample, granularity, maxSize, nodeCount, nodeFraction, edgeFraction, noise, dot,
+        svg, png;
+    bool tsv = false;
+    SampleFilters filters;
+};
+
+GraphArgs parseGraphArgs(const std::vector<std::string> &argv, bool diff)
+{
+    GraphArgs a;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        std::optional<std::string> filter;
+        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--granularity", a.granularity) ||
+            takeOption(argv, i, "--max-size", a.maxSize) || takeOption(argv, i, "--nodecount", a.nodeCount) ||
+            takeOption(argv, i, "--nodefraction", a.nodeFraction) ||
+            takeOption(argv, i, "--edgefraction", a.edgeFraction) || takeOption(argv, i, "--dot", a.dot) ||
+            takeOption(argv, i, "--svg", a.svg) || takeOption(argv, i, "--png", a.png) ||
+            (diff && takeOption(argv, i, "--noise", a.noise)))
+            continue;
+        bool isFilter = false;
+        for (auto [name, slot] : {std::pair{"--focus", &a.filters.focus}, {"--ignore", &a.filters.ignore},
+                                  {"--hide", &a.filters.hide}, {"--show", &a.filters.show},
+                                  {"--tagfocus", &a.filters.tagFocus}, {"--tagignore", &a.filters.tagIgnore}}) {
+            if (takeOption(argv, i, name, filter)) {
+                *slot = *filter;
+                isFilter = true;
+                break;
+            }
+        }
+        if (isFilter)
+            continue;
+        if (s == "--tsv")
+            a.tsv = true;
+        else if (diff && s == "--graph")
+            continue;
+        else if (s.size() > 1 && s[0] == '-' && s != "-")
+            usageError("unknown option " + s + (diff ? " for diff --graph" : " for graph"));
+        else
+            a.positional.push_back(s);
+    }
+    const int outputs = int(a.tsv) + int(bool(a.dot)) + int(bool(a.svg)) + int(bool(a.png));
+    if (outputs > 1)
+        usageError("choose one of --tsv, --dot, --svg and --png");
+    return a;
+}
+
+double parseFraction(const std::optional<std::string> &text, const char *option, double fallback)
+{
+    if (!text)
+        return fallback;
+    size_t used = 0;
+    double f = -1;
+    try {
+        f = std::stod(*text, &used);
+    } catch (...) {
+    }
+    if (used != text->size() || !std::isfinite(f) || f < 0 || f > 1)
+        usageError(std::string(option) + " takes a fraction between 0 and 1, not '" + *text + "'");
+    return f;
+}
+
+GraphOptions graphOptions(const GraphArgs &a)
+{
+    GraphOptions o;
+    if (a.nodeCount) {
+        const std::optional<uint64_t> n = parseCount(*a.nodeCount);
+        if (!n || *n > uint64_t(INT64_MAX))
+            usageError("--nodecount takes a whole number (0: no limit), not '" + *a.nodeCount + "'");
+        o.nodeCount = int64_t(*n);
+    }
+    o.nodeFraction = parseFraction(a.nodeFraction, "--nodefraction", o.nodeFraction);
+    o.edgeFraction = parseFraction(a.edgeFraction, "--edgefraction", o.edgeFraction);
+    return o;
+}
+
+BuildOptions buildOptions(const GraphArgs &a)
+{
+    BuildOptions build;
+    if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
+        usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    build.filters = a.filters;
+    return build;
+}
+
+size_t sampleType(const Profile &first, const std::optional<std::string> &sample)
+{
+    int type = first.effectiveDefaultType();
+    if (sample) {
+        type = first.findSampleType(*sample);
+        if (type < 0) {
+            std::string known;
+            for (size_t i = 0; i < first.sampleTypes.size(); ++i)
+                known += (i ? ", " : "") + first.typeName(i) + "/" + first.unitName(i);
+            usageError("no sample type '" + *sample + "' in " + first.sourceName + " (it has: " + known + ")");
+        }
+    }
+    if (type < 0)
+        throw ProfileError(first.sourceName + ": the profile has no sample types");
+    return size_t(type);
+}
+
+void writeText(const std::string &path, const std::string &text)
+{
+    if (path == "-") {
+        std::cout << text;
+        return;
+    }
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out)
+        throw ProfileError("cannot write " + path);
+}
+
+// For people: pprof's legend, then each node with its callers and callees, in pprof's order.
+void printForPeople(const CallGraph &g)
+{
+    std::cout << "Type: " << g.sampleType().type << "/" << g.sampleType().unit << "  showing " << g.nodes().size()
+              << " nodes accounting for " << graphValueText(g, g.shownFlat()) << " ("
+              << graphPercentText(g, g.shownFlat()) << ") of " << graphValueText(g, g.total()) << " total\n";
+    if (g.droppedNodes())
+        std::cout << "Dropped " << g.droppedNodes() << " nodes (cum <= " << graphValueText(g, g.nodeCutoff()) << ")\n";
+    if (g.droppedEdges())
+        std::cout << "Dropped " << g.droppedEdges() << " edges (freq <= " << graphValueText(g, g.edgeCutoff()) << ")\n";
+    if (g.nodes().size() < g.nodesBeforeLimit())
+        std::cout << "Showing top " << g.nodes().size() << " nodes out of " << g.nodesBeforeLimit() << "\n";
+    for (uint32_t i = 0; i < g.nodes().size(); ++i) {
+        const GraphNode &n = g.nodes()[i];
+        std::cout << "\n" << escapeField(g.name(i)) << "  flat " << graphValueText(g, n.flatValue()) << "  cum "
+                  << graphValueText(g, n.cumValue());
+        if (g.isDiff())
+            std::cout << "  (" << diffClassName(g.classOf(n)) << ")";
+        std::cout << "\n";
+        for (const GraphEdge &e : g.edges()) {
+            if (e.to == i)
+                std::cout << "    <- " << escapeField(g.name(e.from)) << "  " << graphValueText(g, e.value()) << "  "
+                          << e.kind() << "\n";
+            if (e.from == i)
+                std::cout << "    -> " << escapeField(g.name(e.to)) << "  " << graphValueText(g, e.value()) << "  "
+                          << e.kind() << "\n";
+        }
+    }
+}
+
+int output(const std::shared_ptr<const CallGraph> &graph, const GraphArgs &a)
+{
+    leaveToProcessEnd(graph);
+    for (const auto &[file, svg] : {std::pair{a.png, false}, std::pair{a.svg, true}}) {
+        if (!file)
+            continue;
+        if (!g_pictureWriter)
+            throw ProfileError("drawing needs the GUI libraries (internal error: this program has no picture writer)");
+        const std::string error = g_pictureWriter(graph, *file, svg);
+        if (!error.empty())
+            throw ProfileError(error);
+        return 0;
+    }
+    if (a.dot)
+        writeText(*a.dot, graphDot(*graph));
+    else if (a.tsv)
+        std::cout << graphTsv(*graph);
+    else
+        printForPeople(*graph);
+    return 0;
+}
+
+}   // namespace
+
+void setGraphPictureWriter(GraphPictureWriter writer)
+{
+    g_pictureWriter = writer;
+}
+
+int runGraph(const std::vector<std::string> &argv)
+{
+    const GraphArgs a = parseGraphArgs(argv, false);
+    if (a.positional.empty())
+        usageError("graph takes one or more FILEs (several are merged)");
+    const BuildOptions build = buildOptions(a);
+    const GraphOptions options = graphOptions(a);
+    const ReadOptions ro = readOptionsFor(a.maxSize);
+    std::vector<std::shared_ptr<const Profile>> profiles;
+    for (const std::string &f : a.positional)
+        profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
+    const size_t type = sampleType(*profiles.front(), a.sample);
+    auto graph = CallGraph::build(profiles, type, build, options);
+    for (auto &p : profiles)
+        leaveToProcessEnd(std::move(p));
+    return output(graph, a);
+}
+
+int runDiffGraph(const std::vector<std::string> &argv)
+{
+    const GraphArgs a = parseGraphArgs(argv, true);
+    if (a.positional.size() != 2)
+        usageError("diff takes exactly two FILEs: BASE NEW");
+    const BuildOptions build = buildOptions(a);
+    const GraphOptions options = graphOptions(a);
+    double noiseK = 2.0;
+    if (a.noise) {
+        size_t used = 0;
+        try {
+            noiseK = std::stod(*a.noise, &used);
+        } catch (...) {
+            used = 0;
+        }
+        if (used != a.noise->size() || !std::isfinite(noiseK) || noiseK < 0)
+            usageError("--noise takes a number of standard errors >= 0 (0 turns it off), not '" + *a.noise + "'");
+    }
+    const ReadOptions ro = readOptionsFor(a.maxSize);
+    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
+    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
+    const size_t type = sampleType(*base, a.sample);
+    auto graph = CallGraph::buildDiff({base}, {comparison}, type, build, options, noiseK);
+    leaveToProcessEnd(base);
+    leaveToProcessEnd(comparison);
+    return output(graph, a);
+}
+
+}   // namespace qflame

@@ -1,0 +1,307 @@
+#include "graph/GraphReport.h"
+
+#include "pprof/Units.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace qflame {
+
+namespace {
+
+void appendTsvField(std::string &out, const std::string &s)
+{
+    for (char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+}
+
+std::string dotEscape(const std::string &s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '\\' || c == '"')
+            out += '\\';
+        if (c == '\n') {
+            out += "\\l";
+            continue;
+        }
+        out += c;
+    }
+    return out;
+}
+
+void appendValues(std::string &out, const CallGraph &g, const int64_t values[2], DiffClass cls)
+{
+    if (!g.isDiff()) {
+        out += '\t' + std::to_string(values[1]);
+        return;
+    }
+    out += '\t' + std::to_string(values[0]) + '\t' + std::to_string(values[1]) + '\t' +
+           std::to_string(values[1] - values[0]) + '\t' + diffClassName(cls);
+}
+
+// pprof's dotColor, for a profile's own graph: grey near 0, red towards the total.
+std::string heatColor(double score, bool background)
+{
+    const double saturationMax = background ? 0.1 : 1.0, value = background ? 0.93 : 0.7;
+    score = std::max(-1.0, std::min(1.0, score));
+    double saturation = saturationMax;
+    if (std::fabs(score) < 0.2)
+        saturation *= std::fabs(score) / 0.2;
+    score = score > 0 ? std::pow(score, 0.3) : score < 0 ? -std::pow(-score, 0.3) : 0;
+    double r, g;
+    if (score < 0) {
+        g = value;
+        r = value * (1 + saturation * score);
+    } else {
+        r = value;
+        g = value * (1 - saturation * score);
+    }
+    const double b = value * (1 - saturation);
+    char buf[16];
+    snprintf(buf, sizeof buf, "#%02x%02x%02x", unsigned(uint8_t(r * 255)), unsigned(uint8_t(g * 255)),
+             unsigned(uint8_t(b * 255)));
+    return buf;
+}
+
+// The diff flamegraph's meaning in dot colours: red more cost, green less, grey within noise or unchanged.
+std::string diffColor(DiffClass c, bool background)
+{
+    switch (c) {
+    case DiffClass::Slower:
+    case DiffClass::New: return background ? "#fbe3e0" : "#c0392b";
+    case DiffClass::Faster:
+    case DiffClass::Removed: return background ? "#e0f3e3" : "#1e8449";
+    default: return background ? "#eeeeee" : "#888888";
+    }
+}
+
+}   // namespace
+
+std::vector<uint32_t> tsvNodeOrder(const CallGraph &g)
+{
+    std::vector<uint32_t> order(g.nodes().size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const int64_t ca = g.nodes()[a].cumValue(), cb = g.nodes()[b].cumValue();
+        if (g.isDiff() ? std::llabs(ca) != std::llabs(cb) : ca != cb)
+            return g.isDiff() ? std::llabs(ca) > std::llabs(cb) : ca > cb;
+        return g.name(a) < g.name(b);
+    });
+    return order;
+}
+
+std::vector<uint32_t> tsvEdgeOrder(const CallGraph &g)
+{
+    std::vector<uint32_t> order(g.edges().size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const GraphEdge &x = g.edges()[a], &y = g.edges()[b];
+        if (g.isDiff() ? std::llabs(x.value()) != std::llabs(y.value()) : x.value() != y.value())
+            return g.isDiff() ? std::llabs(x.value()) > std::llabs(y.value()) : x.value() > y.value();
+        if (g.name(x.from) != g.name(y.from))
+            return g.name(x.from) < g.name(y.from);
+        return g.name(x.to) < g.name(y.to);
+    });
+    return order;
+}
+
+std::string graphTsv(const CallGraph &g)
+{
+    std::string out;
+    for (uint32_t i : tsvNodeOrder(g)) {
+        const GraphNode &n = g.nodes()[i];
+        out += "node\t";
+        appendTsvField(out, g.name(i));
+        if (g.isDiff()) {   // before, after, delta of flat; of cum with the class (by cum, as diff --tsv)
+            out += '\t' + std::to_string(n.flat[0]) + '\t' + std::to_string(n.flat[1]) + '\t' +
+                   std::to_string(n.flatValue());
+        } else {
+            out += '\t' + std::to_string(n.flat[1]);
+        }
+        appendValues(out, g, n.cum, g.classOf(n));
+        out += '\n';
+    }
+    for (uint32_t i : tsvEdgeOrder(g)) {
+        const GraphEdge &e = g.edges()[i];
+        out += "edge\t";
+        appendTsvField(out, g.name(e.from));
+        out += '\t';
+        appendTsvField(out, g.name(e.to));
+        appendValues(out, g, e.weight, g.classOf(e));
+        out += '\t';
+        out += e.kind();
+        out += '\n';
+    }
+    return out;
+}
+
+std::string shortFunctionName(const std::string &name)
+{
+    static const QRegularExpression anonymous(QStringLiteral("^\\(anonymous namespace\\)::"));
+    static const QRegularExpression goVersion(QStringLiteral("^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$"));
+    static const QRegularExpression patterns[] = {
+        QRegularExpression(QStringLiteral("^(?:[\\w\\-\\.]+\\/)+(.+)")),   // Go: the package path
+        QRegularExpression(QStringLiteral(   // Java: package and arguments
+            "^(?:[a-z]\\w*\\.)*([A-Z][\\w\\$]*\\.(?:<init>|[a-z][\\w\\$]*(?:\\$\\d+)?))(?:(?:\\()|$)")),
+        QRegularExpression(QStringLiteral(   // C++: the namespaces
+            "^(?:[_a-zA-Z]\\w*::)+(_*[A-Z]\\w*::~?[_a-zA-Z]\\w*(?:<.*>)?)")),
+    };
+    QString f = QString::fromStdString(name);
+    f.remove(anonymous);
+    f.replace(goVersion, QStringLiteral("\\1\\2"));
+    for (const QRegularExpression &re : patterns) {
+        const QRegularExpressionMatch m = re.match(f);
+        if (m.hasMatch() && m.lastCapturedIndex() >= 1) {
+            QString joined;
+            for (int i = 1; i <= m.lastCapturedIndex(); ++i)
+                joined += m.captured(i);
+            return joined.toStdString();
+        }
+    }
+    return f.toStdString();
+}
+
+std::vector<std::string> nodeNameLines(const CallGraph &g, uint32_t node)
+{
+    const std::string &label = g.name(node);
+    const Frame &frame = g.frames().frame(g.nodes()[node].frame);
+    const std::string &fn = g.frames().strings().str(frame.key.name);
+    std::vector<std::string> lines;
+    std::string rest = label;
+    if (!fn.empty()) {
+        const size_t at = label.find(fn);
+        std::string shortName = shortFunctionName(fn);
+        // One line per package and type part, as pprof splits at '.' and "::" (Go's "[...]" kept whole).
+        std::string part;
+        for (size_t i = 0; i < shortName.size(); ++i) {
+            if (shortName.compare(i, 5, "[...]") == 0) {
+                part += "[...]";
+                i += 4;
+            } else if (shortName.compare(i, 2, "::") == 0) {
+                lines.push_back(part);
+                part.clear();
+                ++i;
+            } else if (shortName[i] == '.' && !part.empty()) {
+                lines.push_back(part);
+                part.clear();
+            } else {
+                part += shortName[i];
+            }
+        }
+        if (!part.empty())
+            lines.push_back(part);
+        if (at != std::string::npos)
+            rest = label.substr(0, at) + label.substr(at + fn.size());
+        else
+            rest.clear();
+    } else {
+        lines.push_back(label);
+        rest.clear();
+    }
+    // What is left (address, file:line) goes on its own line, the file without its directories.
+    while (!rest.empty() && rest.front() == ' ')
+        rest.erase(rest.begin());
+    while (!rest.empty() && rest.back() == ' ')
+        rest.pop_back();
+    if (!rest.empty()) {
+        const size_t slash = rest.rfind('/');
+        const size_t space = rest.find(' ');
+        if (slash != std::string::npos && (space == std::string::npos || slash > space))
+            rest = (space == std::string::npos ? std::string() : rest.substr(0, space + 1)) + rest.substr(slash + 1);
+        lines.push_back(rest);
+    }
+    return lines;
+}
+
+std::string graphValueText(const CallGraph &g, int64_t value)
+{
+    return formatValue(double(value), g.sampleType().unit);
+}
+
+std::string graphPercentText(const CallGraph &g, int64_t value)
+{
+    return formatPercent(double(value), double(std::llabs(g.total())));
+}
+
+std::string graphDot(const CallGraph &g)
+{
+    std::string out = "digraph \"qflame\" {\n";
+    out += "node [style=filled fillcolor=\"#f8f8f8\" fontname=\"sans-serif\"]\n";
+    out += "edge [fontname=\"sans-serif\"]\n";
+    std::string legend = "Type: " + g.sampleType().type + "\\lShowing nodes accounting for " +
+                         graphValueText(g, g.shownFlat()) + ", " + graphPercentText(g, g.shownFlat()) + " of " +
+                         graphValueText(g, g.total()) + " total\\l";
+    if (g.droppedNodes())
+        legend += "Dropped " + std::to_string(g.droppedNodes()) + " nodes (cum <= " +
+                  graphValueText(g, g.nodeCutoff()) + ")\\l";
+    if (g.droppedEdges())
+        legend += "Dropped " + std::to_string(g.droppedEdges()) + " edges (freq <= " +
+                  graphValueText(g, g.edgeCutoff()) + ")\\l";
+    if (g.nodes().size() < g.nodesBeforeLimit())
+        legend += "Showing top " + std::to_string(g.nodes().size()) + " nodes out of " +
+                  std::to_string(g.nodesBeforeLimit()) + "\\l";
+    out += "subgraph cluster_L { \"legend\" [shape=box fontsize=16 label=\"" + legend + "\"] }\n";
+    int64_t maxFlat = 0;
+    for (const GraphNode &n : g.nodes())
+        maxFlat = std::max<int64_t>(maxFlat, std::llabs(n.flatValue()));
+    const double total = double(std::llabs(g.total()));
+    for (uint32_t i = 0; i < g.nodes().size(); ++i) {
+        const GraphNode &n = g.nodes()[i];
+        std::string label;
+        for (const std::string &line : nodeNameLines(g, i))
+            label += dotEscape(line) + "\\n";
+        label += n.flatValue() != 0 ? graphValueText(g, n.flatValue()) + " (" + graphPercentText(g, n.flatValue()) + ")"
+                                    : std::string("0");
+        if (n.cumValue() != n.flatValue())
+            label += std::string(n.flatValue() != 0 ? "\\n" : " ") + "of " + graphValueText(g, n.cumValue()) + " (" +
+                     graphPercentText(g, n.cumValue()) + ")";
+        int fontSize = 8;
+        if (maxFlat != 0 && n.flatValue() != 0)
+            fontSize += int(std::ceil(16.0 * std::sqrt(double(std::llabs(n.flatValue())) / double(maxFlat))));
+        const double score = total != 0 ? double(n.cumValue()) / total : 0;
+        const DiffClass cls = g.classOf(n);
+        out += "N" + std::to_string(i + 1) + " [label=\"" + label + "\" id=\"node" + std::to_string(i + 1) +
+               "\" fontsize=" + std::to_string(fontSize) + " shape=box tooltip=\"" + dotEscape(g.name(i)) + " (" +
+               graphValueText(g, n.cumValue()) + ")\" color=\"" +
+               (g.isDiff() ? diffColor(cls, false) : heatColor(score, false)) + "\" fillcolor=\"" +
+               (g.isDiff() ? diffColor(cls, true) : heatColor(score, true)) + "\"]\n";
+    }
+    for (const GraphEdge &e : g.edges()) {
+        const std::string w = graphValueText(g, e.value());
+        std::string attr = "label=\" " + w + (e.inlined ? "\\n (inline)" : "") + "\"";
+        if (total != 0) {
+            const int64_t weight = 1 + std::min<int64_t>(std::llabs(e.value() * 100 / int64_t(total)), 100);
+            if (weight > 1)
+                attr += " weight=" + std::to_string(weight);
+            const int64_t width = 1 + std::min<int64_t>(std::llabs(e.value() * 5 / int64_t(total)), 5);
+            if (width > 1)
+                attr += " penwidth=" + std::to_string(width);
+            attr += " color=\"" +
+                    (g.isDiff() ? diffColor(g.classOf(e), false) : heatColor(double(e.value()) / total, false)) + "\"";
+        }
+        const std::string tooltip = "\"" + dotEscape(g.name(e.from)) + (e.residual ? " ... " : " -> ") +
+                                    dotEscape(g.name(e.to)) + " (" + w + ")\"";
+        attr += " tooltip=" + tooltip + " labeltooltip=" + tooltip;
+        if (e.residual)
+            attr += " style=\"dotted\"";
+        out += "N" + std::to_string(e.from + 1) + " -> N" + std::to_string(e.to + 1) + " [" + attr + "]\n";
+    }
+    out += "}\n";
+    return out;
+}
+
+}   // namespace qflame

@@ -1,0 +1,38 @@
+// A call graph (CallGraph.h) as text: the exact TSV of `qflame graph --tsv` and the Graphviz dot file of
+// `--dot`. The CLI prints these; the window reads the same CallGraph, so both show the same graph.
+#pragma once
+
+#include "graph/CallGraph.h"
+
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+// node<TAB>NAME<TAB>flat<TAB>cum per node (cum descending, then name), then
+// edge<TAB>CALLER<TAB>CALLEE<TAB>weight<TAB>KIND per edge (weight descending, then caller, callee), KIND call,
+// inline or residual. In a comparison: node NAME before_flat after_flat delta_flat before_cum after_cum delta_cum
+// class, edge CALLER CALLEE before after delta class KIND, sorted by |delta|. Names escape backslash, tab, newline and carriage return as \\ \t \n \r.
+std::string graphTsv(const CallGraph &graph);
+
+// A dot file Graphviz's dot lays out: boxes labelled with the short name, flat and cum, font size by flat,
+// edges with their weight, pen width by weight, residual edges dotted, inline edges marked; a comparison in
+// the diff colours (red more cost, green less, grey within noise).
+std::string graphDot(const CallGraph &graph);
+
+// The order graphTsv prints: node indexes, then edge indexes.
+std::vector<uint32_t> tsvNodeOrder(const CallGraph &graph);
+std::vector<uint32_t> tsvEdgeOrder(const CallGraph &graph);
+
+// pprof's ShortenFunctionName: a Go, Java or C++ name without its package path or namespace ("main.run" for
+// "github.com/x/y/main.run"), for labels.
+std::string shortFunctionName(const std::string &name);
+
+// A node's label lines as pprof draws them: the short name split at '.' and "::", then file or address parts.
+std::vector<std::string> nodeNameLines(const CallGraph &graph, uint32_t node);
+
+// A value in the sample unit for people ("1.20s", "35MB"), and a share of the graph's total ("12.5%").
+std::string graphValueText(const CallGraph &graph, int64_t value);
+std::string graphPercentText(const CallGraph &graph, int64_t value);
+
+}   // namespace qflame

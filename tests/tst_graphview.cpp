@@ -1,0 +1,179 @@
+// The Graph tab (ui/graphview) and the call graph's layout (model/graph/GraphLayout): laid out by Graphviz off the
+// GUI thread, every node and edge placed, hover/selection/search/focus, pictures, and the --dot text read back
+// by Graphviz's own parser.
+#include "ProfileFactory.h"
+#include "graph/GraphLayout.h"
+#include "graph/GraphReport.h"
+#include "graphview/GraphCanvas.h"
+#include "graphview/GraphPane.h"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace qflame;
+
+namespace {
+
+std::shared_ptr<const Profile> sample()
+{
+    return test::profileFromFolded("main;run;parse;lex 40\n"
+                                   "main;run;parse;alloc 10\n"
+                                   "main;run;eval;alloc 25\n"
+                                   "main;run;eval;eval;add 30\n"
+                                   "main;gc 15\n");
+}
+
+GraphOptions all()
+{
+    GraphOptions o;
+    o.nodeCount = 0;
+    o.nodeFraction = 0;
+    o.edgeFraction = 0;
+    return o;
+}
+
+}   // namespace
+
+class tst_GraphView : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void layoutPlacesEverything();
+    void dotTextIsReadByGraphviz();
+    void paneBuildsSelectsSearchesAndFocuses();
+    void comparisonColours();
+};
+
+void tst_GraphView::layoutPlacesEverything()
+{
+    const auto graph = CallGraph::build({sample()}, 0, {}, all());
+    const auto layout = GraphLayout::compute(graph);
+    QCOMPARE(layout->nodes().size(), graph->nodes().size());
+    QCOMPARE(layout->edges().size(), graph->edges().size());
+    for (size_t i = 0; i < layout->nodes().size(); ++i) {
+        const QRectF box = layout->nodes()[i].box;
+        QVERIFY(box.width() > 10 && box.height() > 10);
+        QVERIFY(layout->bounds().adjusted(-1, -1, 1, 1).contains(box));
+        for (size_t j = i + 1; j < layout->nodes().size(); ++j)
+            QVERIFY(!box.intersects(layout->nodes()[j].box));
+    }
+    for (const GraphLayoutEdge &e : layout->edges()) {
+        QVERIFY(e.spline.size() >= 4);
+        QVERIFY(e.hasArrow);
+    }
+    // Callers above callees: main's box is above lex's.
+    const auto nodeNamed = [&](const std::string &name) {
+        for (uint32_t i = 0; i < graph->nodes().size(); ++i)
+            if (graph->name(i) == name)
+                return int(i);
+        return -1;
+    };
+    QVERIFY(layout->nodes()[size_t(nodeNamed("main"))].box.bottom() <
+            layout->nodes()[size_t(nodeNamed("lex"))].box.top());
+    // The heaviest flat gets the largest font, as pprof's.
+    QCOMPARE(layout->nodes()[size_t(nodeNamed("lex"))].fontSize, 8 + 16);
+}
+
+void tst_GraphView::dotTextIsReadByGraphviz()
+{
+    const auto graph = CallGraph::build({sample()}, 0, {}, all());
+    const std::string dot = graphDot(*graph);
+    GVC_t *gvc = gvContext();
+    Agraph_t *g = agmemread(dot.c_str());
+    QVERIFY(g);
+    QCOMPARE(agnnodes(g), int(graph->nodes().size()) + 1);   // and the legend
+    QCOMPARE(agnedges(g), int(graph->edges().size()));
+    QCOMPARE(gvLayout(gvc, g, "dot"), 0);
+    gvFreeLayout(gvc, g);
+    agclose(g);
+    gvFreeContext(gvc);
+}
+
+void tst_GraphView::paneBuildsSelectsSearchesAndFocuses()
+{
+    GraphPane pane;
+    pane.resize(900, 700);
+    QSignalSpy ready(&pane, &GraphPane::graphReady);
+    pane.setInputs({}, {sample()}, 0, Granularity::Functions, {});
+    QCOMPARE(ready.count(), 0);   // nothing is built while the tab is hidden
+    pane.show();
+    QVERIFY(ready.wait(10000));
+    const GraphLayout *layout = pane.graphLayout();
+    QVERIFY(layout);
+    QCOMPARE(layout->graph().nodes().size(), size_t(8));   // main run parse eval lex alloc add gc
+    GraphCanvas *canvas = pane.canvas();
+    // A click on a node's box selects it and names its function.
+    QSignalSpy selected(&pane, &GraphPane::nodeSelected);
+    uint32_t parse = 0;
+    for (uint32_t i = 0; i < layout->graph().nodes().size(); ++i)
+        if (layout->graph().name(i) == "parse")
+            parse = i;
+    // The widget point over parse's box, found by hovering: the canvas's transform is its own business.
+    QPoint over(-1, -1);
+    for (int y = 0; y < canvas->height() && over.x() < 0; y += 3)
+        for (int x = 0; x < canvas->width() && over.x() < 0; x += 3) {
+            QMouseEvent move(QEvent::MouseMove, QPointF(x, y), QPointF(x, y), Qt::NoButton, Qt::NoButton,
+                             Qt::NoModifier);
+            QCoreApplication::sendEvent(canvas, &move);
+            if (canvas->hoveredNode() == int(parse))
+                over = QPoint(x, y);
+        }
+    QVERIFY2(over.x() >= 0, "no point of the canvas is over parse's box");
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, over);
+    QCOMPARE(canvas->selectedNode(), int(parse));
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(selected.at(0).at(0).toString(), QStringLiteral("parse"));
+    // Search: matches stay, the rest fade.
+    QCOMPARE(canvas->setSearch(QRegularExpression(QStringLiteral("^(eval|add)$"))), 2);
+    const QImage shot = pane.grab().toImage();
+    QVERIFY(!shot.isNull());
+    shot.save(QDir::currentPath() + QStringLiteral("/tst_graphview-pane.png"));
+    canvas->setSearch(QRegularExpression());
+    // Zoom keeps the point under the cursor.
+    const double zoom = canvas->zoom();
+    canvas->zoomBy(2, QPointF(over));
+    QCOMPARE(canvas->zoom(), zoom * 2);
+    QCOMPARE(canvas->hoveredNode(), int(parse));
+    // Double-click: the graph around parse only (pprof's focus): main run parse lex alloc.
+    QTest::mouseDClick(canvas, Qt::LeftButton, {}, over);
+    QVERIFY(ready.wait(10000));
+    QStringList names;
+    for (uint32_t i = 0; i < pane.graphLayout()->graph().nodes().size(); ++i)
+        names << QString::fromStdString(pane.graphLayout()->graph().name(i));
+    names.sort();
+    QCOMPARE(names, QStringList({"alloc", "lex", "main", "parse", "run"}));
+}
+
+void tst_GraphView::comparisonColours()
+{
+    const auto before = test::profileFromFolded("main;a 100\nmain;b 50\n");
+    const auto after = test::profileFromFolded("main;a 40\nmain;b 52\nmain;c 30\n");
+    const auto graph = CallGraph::buildDiff({before}, {after}, 0, {}, all(), 2.0);
+    const auto layout = GraphLayout::compute(graph);
+    for (uint32_t i = 0; i < graph->nodes().size(); ++i) {
+        const QColor c = graphNodeColor(*graph, i, false);
+        const std::string &name = graph->name(i);
+        if (name == "a")   // less cost: green
+            QVERIFY(c.green() > c.red());
+        else if (name == "c")   // new: red
+            QVERIFY(c.red() > c.green());
+        else if (name == "b")   // +2 within noise: grey
+            QVERIFY(c.red() == c.green() && c.green() == c.blue());
+    }
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("g.png")), svg = dir.filePath(QStringLiteral("g.svg"));
+    QCOMPARE(writeGraphPicture(*layout, png, false), QString());
+    QCOMPARE(writeGraphPicture(*layout, svg, true), QString());
+    QVERIFY(!QImage(png).isNull());
+    QVERIFY(QFileInfo(svg).size() > 500);
+}
+
+QTEST_MAIN(tst_GraphView)
+#include "tst_graphview.moc"

@@ -1,0 +1,176 @@
+#include "graphview/GraphPane.h"
+
+#include "graphview/GraphCanvas.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace qflame {
+
+GraphPane::GraphPane(QWidget *parent) : QWidget(parent), m_canvas(new GraphCanvas)
+{
+    m_nodeCount = new QSpinBox;
+    m_nodeCount->setRange(0, 100000);
+    m_nodeCount->setValue(80);
+    m_nodeCount->setSpecialValueText(tr("all"));
+    m_nodeCount->setToolTip(tr("At most this many nodes (pprof's nodecount; 0: all)"));
+    m_search = new QLineEdit;
+    m_search->setPlaceholderText(tr("Search functions (regular expression)"));
+    m_search->setClearButtonEnabled(true);
+    m_focusLabel = new QLabel;
+    m_clearFocus = new QPushButton(tr("Clear focus"));
+    m_clearFocus->setVisible(false);
+    auto *fit = new QPushButton(tr("Fit"));
+    m_status = new QLabel;
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Nodes:")));
+    bar->addWidget(m_nodeCount);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(m_focusLabel);
+    bar->addWidget(m_clearFocus);
+    bar->addWidget(fit);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_canvas, 1);
+    layout->addWidget(m_status);
+
+    connect(m_nodeCount, &QSpinBox::editingFinished, this, [this] {
+        if (m_nodeCount->value() == m_builtNodeCount)
+            return;   // focus left the field without a change
+        m_stale = true;
+        rebuild();
+    });
+    connect(m_search, &QLineEdit::textChanged, this, &GraphPane::updateSearch);
+    connect(fit, &QPushButton::clicked, m_canvas, &GraphCanvas::fitToView);
+    connect(m_clearFocus, &QPushButton::clicked, this, [this] {
+        m_focus.clear();
+        m_stale = true;
+        rebuild();
+    });
+    connect(m_canvas, &GraphCanvas::focusRequested, this, &GraphPane::focusOn);
+    connect(m_canvas, &GraphCanvas::nodeSelected, this, [this](int) { Q_EMIT nodeSelected(selectedName()); });
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const GraphLayout>>::finished, this, [this] {
+        if (m_watcher.future().isCanceled() || m_watcher.property("generation").toUInt() != m_generation)
+            return;
+        auto layout = m_watcher.result();
+        if (!layout) {
+            m_status->setText(tr("No graph: %1").arg(m_error ? *m_error : QString()));
+            return;
+        }
+        {
+            m_canvas->setLayout(layout);
+            const CallGraph &g = layout->graph();
+            QString text = tr("%1 nodes, %2 edges; showing %3 of %4 total")
+                               .arg(g.nodes().size())
+                               .arg(g.edges().size())
+                               .arg(QString::fromStdString(graphValueText(g, g.shownFlat())),
+                                    QString::fromStdString(graphValueText(g, g.total())));
+            if (g.droppedNodes())
+                text += tr("; dropped %1 nodes (cum <= %2)").arg(g.droppedNodes())
+                            .arg(QString::fromStdString(graphValueText(g, g.nodeCutoff())));
+            if (g.nodes().size() < g.nodesBeforeLimit())
+                text += tr("; top %1 nodes out of %2").arg(g.nodes().size()).arg(g.nodesBeforeLimit());
+            if (g.isDiff())
+                text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
+                            .arg(g.noiseK());
+            m_status->setText(text);
+            updateSearch();
+            Q_EMIT graphReady();
+        }
+    });
+}
+
+GraphPane::~GraphPane()
+{
+    m_watcher.waitForFinished();
+}
+
+void GraphPane::setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity,
+                          SampleFilters filters, double noiseK)
+{
+    m_before = std::move(before);
+    m_after = std::move(after);
+    m_sampleType = sampleType;
+    m_granularity = granularity;
+    m_filters = std::move(filters);
+    m_noiseK = noiseK;
+    m_focus.clear();
+    m_stale = true;
+    if (isVisible())
+        rebuild();
+}
+
+const GraphLayout *GraphPane::graphLayout() const
+{
+    return m_canvas->graphLayout();
+}
+
+QString GraphPane::selectedName() const
+{
+    const GraphLayout *layout = m_canvas->graphLayout();
+    const int node = m_canvas->selectedNode();
+    return layout && node >= 0 ? QString::fromStdString(layout->graph().name(uint32_t(node))) : QString();
+}
+
+void GraphPane::showEvent(QShowEvent *)
+{
+    rebuild();
+}
+
+void GraphPane::rebuild()
+{
+    if (!m_stale || m_after.empty() || m_sampleType < 0)
+        return;
+    m_stale = false;
+    GraphOptions options;
+    options.nodeCount = m_builtNodeCount = m_nodeCount->value();
+    BuildOptions build;
+    build.granularity = m_granularity;
+    build.filters = m_filters;
+    if (!m_focus.isEmpty())   // pprof's focus, exactly this function
+        build.filters.focus = ("^" + QRegularExpression::escape(m_focus) + "$").toStdString();
+    m_focusLabel->setText(m_focus.isEmpty() ? QString() : tr("Focus: %1").arg(m_focus));
+    m_clearFocus->setVisible(!m_focus.isEmpty());
+    m_status->setText(tr("Building the graph..."));
+    m_watcher.setProperty("generation", ++m_generation);
+    auto error = std::make_shared<QString>();
+    m_error = error;
+    m_watcher.setFuture(QtConcurrent::run([before = m_before, after = m_after, type = size_t(m_sampleType), build,
+                                           options, noiseK = m_noiseK, error]() {
+        try {
+            auto graph = before.empty() ? CallGraph::build(after, type, build, options)
+                                        : CallGraph::buildDiff(before, after, type, build, options, noiseK);
+            return GraphLayout::compute(std::move(graph));
+        } catch (const std::exception &e) {   // a filter that matches nothing, Graphviz failing: one line
+            *error = QString::fromUtf8(e.what());
+            return std::shared_ptr<const GraphLayout>();
+        }
+    }));
+}
+
+void GraphPane::focusOn(int node)
+{
+    const GraphLayout *layout = m_canvas->graphLayout();
+    if (!layout || node < 0)
+        return;
+    m_focus = QString::fromStdString(layout->graph().name(uint32_t(node)));
+    m_stale = true;
+    rebuild();
+}
+
+void GraphPane::updateSearch()
+{
+    const QString text = m_search->text();
+    const int matches = m_canvas->setSearch(QRegularExpression(text, QRegularExpression::CaseInsensitiveOption));
+    if (!text.isEmpty())
+        m_search->setToolTip(tr("%n matching nodes", nullptr, matches));
+}
+
+}   // namespace qflame

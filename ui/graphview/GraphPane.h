@@ -1,0 +1,71 @@
+// The Graph tab of a profile or comparison tab: pprof's call graph (model/graph) built and laid out by Graphviz
+// on the thread pool when the tab is first shown or its inputs change, then painted by GraphCanvas. The node
+// count, a search (regular expression) and a focus on a node (double-click: the graph rebuilt with pprof's focus
+// on that function, re-pruned around it) are its controls.
+#pragma once
+
+#include "graph/GraphLayout.h"
+#include "tree/CallTreeBuilder.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace qflame {
+
+class GraphCanvas;
+
+class GraphPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphPane(QWidget *parent = nullptr);
+    ~GraphPane() override;
+
+    using Profiles = std::vector<std::shared_ptr<const Profile>>;
+    // A profile's graph (filters as the tab has them), or a comparison's (`before` not empty).
+    void setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity, SampleFilters filters,
+                   double noiseK = 2.0);
+    GraphCanvas *canvas() const { return m_canvas; }
+    const GraphLayout *graphLayout() const;
+    bool isBuilding() const { return m_watcher.isRunning(); }
+    // The name of the selected node ("" when none).
+    QString selectedName() const;
+
+Q_SIGNALS:
+    void graphReady();                         // a new layout is shown
+    void nodeSelected(const QString &name);   // the function of the selected node, for the other views
+
+protected:
+    void showEvent(QShowEvent *) override;
+
+private:
+    void rebuild();
+    void focusOn(int node);
+    void updateSearch();
+
+    Profiles m_before, m_after;
+    int m_sampleType = -1;
+    Granularity m_granularity = Granularity::Functions;
+    SampleFilters m_filters;
+    double m_noiseK = 2.0;
+    QString m_focus;            // the focused function's name, "" for none
+    bool m_stale = false;
+    int m_builtNodeCount = -1;
+    unsigned m_generation = 0;
+    GraphCanvas *m_canvas;
+    QSpinBox *m_nodeCount;
+    QLineEdit *m_search;
+    QLabel *m_status, *m_focusLabel;
+    QPushButton *m_clearFocus;
+    QFutureWatcher<std::shared_ptr<const GraphLayout>> m_watcher;
+    std::shared_ptr<QString> m_error;   // the running build's error, if it fails
+};
+
+}   // namespace qflame
