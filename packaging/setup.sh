@@ -16,6 +16,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl-dev
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
+  libisal-dev   # ISA-L: gzip inflated three times as fast as zlib (model/io/Inflater.h; -DQFLAME_WITH_ISAL=OFF where Debian has none)
   libiberty-dev   # demangling C++ and Rust (legacy and v0) names as c++filt does (model/names)
   rapidjson-dev   # streaming the JSON formats (header-only: nothing at run time; model/formats/JsonStream)
   qtkeychain-qt6-dev fonts-dejavu-core
