@@ -63,12 +63,12 @@ private:
         char *bytes = nullptr;           // m_blockSize bytes, not zero-filled: in m_arena, or m_extra's
         size_t size = 0;
     };
-    static constexpr size_t kBlocksAhead = 16;
-    // Blocks in use at most: the ones ahead, the one being inflated, the reader's. Up to 4 MiB of them are
-    // carved from one arena on huge pages (io/Prefault.h: 4.5 MB of fresh 4 KiB pages cost some 20 ms of
+    static constexpr size_t kBlocksAhead = 8;
+    // Blocks in use at most: the ones ahead, the one being inflated, the reader's. Up to 2 MiB of them are
+    // carved from one arena on huge pages (io/Prefault.h: 2.5 MB of fresh 4 KiB pages cost some 10 ms of
     // faults here), the others come from the heap.
     static constexpr size_t kMaxBlocks = kBlocksAhead + 2;
-    static constexpr size_t kArenaBytes = size_t(4) << 20;
+    static constexpr size_t kArenaBytes = size_t(2) << 20;
     Block newBlock();
 
     void produce();

@@ -9,6 +9,7 @@
 
 #include "pprof/Profile.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -60,8 +61,13 @@ namespace detail {
 template <typename T, typename Keep>
 bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep)
 {
-    if (out.capacity() - out.size() < size_t(end - p))
-        out.reserve(std::max(out.capacity() * 2, out.size() + size_t(end - p)));
+    // Room for exactly as many as there are (a varint's last byte is below 0x80), growing the way insert()
+    // does: reserving for the byte count would outgrow the arrays reserved for the announced size near its end.
+    size_t count = 0;
+    for (const uint8_t *q = p; q < end; ++q)
+        count += *q < 0x80;
+    if (out.capacity() - out.size() < count)
+        out.reserve(out.size() + std::max(out.size(), count));
     while (p < end) {
         uint64_t v;
         if (*p < 0x80)
