@@ -66,9 +66,10 @@ RESULTS=$DATA/floor.tsv
 run() {
     local key=$1 tool=$2
     shift 2
-    local err paint wall rss
-    err=$("$MEASURE" 900 sh -c 'exec "$@" > "'"$TMP"'/out" 2> /dev/null' sh "$@" 2>&1 >/dev/null) || true
+    local err paint wall rss rc=0
+    err=$("$MEASURE" 900 sh -c 'exec "$@" > "'"$TMP"'/out" 2> /dev/null' sh "$@" 2>&1 >/dev/null) || rc=$?
     read -r wall _ _ rss < <(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' <<< "$err" | tail -1 || echo "0 0 0 0")
+    if [ "$rc" -ne 0 ]; then say "  $key $tool failed (exit $rc): not counted"; return; fi
     paint=$(sed -n 's/^first paint: \([0-9]*\) ms$/\1/p' "$TMP/out" | tail -1)
     printf '%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$wall" "$rss" "${paint:--}" >> "$RESULTS"
 }

@@ -134,6 +134,15 @@ def main():
     if a.benchmarks and os.path.exists(a.benchmarks):
         with open(a.benchmarks) as f:
             doc = f.read()
+        # The rest of the file comes from bench/run.sh's last full run: say when it differs from this machine.
+        written = re.search(r"Written by `bench/run.sh` on (\S+)", doc)
+        cpu = re.search(r"^- CPU: ([^,]+)", doc, re.M)
+        here = re.sub(r"\s+", " ", sh("lscpu | sed -n 's/^Model name: *//p' | head -1"))
+        if cpu and cpu.group(1).strip() != here:
+            text += (f"\nThe sections below come from `bench/run.sh`'s last full run"
+                     f"{' on ' + written.group(1) if written else ''}, on another machine ({cpu.group(1).strip()}, "
+                     f"not this {here}) and with the code of then: their figures are not comparable with the "
+                     "ones above; `bash bench/run.sh` measures them all again here.\n")
         block = f"{BEGIN}\n{text}{END}\n"
         if BEGIN in doc and END in doc:
             doc = doc[:doc.index(BEGIN)] + block + doc[doc.index(END) + len(END) + 1:]
