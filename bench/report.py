@@ -159,6 +159,15 @@ def main():
         w("The whole-process tables come from an earlier full run (its load is the 'Load before' line); the "
           "in-process tables from this commit (`QFLAME_BENCH_INPROCESS_ONLY=1`).")
     w("")
+    # The floor of issue #31 (bench/floor.sh writes benchmarks-floor.md beside this file; floor_report.py also
+    # puts it here between these markers when it runs alone).
+    floor_md = os.path.join(os.path.dirname(os.path.abspath(args.out)), "benchmarks-floor.md")
+    if os.path.exists(floor_md):
+        w("<!-- floor: bench/floor.sh -->")
+        with open(floor_md) as f:
+            w(f.read().rstrip("\n"))
+        w("<!-- /floor -->")
+        w("")
     w("## Machine")
     w("")
     w(f"- CPU: {m['cpu']}, {m['nproc']} cores ({m['cache']}); RAM {m['mem']}; {m['os']}, Linux {m['kernel']}")

@@ -7,6 +7,7 @@
 #   QFLAME_BENCH_INPROCESS_ONLY=1 bash bench/run.sh   only the in-process benchmarks and the report (reuses the
 #                                     whole-process results of the last full run)
 #   QFLAME_BENCH_WINDOW=0 bash bench/run.sh   without bench/window.sh (the window's first paint, memory, reopening)
+#   QFLAME_BENCH_FLOOR=0 bash bench/run.sh    without bench/floor.sh (reading against zcat, igzip and zstd: issue #31)
 #
 # Settings (environment): QFLAME_BENCH_BUILD (build dir, default build-bench), QFLAME_BENCH_DATA (generated
 # profiles and raw results, default $QFLAME_BENCH_BUILD/bench-data), QFLAME_CORPUS (default ../shared/corpus),
@@ -204,6 +205,12 @@ echo "$(git -C "$ROOT" rev-parse --short HEAD) $(date -u '+%Y-%m-%d %H:%M UTC')"
 if [ "${QFLAME_BENCH_WINDOW:-1}" = 1 ]; then
     say "the window: bench/window.sh"
     QFLAME_BENCH_BUILD=$BUILD QFLAME_BENCH_DATA=$DATA QFLAME_CORPUS=$CORPUS bash "$ROOT/bench/window.sh"
+fi
+
+# ---- reading against the floor (issue #31): zcat, igzip, zstd, qflame top and first paint, interleaved ----------
+if [ "${QFLAME_BENCH_FLOOR:-1}" = 1 ]; then
+    say "reading against the floor: bench/floor.sh"
+    QFLAME_BENCH_BUILD=$BUILD QFLAME_BENCH_DATA=$DATA QFLAME_CORPUS=$CORPUS bash "$ROOT/bench/floor.sh"
 fi
 
 # ---- report ------------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 #include "PprofCrossCheck.h"
 
 #include "formats/ProfileInput.h"
+#include "io/Inflater.h"
 #include "pprof/PprofDecoder.h"
+#include "pprof/SampleWire.h"
 #include "profile.pb.h"
 
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -84,6 +86,77 @@ std::string crossCheckPprof(std::string_view raw)
         return std::string("the whole-message parse ") + (wholeParses ? "accepts" : "rejects") +
                " what the decoder " + (oursParses ? "accepts" : "rejects") + (error.empty() ? "" : ": " + error);
     return wholeParses && oursValid ? compareSamples(whole, ours) : std::string();
+}
+
+std::string crossCheckSampleWire(std::string_view bytes)
+{
+    std::vector<uint32_t> locations{7};   // something before, which must stay as it was
+    std::vector<int64_t> values{-1};
+    std::vector<Label> labels{Label{1, 2, 3, 4}};
+    wire::SampleShape shape;
+    const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
+    const bool mine = wire::decodeSample(p, p + bytes.size(), {locations, values, labels}, shape);
+    if (!mine)
+        return locations.size() == 1 && values.size() == 1 && labels.size() == 1
+                   ? std::string()
+                   : "the hand-written decoder left samples behind after refusing one";
+    pb::Sample s;
+    if (bytes.size() > size_t(INT_MAX) || !s.ParseFromArray(bytes.data(), int(bytes.size())))
+        return "the hand-written decoder takes a sample libprotobuf refuses";
+    if (!s.GetReflection()->GetUnknownFields(s).empty())
+        return "the hand-written decoder takes a sample with unknown fields";
+    if (shape.locations != size_t(s.location_id_size()) || shape.values != size_t(s.value_size()) ||
+        shape.labels != size_t(s.label_size()) || locations.size() != 1 + shape.locations ||
+        values.size() != 1 + shape.values || labels.size() != 1 + shape.labels)
+        return "the decoders read different numbers of ids, values or labels";
+    bool zero = true;
+    for (int i = 0; i < s.location_id_size(); ++i)
+        if (locations[size_t(i) + 1] != s.location_id(i))
+            return "location id " + std::to_string(i) + " differs";
+    for (int i = 0; i < s.value_size(); ++i) {
+        zero &= s.value(i) == 0;
+        if (values[size_t(i) + 1] != s.value(i))
+            return "value " + std::to_string(i) + " differs";
+    }
+    if (zero != shape.allValuesZero)
+        return "the decoders disagree on whether every value is zero";
+    for (int i = 0; i < s.label_size(); ++i) {
+        const Label &l = labels[size_t(i) + 1];
+        const pb::Label &w = s.label(i);
+        if (!w.GetReflection()->GetUnknownFields(w).empty())
+            return "the hand-written decoder takes a label with unknown fields";
+        if (int64_t(l.key) != w.key() || int64_t(l.str) != w.str() || l.num != w.num() ||
+            int64_t(l.numUnit) != w.num_unit())
+            return "label " + std::to_string(i) + " differs";
+    }
+    return {};
+}
+
+std::string crossCheckGzip(std::string_view bytes, uint64_t cap)
+{
+    if (!gzipLibraryAvailable(GzipLibrary::Isal) || sniffCompression(bytes) != Compression::Gzip)
+        return {};
+    // The error's kind: the text before the parenthesis ("gzip: corrupt data ", "gzip: truncated data ", ...);
+    // the byte where each library noticed the damage may differ.
+    auto inflate = [&](GzipLibrary library, std::string &out) {
+        try {
+            Inflater inflater(bytes, Compression::Gzip, cap, library);
+            char block[4096];
+            while (size_t got = inflater.read(block, sizeof block))
+                out.append(block, got);
+            return std::string("ok");
+        } catch (const ProfileError &e) {
+            const std::string text = e.what();
+            return text.substr(0, text.find('('));
+        }
+    };
+    std::string zlibOut, isalOut;
+    const std::string zlib = inflate(GzipLibrary::Zlib, zlibOut), isal = inflate(GzipLibrary::Isal, isalOut);
+    if (zlib != isal)
+        return "zlib: " + zlib + " | ISA-L: " + isal;
+    if (zlib == "ok" && zlibOut != isalOut)
+        return "zlib and ISA-L inflate to different bytes";
+    return {};
 }
 
 }   // namespace qflame::fuzz

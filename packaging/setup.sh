@@ -18,6 +18,7 @@ PACKAGES=(
   # qt6-svg-dev by its real name: libqt6svg6-dev is a name it provides, which dpkg never reports installed, so
   # every run asked apt for it again
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
+  libisal-dev   # ISA-L: gzip inflated three times as fast as zlib (model/io/Inflater.h; -DQFLAME_WITH_ISAL=OFF where Debian has none)
   libiberty-dev   # demangling C++ and Rust (legacy and v0) names as c++filt does (model/names)
   libgraphviz-dev   # Graphviz's library (cgraph + gvc) lays out the call graph view (model/graph/GraphLayout)
   rapidjson-dev   # streaming the JSON formats (header-only: nothing at run time; model/formats/JsonStream)

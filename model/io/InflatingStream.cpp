@@ -1,16 +1,38 @@
 #include "io/InflatingStream.h"
 
+#include "io/Prefault.h"
+
 namespace qflame {
 
 InflatingStream::InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize,
-                                 Threading threading)
-    : m_inflater(input, c, cap),
+                                 Threading threading, GzipLibrary gzip)
+    : m_inflater(input, c, cap, gzip),
       m_blockSize(threading == Threading::Reader || (threading == Threading::Auto && input.size() < kBackgroundFromBytes)
                       ? std::min(blockSize, std::max<size_t>(input.size() * 4, 64 * 1024))
                       : blockSize)
 {
-    if (threading == Threading::Background || (threading == Threading::Auto && input.size() >= kBackgroundFromBytes))
+    if (threading == Threading::Background || (threading == Threading::Auto && input.size() >= kBackgroundFromBytes)) {
+        constexpr size_t kHuge = size_t(2) << 20;
+        m_arenaBlocks = std::min(kMaxBlocks, kArenaBytes / m_blockSize);
+        const size_t bytes = (m_arenaBlocks * m_blockSize + kHuge - 1) & ~(kHuge - 1);
+        if (m_arenaBlocks > 0)
+            m_arena.reset(static_cast<char *>(std::aligned_alloc(kHuge, bytes)));
+        if (m_arena)
+            adviseHugePages(m_arena.get(), bytes);
         m_thread = std::thread([this] { produce(); });
+    }
+}
+
+InflatingStream::Block InflatingStream::newBlock()
+{
+    Block block;
+    if (m_arena && m_arenaUsed < m_arenaBlocks) {
+        block.bytes = m_arena.get() + m_blockSize * m_arenaUsed++;
+    } else {
+        m_extra.emplace_back(new char[m_blockSize]);
+        block.bytes = m_extra.back().get();
+    }
+    return block;
 }
 
 InflatingStream::~InflatingStream()
@@ -30,10 +52,10 @@ bool InflatingStream::inflateCurrent()
     if (m_done)
         return false;
     if (!m_current.bytes)
-        m_current.bytes.reset(new char[m_blockSize]);
+        m_current = newBlock();
     m_position = 0;
     try {
-        m_current.size = m_inflater.read(m_current.bytes.get(), m_blockSize);
+        m_current.size = m_inflater.read(m_current.bytes, m_blockSize);
     } catch (...) {
         m_current.size = 0;
         m_error = std::current_exception();
@@ -51,13 +73,13 @@ void InflatingStream::produce()
             {
                 std::lock_guard lock(m_mutex);
                 if (!m_free.empty()) {
-                    block = std::move(m_free.back());
+                    block = m_free.back();
                     m_free.pop_back();
+                } else {
+                    block = newBlock();
                 }
             }
-            if (!block.bytes)
-                block.bytes.reset(new char[m_blockSize]);
-            block.size = m_inflater.read(block.bytes.get(), m_blockSize);
+            block.size = m_inflater.read(block.bytes, m_blockSize);
             m_progress.store(m_inflater.consumedFraction(), std::memory_order_relaxed);
             if (block.size == 0)
                 break;
@@ -109,7 +131,7 @@ bool InflatingStream::Next(const void **data, int *size)
 {
     if (!fetchCurrent())
         return false;
-    *data = m_current.bytes.get() + m_position;
+    *data = m_current.bytes + m_position;
     *size = int(m_current.size - m_position);
     m_position = m_current.size;
     m_byteCount += *size;
@@ -139,7 +161,7 @@ std::string_view InflatingStream::peek()
 {
     if (!fetchCurrent())
         return {};
-    return std::string_view(m_current.bytes.get(), m_current.size);
+    return std::string_view(m_current.bytes, m_current.size);
 }
 
 std::string InflatingStream::readAll()

@@ -1,10 +1,14 @@
 #include "io/InputFile.h"
 
+#include "io/Prefault.h"
+
 #include <QFile>
 
 namespace qflame {
 
 namespace {
+
+constexpr qint64 kHugeFrom = qint64(4) << 20;
 
 UrlReader &urlReader()
 {
@@ -57,6 +61,19 @@ QByteArray readInputBytes(const QString &path, const ReadOptions &options, std::
             if (file.error() != QFileDevice::NoError)
                 break;
         }
+    } else if (file.size() >= kHugeFrom) {
+        // Read straight into memory on huge pages (Prefault.h): 10 MB of fresh 4 KiB pages filled by read() cost
+        // 10-20 ms of page faults on this project's VM, a fifth of what `qflame top` spends beside the work.
+        bytes = QByteArray(file.size(), Qt::Uninitialized);
+        adviseHugePages(bytes.data(), size_t(bytes.size()));
+        qint64 got = 0;
+        while (got < bytes.size()) {
+            const qint64 n = file.read(bytes.data() + got, bytes.size() - got);
+            if (n <= 0)
+                break;
+            got += n;
+        }
+        bytes.resize(got);
     } else {
         bytes = file.readAll();
     }

@@ -38,6 +38,20 @@ bool populate(uintptr_t, uintptr_t) { return false; }
 
 }   // namespace
 
+void adviseHugePages(const void *begin, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + kHuge - 1) & ~(kHuge - 1);
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(kHuge - 1);
+    if (to > from)
+        madvise(reinterpret_cast<void *>(from), to - from, MADV_HUGEPAGE);   // a hint: failing costs nothing
+#else
+    (void)begin;
+    (void)bytes;
+#endif
+}
+
 void Prefaulter::start(std::vector<Range> ranges, const Pace *pace)
 {
     stop();

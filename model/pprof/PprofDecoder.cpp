@@ -4,6 +4,7 @@
 #include "io/Prefault.h"
 #include "io/ReadOptions.h"
 #include "pprof/PprofConvert.h"
+#include "pprof/SampleWire.h"
 #include "profile.pb.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -385,9 +386,10 @@ private:
     }
 
     // Parses one length-delimited field into `message` (reused: its arrays and sub-messages keep their
-    // memory), then calls `use`.
-    template <typename Message, typename Use>
-    bool readItem(CodedInputStream &in, std::string &scratch, Message &message, const char *what, Use use)
+    // memory), then calls `use`; unless `decode`, given the field's bytes, has taken it itself.
+    template <typename Message, typename Use, typename Decode>
+    bool readItem(CodedInputStream &in, std::string &scratch, Message &message, const char *what, Use use,
+                  Decode decode)
     {
         uint32_t size;
         if (!readSize(in, &size))
@@ -398,37 +400,82 @@ private:
         const void *data;
         int available;
         if (size == 0) {
+            if (decode(in, static_cast<const uint8_t *>(nullptr), 0u))
+                return true;
             message.Clear();
         } else if (in.GetDirectBufferPointer(&data, &available) && available >= int(size)) {
+            if (decode(in, static_cast<const uint8_t *>(data), size))
+                return in.Skip(int(size));
             if (!parseAlone(message, data, size))
                 return false;
             in.Skip(int(size));
         } else {   // the field straddles two blocks of the stream
-            if (!in.ReadString(&scratch, int(size)) || !parseAlone(message, scratch.data(), size))
+            if (!in.ReadString(&scratch, int(size)))
+                return false;
+            if (decode(in, reinterpret_cast<const uint8_t *>(scratch.data()), size))
+                return true;
+            if (!parseAlone(message, scratch.data(), size))
                 return false;
         }
         use();
         return true;
     }
+    template <typename Message, typename Use>
+    bool readItem(CodedInputStream &in, std::string &scratch, Message &message, const char *what, Use use)
+    {
+        return readItem(in, scratch, message, what, use, [](CodedInputStream &, const uint8_t *, uint32_t) {
+            return false;
+        });
+    }
 
     bool readSample(CodedInputStream &in, std::string &scratch)
     {
-        return readItem(in, scratch, m_sample, "sample", [&] {
-            noteValueCount(size_t(m_sample.value_size()));
-            if (m_sample.location_id_size() == 0 && m_sample.label_size() == 0 &&
-                std::all_of(m_sample.value().begin(), m_sample.value().end(), [](int64_t v) { return v == 0; })) {
-                ++m_out.emptySamples;   // counted, not stored (Profile.h)
-                return;
-            }
-            const size_t n = m_out.sampleLocBegin.size();
-            if (m_out.emptySamples != (m_skips.empty() ? 0 : m_skips.back().second))
-                m_skips.emplace_back(n, m_out.emptySamples);
-            if (n == kReserveAfter)
-                reserveForRest(in);
-            if ((n & 1023) == 0)
-                m_read.store(uint64_t(in.CurrentPosition()), std::memory_order_relaxed);
-            append(m_sample);
-        });
+        return readItem(
+            in, scratch, m_sample, "sample",
+            [&] {
+                noteValueCount(size_t(m_sample.value_size()));
+                if (m_sample.location_id_size() == 0 && m_sample.label_size() == 0 &&
+                    std::all_of(m_sample.value().begin(), m_sample.value().end(), [](int64_t v) { return v == 0; })) {
+                    ++m_out.emptySamples;   // counted, not stored (Profile.h)
+                    return;
+                }
+                beforeSample(in);
+                append(m_sample);
+            },
+            [&](CodedInputStream &in, const uint8_t *data, uint32_t size) { return decodeSample(in, data, size); });
+    }
+
+    // The usual samples, decoded by hand straight into the arrays (pprof/SampleWire.h); false for the others,
+    // which libprotobuf decodes and judges as before.
+    bool decodeSample(CodedInputStream &in, const uint8_t *data, uint32_t size)
+    {
+        const uint64_t locations = m_out.sampleLocations.size(), labels = m_out.labels.size();
+        wire::SampleShape shape;
+        if (!wire::decodeSample(data, data + size, {m_out.sampleLocations, m_out.values, m_out.labels}, shape))
+            return false;
+        noteValueCount(shape.values);
+        if (shape.locations == 0 && shape.labels == 0 && shape.allValuesZero) {
+            m_out.values.resize(m_out.values.size() - shape.values);
+            ++m_out.emptySamples;   // counted, not stored (Profile.h)
+            return true;
+        }
+        beforeSample(in);
+        m_out.sampleLocBegin.push_back(locations);
+        m_out.sampleLabelBegin.push_back(labels);
+        return true;
+    }
+
+    // Before each stored sample: the count of empty ones before it, the arrays' reservation after the first few
+    // thousand, the prefaulter's pace.
+    void beforeSample(const CodedInputStream &in)
+    {
+        const size_t n = m_out.sampleLocBegin.size();
+        if (m_out.emptySamples != (m_skips.empty() ? 0 : m_skips.back().second))
+            m_skips.emplace_back(n, m_out.emptySamples);
+        if (n == kReserveAfter)
+            reserveForRest(in);
+        if ((n & 1023) == 0)
+            m_read.store(uint64_t(in.CurrentPosition()), std::memory_order_relaxed);
     }
 
     // A message on its own may nest one level deeper than inside the profile. Only unknown fields (groups) can
@@ -526,7 +573,9 @@ private:
         const double scale = 1.05 * double(m_sizeHint) / double(read);
         auto reserve = [scale](auto &v) {
             v.reserve(size_t(double(v.size()) * scale) + 1024);
-            return Prefaulter::unwritten(v);
+            const Prefaulter::Range rest = Prefaulter::unwritten(v);
+            adviseHugePages(rest.begin, rest.bytes);   // before the prefaulter touches it
+            return rest;
         };
         // Paced by the input read: the reservation rests on the size the input announces.
         const Prefaulter::Pace pace{&m_read, m_sizeHint, kPrefaultLead};

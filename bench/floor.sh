@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Reading against the floor (issue #31): in one session, for each profile, interleaved, `zcat`, `igzip -dc`
+# (ISA-L's gzip), `zstd -dc` (zstd files), `qflame top` and `qflame --time-to-paint` (offscreen), RUNS times each;
+# `go tool pprof -top` once on the largest files. Prints the medians and ratios, with the machine, its load
+# and the build, and writes docs/benchmarks-floor.md, which bench/report.py puts at the top of
+# docs/benchmarks.md (this script also puts it there itself, between the floor markers, so that it can be run
+# on its own, in minutes, without the hour of bench/run.sh).
+#
+#   bash bench/floor.sh       (bench/run.sh runs it too)
+#
+# Files: every corpus profile over 1 MB, the corpus's zstd profile, and the largest one recompressed with zstd
+# (zstd -3, in the data folder): a zstd profile large enough that reading it is not only starting a process.
+# Settings (environment): QFLAME_BENCH_BUILD (default build-bench), QFLAME_BENCH_DATA, QFLAME_CORPUS,
+# QFLAME_BENCH_RUNS (default 9), QFLAME_BENCH_GO (1: go tool pprof -top once per large file, default 1),
+# GO (default /usr/lib/go-1.19/bin/go). Needs: gzip, isal (igzip), zstd, python3.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${QFLAME_BENCH_BUILD:-$ROOT/build-bench}
+DATA=${QFLAME_BENCH_DATA:-$BUILD/bench-data}
+CORPUS=${QFLAME_CORPUS:-$ROOT/../shared/corpus}
+RUNS=${QFLAME_BENCH_RUNS:-9}
+WITH_GO=${QFLAME_BENCH_GO:-1}
+GO=${GO:-/usr/lib/go-1.19/bin/go}
+OUT=$ROOT/docs/benchmarks-floor.md
+
+say() { printf '[floor %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+for tool in cmake ninja zcat igzip zstd python3; do
+    command -v "$tool" > /dev/null || {
+        echo "bench/floor.sh: $tool is missing (Debian: apt-get install cmake ninja-build gzip isal zstd python3)" >&2
+        exit 1
+    }
+done
+
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    say "configuring $BUILD (Release, no tests)"
+    cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > /dev/null
+fi
+say "building"
+cmake --build "$BUILD" -j"$(nproc)" --target qflame qflame-gui qflame-bench-measure > "$BUILD/floor-build.log" 2>&1 || {
+    tail -30 "$BUILD/floor-build.log" >&2
+    exit 1
+}
+QFLAME=$BUILD/app/qflame
+MEASURE=$BUILD/bench/qflame-bench-measure
+mkdir -p "$DATA"
+
+LARGEST=$CORPUS/gen__gotypes-stdlib.allocs-r64.pb.gz
+FILES=()
+while IFS= read -r f; do FILES+=("$f"); done < <(find "$CORPUS" -maxdepth 1 -type f -size +1000k ! -name '*.tsv' | sort)
+ZST_LARGE=$DATA/gen__gotypes-stdlib.allocs-r64.pb.zst
+if [ ! -s "$ZST_LARGE" ] || [ "$LARGEST" -nt "$ZST_LARGE" ]; then
+    zcat "$LARGEST" | zstd -q -3 -o "$ZST_LARGE" -f
+fi
+FILES+=("$ZST_LARGE")
+for f in "$CORPUS"/*.zst; do [ -f "$f" ] && FILES+=("$f"); done
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export HOME=$TMP PPROF_TMPDIR=$TMP XDG_CONFIG_HOME=$TMP/config XDG_RUNTIME_DIR=$TMP/run
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+RESULTS=$DATA/floor.tsv
+: > "$RESULTS"
+
+# run KEY TOOL COMMAND...: one run under qflame-bench-measure; appends KEY TOOL WALL_S RSS_KB PAINT_MS.
+run() {
+    local key=$1 tool=$2
+    shift 2
+    local err paint wall rss rc=0
+    err=$("$MEASURE" 900 sh -c 'exec "$@" > "'"$TMP"'/out" 2> /dev/null' sh "$@" 2>&1 >/dev/null) || rc=$?
+    read -r wall _ _ rss < <(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' <<< "$err" | tail -1 || echo "0 0 0 0")
+    if [ "$rc" -ne 0 ]; then say "  $key $tool failed (exit $rc): not counted"; return; fi
+    paint=$(sed -n 's/^first paint: \([0-9]*\) ms$/\1/p' "$TMP/out" | tail -1)
+    printf '%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$wall" "$rss" "${paint:--}" >> "$RESULTS"
+}
+
+uptime > "$DATA/floor-load-before.txt"
+say "load: $(cat "$DATA/floor-load-before.txt")"
+: > "$DATA/floor-sizes.tsv"
+for f in "${FILES[@]}"; do
+    cat "$f" > /dev/null
+    printf '%s\t%s\n' "$(basename "$f")" "$(stat -c %s "$f")" >> "$DATA/floor-sizes.tsv"
+done
+say "${#FILES[@]} profiles, $RUNS interleaved runs of each command"
+for r in $(seq 1 "$RUNS"); do
+    for f in "${FILES[@]}"; do
+        key=$(basename "$f")
+        case "$f" in
+        *.zst) run "$key" "zstd -dc" zstd -dc "$f" ;;
+        *)
+            run "$key" zcat zcat "$f"
+            run "$key" "igzip -dc" igzip -dc "$f"
+            ;;
+        esac
+        run "$key" "qflame top" "$QFLAME" top "$f"
+        QT_QPA_PLATFORM=offscreen run "$key" paint "$QFLAME" --time-to-paint "$f"
+    done
+    say "  run $r of $RUNS done"
+done
+uptime > "$DATA/floor-load-after.txt"
+if [ "$WITH_GO" = 1 ]; then
+    say "go tool pprof -top, once per file over 2 MB"
+    for f in "${FILES[@]}"; do
+        [ "$(stat -c %s "$f")" -gt 2000000 ] || continue
+        run "$(basename "$f")" "pprof -top" "$GO" tool pprof -top -symbolize=none "$f"
+    done
+fi
+
+python3 "$ROOT/bench/floor_report.py" --results "$RESULTS" --data "$DATA" --out "$OUT" --runs "$RUNS" \
+    --build "$BUILD" --commit "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- model app || echo '+changes')" \
+    --benchmarks "$ROOT/docs/benchmarks.md"
