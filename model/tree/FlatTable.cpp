@@ -17,6 +17,7 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
     const size_t nFrames = tree.frames().size();
     std::vector<int64_t> flat(nFrames, 0), cum(nFrames, 0);
     std::vector<uint32_t> onPath(nFrames, 0);
+    const bool inverted = tree.isInverted();
 
     // cum: a sample is a root-to-leaf path, so counting each function once per sample is counting the total of
     // every node that has no ancestor of the same frame. Iterative DFS: stacks reach thousands of frames.
@@ -30,7 +31,10 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
             const FrameId f = tree.frame(child);
             if (onPath[f]++ == 0)
                 cum[f] = wrappingAdd(cum[f], tree.total(child));
-            flat[f] = wrappingAdd(flat[f], tree.self(child));
+            if (!inverted)
+                flat[f] = wrappingAdd(flat[f], tree.self(child));
+            else if (top.node == CallTree::kRoot)   // bottom-up: the stacks that end in f are f's root node
+                flat[f] = wrappingAdd(flat[f], tree.total(child));
             stack.push_back({child, 0});
         } else {
             if (top.node != CallTree::kRoot)
@@ -64,6 +68,10 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
             edgeCalled[e] = 1;
     }
     std::vector<uint8_t> inlineIn(nFrames, 0), calledIn(nFrames, 0);
+    // A bottom-up tree's nodes say how their own frame was entered, not how their parent's was: its call edges'
+    // kinds are not in it, so it marks nothing (the window's table of a bottom-up tab comes from the samples).
+    if (inverted)
+        edgeCalled.clear();
     for (size_t e = 0; e < edgeCalled.size(); ++e)
         (edgeCalled[e] ? calledIn : inlineIn)[edgeTarget[e]] = 1;
     return finish(std::move(treePtr), flat, cum, inlineIn, calledIn);
