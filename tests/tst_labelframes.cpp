@@ -408,11 +408,18 @@ void tst_LabelFrames::corpusInvertedRootsAreFlat()
     BuildOptions o;
     const auto top = FlatTable::compute({profile}, size_t(type), o);
     o.filters.inverted = true;
-    const auto tree = CallTreeBuilder::build({profile}, size_t(type), o);
-    std::map<std::string, int64_t> roots, flats;
+    // As the window builds it: a first look (on large profiles), then the whole tree; both have the roots' values.
+    StagedTreeBuild staged({profile}, size_t(type), o);
+    const auto look = staged.firstLook();
+    const auto tree = staged.complete();
+    std::map<std::string, int64_t> roots, lookRoots, flats;
     for (NodeId c = tree->firstChild(CallTree::kRoot); c < tree->firstChild(CallTree::kRoot) + tree->childCount(CallTree::kRoot); ++c)
         if (tree->total(c) != 0)
             roots[tree->label(c)] += tree->total(c);
+    for (NodeId c = look->firstChild(CallTree::kRoot); c < look->firstChild(CallTree::kRoot) + look->childCount(CallTree::kRoot); ++c)
+        if (look->total(c) != 0)
+            lookRoots[look->label(c)] += look->total(c);
+    QVERIFY(lookRoots == roots);
     for (const FlatRow &r : top->rows())
         if (r.flat != 0)
             flats[std::string(top->label(size_t(&r - top->rows().data())))] += r.flat;
