@@ -319,6 +319,8 @@ ReadOptions paneReadOptions()
     return o;
 }
 
+bool g_openInverted = false;
+
 // The job startEarly began, until a pane takes it over or drops it.
 struct EarlyJob {
     QStringList before, after;   // after empty: one profile
@@ -356,7 +358,9 @@ void DocumentPane::startEarly(const QStringList &files)
         job.after = {files.back()};
         job.diff = loadDiffAsync(job.before, job.after, -1, Granularity::Functions, DiffOptions(), paneReadOptions());
     } else {
-        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, paneReadOptions());
+        SampleFilters filters;
+        filters.inverted = g_openInverted;
+        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, paneReadOptions(), filters);
     }
     g_early = std::move(job);
 }
@@ -398,6 +402,11 @@ bool DocumentPane::collapseTemplates()
     return g_collapseTemplates;
 }
 
+void DocumentPane::setOpenInverted(bool on)
+{
+    g_openInverted = on;
+}
+
 void ProfilePane::open(const QStringList &paths)
 {
     open(paths, false);
@@ -406,11 +415,20 @@ void ProfilePane::open(const QStringList &paths)
 void ProfilePane::open(const QStringList &paths, bool reuseFetched)
 {
     m_paths = paths;
+    if (g_openInverted && !hasContent() && !m_filters->filters().inverted) {
+        const QSignalBlocker quiet(m_filters);
+        m_filters->setInverted(true);
+    }
     fetchThen(paths, reuseFetched, [this, paths] {
         const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
         std::optional<EarlyJob> early = takeEarlyJob(paths, {}, granularity);
-        run<LoadedView>(early && early->view.isValid() ? early->view
-                                                       : loadFilesAsync(paths, -1, granularity, paneReadOptions()),
+        if (early && m_filters->filters().inverted != g_openInverted) {
+            early->view.cancel();
+            early.reset();
+        }
+        run<LoadedView>(early && early->view.isValid()
+                            ? early->view
+                            : loadFilesAsync(paths, -1, granularity, paneReadOptions(), m_filters->filters()),
                         [this](LoadedView v) { showView(std::move(v)); },
                         [this](LoadedView v) { showFirstLook(std::move(v)); });
     });
@@ -718,8 +736,16 @@ void DiffPane::reopen()
 void DiffPane::rebuild()
 {
     run<LoadedDiff>(rebuildDiffAsync(m_loaded.before, m_loaded.after, sampleTypeBox()->currentIndex(),
-                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options()),
+                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options(),
+                                     m_frames),
                     [this](LoadedDiff d) { showDiff(std::move(d)); });
+}
+
+void DiffPane::setFrames(const SampleFilters &frames)
+{
+    m_frames = frames;
+    if (hasContent())
+        rebuild();
 }
 
 QString DiffPane::title() const

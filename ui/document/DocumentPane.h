@@ -59,6 +59,8 @@ public:
     // Template Arguments; off, as in the CLI).
     static void setCollapseTemplates(bool on);
     static bool collapseTemplates();
+    // Whether profile tabs opened from now on show their tree bottom-up (`qflame --inverted FILE`); off by default.
+    static void setOpenInverted(bool on);
     // Reads the pane's files again (with the names now chosen); a pane that shows no files does nothing.
     virtual void reopen() {}
     // Starts reading and building what `qflame FILE` (one file) or `qflame BASE NEW` (two) opens before there is
@@ -247,6 +249,10 @@ public:
     SourceView *sourceView() const { return m_source; }
     // Lists the source lines of the function of a diff flamegraph node, before and after.
     void showSource(NodeId node);
+    // Label values as frames and bottom-up (tagRoot, tagLeaf, inverted; View > Group by Label..., View >
+    // Bottom-up): the comparison is built again with them.
+    void setFrames(const SampleFilters &frames);
+    const SampleFilters &frames() const { return m_frames; }
 
 protected:
     void rebuild() override;
@@ -258,6 +264,7 @@ private:
     LoadedDiff m_loaded;
     QStringList m_before, m_after;
     QString m_beforeName, m_afterName;   // openProfiles' names, when there are no files
+    SampleFilters m_frames;
     DiffView *m_diffView;
     PgoPanel *m_pgo;
     SourceView *m_source;
