@@ -4,6 +4,11 @@
 // whose rate ± SE is the rounds' ratio estimator over its 30 steps worked out here, and whose share is its part of
 // the three totals; with room for two values, the third is "other", with its own steps.
 #include "ProfileFactory.h"
+#include "diff/DiffTable.h"
+#include "explorer/LabelGroupView.h"
+#include "explorer/QrynExplorer.h"
+#include "explorer/TimelineView.h"
+#include "explorer/TimelineWidget.h"
 #include "qryn/LabelGroups.h"
 #include "qryn/QrynClient.h"
 #include "qryn/QrynFixtureEnv.h"
@@ -12,6 +17,8 @@
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -68,6 +75,7 @@ private Q_SLOTS:
     void groupsAsIngested();
     void theRestIsOther();
     void selectorOfAValue();
+    void explorerTableAndCompare();
 
 private:
     StepTimeline fetch();
@@ -202,5 +210,71 @@ void tst_QrynLabelGroups::selectorOfAValue()
     QCOMPARE(merged.value.tree->total(CallTree::kRoot), expect(2).total);
 }
 
-QTEST_GUILESS_MAIN(tst_QrynLabelGroups)
+// The explorer tab grouped by version: its table is groupByLabel's, and two values picked open their comparison
+// with the noise their steps measured (the rounds' SEs of the two, per second).
+void tst_QrynLabelGroups::explorerTableAndCompare()
+{
+    QrynExplorer e;
+    e.show();
+    QSignalSpy answers(&e, &QrynExplorer::requestFinished);
+    ConnectionSettings s;
+    s.url = m_env.url();
+    e.setConnection(s, QStringLiteral("fixture"));
+    auto take = [&](const QString &what) {
+        for (int i = 0; i < 600; ++i) {
+            for (int j = 0; j < answers.size(); ++j)
+                if (answers[j][0].toString() == what) {
+                    const bool ok = answers[j][1].toBool();
+                    const QString message = answers[j][2].toString();
+                    answers.removeAt(j);
+                    if (!ok)
+                        qWarning("%s: %s", qPrintable(what), qPrintable(message));
+                    return ok;
+                }
+            answers.wait(100);
+        }
+        return false;
+    };
+    QVERIFY(take(QStringLiteral("types")));
+    e.setProfileType(kCpu);
+    e.setSelector(QStringLiteral("{service_name=\"%1\"}").arg(m_service));
+    e.setCustomRange({m_from * 1000, (m_from + kSteps * 10) * 1000});
+    e.timelineView()->setChosenStepSeconds(10);
+    e.setGroupBy(QStringLiteral("version"));
+    answers.clear();
+    e.load();
+    QVERIFY(take(QStringLiteral("timeline")));
+    const LabelGroups &g = e.labelGroupView()->groups();
+    QCOMPARE(g.groups.size(), size_t(3));
+    QCOMPARE(e.labelGroupView()->table()->rowCount(), 3);
+    QCOMPARE(e.labelGroupView()->table()->item(0, 0)->text(), QStringLiteral("v2"));
+    QCOMPARE(g.groups[0].total, expect(1).total);
+    QCOMPARE(g.groups[0].estimate.standardError, expect(1).se);
+    QCOMPARE(e.timeline()->timeline().series.size(), size_t(3));
+
+    std::vector<std::shared_ptr<const Profile>> before, after;
+    std::shared_ptr<const MeasuredNoise> noise;
+    int requests = 0;
+    connect(&e, &QrynExplorer::compareTreesRequested, this,
+            [&](const QString &, const std::vector<std::shared_ptr<const Profile>> &b, const QString &,
+                const std::vector<std::shared_ptr<const Profile>> &a, std::shared_ptr<const MeasuredNoise> n) {
+                before = b;
+                after = a;
+                noise = std::move(n);
+                ++requests;
+            });
+    e.labelGroupView()->selectValues({QStringLiteral("v1"), QStringLiteral("v3")});
+    QCOMPARE(e.labelGroupView()->selectedValues(), (QStringList{QStringLiteral("v1"), QStringLiteral("v3")}));
+    e.compareValues(e.labelGroupView()->selectedValues());
+    QVERIFY(take(QStringLiteral("compare")));
+    QCOMPARE(requests, 1);
+    auto cpu = [](const Profile &p) { return p.total(size_t(p.findSampleType("cpu"))); };
+    QCOMPARE(cpu(*before.front()), expect(0).total);   // the merged window of v1
+    QCOMPARE(cpu(*after.front()), expect(2).total);
+    QVERIFY(noise);
+    // The whole profile's noise: sqrt(SE_v1² + SE_v3²) of the rates, per second.
+    QCOMPARE(noise->totalStandardError, std::hypot(expect(0).se, expect(2).se));
+}
+
+QTEST_MAIN(tst_QrynLabelGroups)
 #include "tst_qrynlabelgroups.moc"
