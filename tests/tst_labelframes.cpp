@@ -129,6 +129,7 @@ private Q_SLOTS:
     void invertedDiffTable();
     void corpusMatchesGoToolPprof_data();
     void corpusMatchesGoToolPprof();
+    void commandLine();
     void corpusInvertedRootsAreFlat_data();
     void corpusInvertedRootsAreFlat();
 };
@@ -381,6 +382,43 @@ void tst_LabelFrames::corpusMatchesGoToolPprof()
                                 .arg(expected[i].cum)
                                 .arg(QString::fromStdString(expected[i].name))));
     QCOMPARE(actual.size(), expected.size());
+}
+
+// The verbs print the model's numbers: top --tsv --tagroot/--tagleaf as the table above, diff --inverted as the
+// top-down diff, convert --to pprof --tagroot as a profile with the label locations; a key is needed.
+void tst_LabelFrames::commandLine()
+{
+    const QString cpu = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
+    const QString other = QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz");
+    QTemporaryDir dir;
+    auto run = [](const QStringList &args) { return pgotest::runQflame(args); };
+    BuildOptions o;
+    o.filters.tagLeaf = "path";
+    const auto table = FlatTable::compute({readProfileFile(cpu)}, 1, o);
+    QByteArray expected;
+    for (const FlatRow &r : table->rows())
+        expected += QByteArray::number(qlonglong(r.flat)) + '\t' + QByteArray::number(qlonglong(r.cum)) + '\t' +
+                    QByteArray::fromStdString(table->displayName(r)) + '\n';
+    const auto top = run({QStringLiteral("top"), cpu, QStringLiteral("--tsv"), QStringLiteral("--tagleaf=path")});
+    QCOMPARE(top.code, 0);
+    QCOMPARE(top.out, expected);
+    QVERIFY(top.out.contains("\tanalytics\n"));
+    const auto up = run({QStringLiteral("diff"), cpu, other, QStringLiteral("--tsv"), QStringLiteral("--inverted")});
+    const auto down = run({QStringLiteral("diff"), cpu, other, QStringLiteral("--tsv")});
+    QCOMPARE(up.code, 0);
+    QCOMPARE(up.out.split('\n').size(), down.out.split('\n').size());
+    QVERIFY(up.out.startsWith(down.out.split('\n').front()));   // the largest change: main.checksumBlock, equal
+    const QString out = dir.filePath(QStringLiteral("labelled.pb.gz"));
+    QCOMPARE(run({QStringLiteral("convert"), cpu, QStringLiteral("--to"), QStringLiteral("pprof"), QStringLiteral("--tagroot"),
+                  QStringLiteral("path"), QStringLiteral("-o"), out})
+                 .code,
+             0);
+    const auto back = run({QStringLiteral("top"), out, QStringLiteral("--tsv")});
+    const auto direct = run({QStringLiteral("top"), cpu, QStringLiteral("--tsv"), QStringLiteral("--tagroot=path")});
+    QCOMPARE(back.out, direct.out);
+    const auto bad = run({QStringLiteral("top"), cpu, QStringLiteral("--tagroot")});
+    QCOMPARE(bad.code, 1);
+    QCOMPARE(bad.err.count('\n'), 2);   // the message and the usage hint
 }
 
 void tst_LabelFrames::corpusInvertedRootsAreFlat_data()

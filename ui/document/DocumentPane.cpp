@@ -711,7 +711,11 @@ void DiffPane::open(const QStringList &before, const QStringList &after, bool re
         }
         run<LoadedDiff>(early ? early->diff
                               : loadDiffAsync(before, after, -1, granularity, m_diffView->options(), paneReadOptions()),
-                        [this](LoadedDiff d) { showDiff(std::move(d)); });
+                        [this](LoadedDiff d) {
+                            showDiff(std::move(d));
+                            if (m_frames.addsLabelFrames() || m_frames.inverted)   // read again: built as arranged
+                                rebuild();
+                        });
     });
 }
 
