@@ -9,6 +9,7 @@
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 #include "tree/LabelFrames.h"
+#include "tree/Sandwich.h"
 #include "tree/StagedTree.h"
 
 #include <QDir>
@@ -130,6 +131,7 @@ private Q_SLOTS:
     void corpusMatchesGoToolPprof_data();
     void corpusMatchesGoToolPprof();
     void commandLine();
+    void sandwichBottomUp();
     void corpusInvertedRootsAreFlat_data();
     void corpusInvertedRootsAreFlat();
 };
@@ -382,6 +384,37 @@ void tst_LabelFrames::corpusMatchesGoToolPprof()
                                 .arg(expected[i].cum)
                                 .arg(QString::fromStdString(expected[i].name))));
     QCOMPARE(actual.size(), expected.size());
+}
+
+// A frame's sandwich from the bottom-up tree is the one from the top-down tree: recursion (f calls f), an inline
+// frame (h in g), and the real CPU profile's 25 functions of largest cum.
+void tst_LabelFrames::sandwichBottomUp()
+{
+    const auto cpu = readProfileFile(QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz"));
+    for (const auto &profile : {recursiveInlined(), cpu}) {
+        BuildOptions o;
+        const auto down = CallTreeBuilder::build({profile}, size_t(profile->effectiveDefaultType()), o);
+        o.filters.inverted = true;
+        const auto up = CallTreeBuilder::build({profile}, size_t(profile->effectiveDefaultType()), o);
+        std::vector<FlatRow> rows = FlatTable::compute(down)->rows();
+        std::sort(rows.begin(), rows.end(), [](const FlatRow &a, const FlatRow &b) { return a.cum > b.cum; });
+        rows.resize(std::min<size_t>(rows.size(), 25));
+        for (const FlatRow &r : rows) {
+            const std::string name = down->frames().label(r.frame);
+            FrameId inUp = 0;
+            for (FrameId f = 1; f < up->frames().size(); ++f)
+                if (up->frames().label(f) == name)
+                    inUp = f;
+            QVERIFY(inUp != 0);
+            const Sandwich a = SandwichBuilder::build(*down, r.frame), b = SandwichBuilder::build(*up, inUp);
+            const TreePaths callersDown = test::treePaths(*a.callers), callersUp = test::treePaths(*b.callers);
+            const TreePaths calleesDown = test::treePaths(*a.callees), calleesUp = test::treePaths(*b.callees);
+            QVERIFY2(callersUp == callersDown, qPrintable(QString::fromStdString(name) + QStringLiteral(" callers: ") +
+                                                          test::firstDifference(callersDown, callersUp)));
+            QVERIFY2(calleesUp == calleesDown, qPrintable(QString::fromStdString(name) + QStringLiteral(" callees: ") +
+                                                          test::firstDifference(calleesDown, calleesUp)));
+        }
+    }
 }
 
 // The verbs print the model's numbers: top --tsv --tagroot/--tagleaf as the table above, diff --inverted as the

@@ -29,7 +29,6 @@ std::shared_ptr<const CallTree> CallTreeBuilder::derive(CallTreeAccumulator &&no
     tree->m_durationNanos = like.m_durationNanos;
     tree->m_profileCount = like.m_profileCount;
     tree->m_sampleCount = like.m_sampleCount;
-    tree->m_inverted = like.m_inverted;
     freeze(nodes, *like.m_frames, *tree, {});
     tree->m_frames = like.m_frames;
     return tree;
