@@ -8,9 +8,13 @@
 #include "diff/DiffTree.h"
 #include "document/DocumentPane.h"
 #include "flame/FlameGraphWidget.h"
+#include "export/FoldedWriter.h"
+#include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
 #include <QAction>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -78,6 +82,15 @@ void tst_ViewArrangement::bottomUpPerTabAndBack()
         QVERIFY(row >= 0);
         QCOMPARE(t.total(c), flat.rows()[size_t(row)].flat);
     }
+    // Exported, a bottom-up tab's stacks are root first: the top-down tree's folded stacks.
+    QTemporaryDir dir;
+    const QString folded = dir.filePath(QStringLiteral("up.folded"));
+    QVERIFY(w.exportTo(MainWindow::ExportFormat::Folded, folded));
+    QFile file(folded);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    BuildOptions topDown;
+    QCOMPARE(file.readAll().toStdString(),
+             writeFolded(*CallTreeBuilder::build(first->view().profiles, size_t(first->view().sampleType), topDown)));
     // A second tab opens top-down: the arrangement is the tab's.
     w.openFiles({kCpu});
     QVERIFY(waitLoaded(w));

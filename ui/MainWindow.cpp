@@ -17,6 +17,7 @@
 #include "names/Demangle.h"
 #include "pgoview/PgoPanel.h"
 #include "roundsview/RoundsPane.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -745,9 +746,18 @@ bool MainWindow::exportTo(ExportFormat format, const QString &path)
     } else {
         const LoadedView &v = exportPane()->view();
         filtered = v.filters.any();
+        // Stacks are written root first: a bottom-up tab's stacks are those of its top-down tree.
+        std::shared_ptr<const CallTree> tree = v.tree;
+        if (format != ExportFormat::TopCsv && tree->isInverted()) {
+            BuildOptions topDown;
+            topDown.granularity = v.granularity;
+            topDown.filters = v.filters;
+            topDown.filters.inverted = false;
+            tree = CallTreeBuilder::build(v.profiles, size_t(v.sampleType), topDown);
+        }
         error = writeExportFile(path, format == ExportFormat::TopCsv
                                           ? flatTableCsv(*v.flat)
-                                          : treeExportBytes(*v.tree, format == ExportFormat::Pprof));
+                                          : treeExportBytes(*tree, format == ExportFormat::Pprof));
     }
     if (!error.isEmpty()) {
         showError(error, tr("Cannot export"));
