@@ -89,6 +89,8 @@ Args parseArgs(const std::vector<std::string> &argv, bool allowTsv)
             *filter = *v;
         } else if (allowTsv && s == "--collapse-recursion")
             a.filters.collapseRecursion = true;
+        else if (allowTsv && takeLabelFrameOption(argv, i, a.filters, false))
+            ;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);
         else
@@ -293,11 +295,30 @@ void writeToStdout(std::string_view text)
     std::cout.write(text.data(), std::streamsize(text.size()));
 }
 
+bool takeLabelFrameOption(const std::vector<std::string> &argv, size_t &i, SampleFilters &filters, bool inverted)
+{
+    if (inverted && argv[i] == "--inverted") {
+        filters.inverted = true;
+        return true;
+    }
+    std::optional<std::string> value;
+    if (takeOption(argv, i, "--tagroot", value)) {
+        filters.tagRoot = *value;
+        return true;
+    }
+    if (takeOption(argv, i, "--tagleaf", value)) {
+        filters.tagLeaf = *value;
+        return true;
+    }
+    return false;
+}
+
 const char *cliUsage()
 {
     return "Usage:\n"
            "  qflame [FILE]                 open the window (on FILE, if given)\n"
            QFLAME_EXPLORER_USAGE
+           "  qflame --inverted FILE        open the window on FILE bottom-up (leaves as roots)\n"
            "  qflame --time-to-paint FILE [NEW]\n"
            "                                open the window on FILE (or the comparison), print 'first paint: N ms'\n"
            "                                (from the process's start to the first painted flamegraph) and exit\n"
@@ -305,7 +326,7 @@ const char *cliUsage()
            "  qflame top FILE... [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
            "                     [--limit N] [--tsv|--csv|--json]\n"
            "                     [--focus RE] [--ignore RE] [--hide RE] [--show RE] [--tagfocus F]\n"
-           "                     [--tagignore F] [--collapse-recursion]\n"
+           "                     [--tagignore F] [--collapse-recursion] [--tagroot KEYS] [--tagleaf KEYS]\n"
            "                                flat/cum table per function; several FILEs are merged;\n"
            "                                --tsv prints exact integers: flat<TAB>cum<TAB>name\n"
            "                                --csv: flat,flat_percent,sum_percent,cum,cum_percent,name\n"
@@ -313,10 +334,12 @@ const char *cliUsage()
            "                                --focus/--ignore/--hide/--show/--tagfocus/--tagignore: pprof's\n"
            "                                sample filters, same syntax and meaning (see docs/filters.md);\n"
            "                                --collapse-recursion folds direct self-calls (flat/cum unchanged)\n"
+           "                                --tagroot/--tagleaf KEY,...: each label's values as a frame at the\n"
+           "                                root or the leaf of every sample, as pprof's -tagroot/-tagleaf\n"
            "                                (with filters, percentages are of what they keep)\n"
            "  qflame diff BASE NEW [--sample TYPE|INDEX] [--granularity functions|lines|addresses]\n"
            "                     [--normalize none|per-second|total|FACTOR] [--noise K] [--tsv|--csv|--json]\n"
-           "                     [--png FILE] [--svg FILE]\n"
+           "                     [--png FILE] [--svg FILE] [--inverted] [--tagroot KEYS] [--tagleaf KEYS]\n"
            "  qflame diff BASE NEW --inlining [--sample TYPE|INDEX] [--tsv|--json]\n"           "  qflame diff BASE NEW --list REGEX [--sample TYPE|INDEX] [--noise K] [--source-path DIRS]\n"
            "                     [--trim-path P] [--tsv|--json]\n"
            "                                per-function change from BASE to NEW (delta = NEW - BASE);\n"
@@ -328,7 +351,8 @@ const char *cliUsage()
            "                                delta_cum class name, sorted by |delta_cum|; --csv: the same\n"
            "                                columns as CSV; --json: the table and its headline as JSON\n"
            "                                (docs/json.md); --png/--svg: the\n"
-           "                                diff flamegraph as a picture (works without a display)\n"
+           "                                diff flamegraph as a picture (works without a display);\n"
+           "                                --inverted: the flamegraph bottom-up (leaves as roots)\n"
            "                                --inlining: the calls that became inlined or stopped being inlined\n"
            "                                (weights of each as a real call and as an inline frame, both\n"
            "                                sides) and the go build -pgo hot edges that appeared or vanished;\n"
@@ -341,7 +365,7 @@ const char *cliUsage()
            "                                file line before_flat after_flat delta_flat before_cum after_cum\n"
            "                                delta_cum class text\n"
            "  qflame convert FILE... --to pprof|folded|speedscope [--output OUT] [--sample TYPE|INDEX]\n"
-           "                     [--granularity functions|lines|addresses]\n"
+           "                     [--granularity functions|lines|addresses] [--tagroot KEYS] [--tagleaf KEYS]\n"
            "  qflame convert FILE... --for pgo [--output OUT]\n"
            "                                writes FILE as gzip pprof or folded stacks ('root;...;leaf COUNT'\n"
            "                                lines) to OUT (default '-', standard output); several FILEs are\n"

@@ -4,6 +4,7 @@
 #include "formats/ProfileInput.h"
 #include "report/TextEscape.h"   // escapeField: names in the verbs' line formats
 #include "tree/FlatTable.h"
+#include "tree/SampleFilter.h"
 
 #include <cstdint>
 #include <memory>
@@ -70,6 +71,10 @@ size_t chosenSampleType(const Profile &p, const std::optional<std::string> &spec
 // For the verbs' parsers: whether argv[i] is the option `name` ("--name VALUE" or "--name=VALUE"); when it is,
 // its value goes to `slot` (advancing i past a separate value). A missing value is a usage error.
 bool takeOption(const std::vector<std::string> &argv, size_t &i, const char *name, std::optional<std::string> &slot);
+
+// --tagroot KEYS / --tagleaf KEYS (label values as frames, pprof's) and, with `inverted` allowed, --inverted
+// (the tree bottom-up): whether argv[i] is one of them, taken into `filters`.
+bool takeLabelFrameOption(const std::vector<std::string> &argv, size_t &i, SampleFilters &filters, bool inverted);
 
 // A whole non-negative number ("12"), or nothing ("-1", "1e3", "ten").
 std::optional<uint64_t> parseCount(const std::string &text);

@@ -26,6 +26,7 @@ struct DiffArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, normalize, noise, maxSize, png, svg, list, sourcePath, trimPath;
     bool tsv = false, csv = false, json = false, inlining = false;
+    SampleFilters frames;   // --tagroot, --tagleaf, --inverted
 };
 
 DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
@@ -71,6 +72,8 @@ DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
             a.json = true;
         else if (s == "--inlining")
             a.inlining = true;
+        else if (takeLabelFrameOption(argv, i, a.frames, true))
+            ;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);
         else
@@ -119,6 +122,9 @@ DiffPlan planDiff(const DiffArgs &a)
                    "--json and --max-size");
     if (!a.list && (a.sourcePath || a.trimPath))
         usageError("--source-path and --trim-path go with --list REGEX");
+    if ((a.list || a.inlining) && (a.frames.addsLabelFrames() || a.frames.inverted))
+        usageError("--tagroot, --tagleaf and --inverted go with the diff table and pictures, not --list or --inlining");
+    plan.build.filters = a.frames;
     if (a.inlining && (a.csv || a.png || a.svg || a.normalize || a.noise || a.granularity))
         usageError("--inlining compares calls by function name: it takes only --sample, --tsv, --json and "
                    "--max-size");

@@ -8,6 +8,7 @@
 #include "formats/ProfileInput.h"
 #include "pgo/PgoTrim.h"
 #include "tree/CallTreeBuilder.h"
+#include "tree/LabelFrames.h"
 
 #include <QFileInfo>
 #include <QSaveFile>
@@ -23,6 +24,7 @@ namespace {
 struct ConvertArgs {
     std::vector<std::string> inputs;
     std::optional<std::string> to, output, sample, granularity, maxSize, forTool;
+    SampleFilters frames;   // --tagroot, --tagleaf
 };
 
 ConvertArgs parseConvertArgs(const std::vector<std::string> &argv)
@@ -52,6 +54,8 @@ ConvertArgs parseConvertArgs(const std::vector<std::string> &argv)
             value(a.maxSize);
         else if (is("--for"))
             value(a.forTool);
+        else if (takeLabelFrameOption(argv, i, a.frames, false))
+            ;
         else if (s.size() > 1 && s[0] == '-' && s != "-")
             usageError("unknown option " + s);
         else
@@ -112,6 +116,9 @@ int runConvert(const std::vector<std::string> &argv)
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
+    if (a.forTool && a.frames.addsLabelFrames())
+        usageError("--for pgo writes what the compiler reads: it takes no --tagroot or --tagleaf");
+    build.filters = a.frames;
     const ReadOptions read = readOptionsFor(a.maxSize);
 
     std::vector<std::shared_ptr<const Profile>> profiles;
@@ -125,7 +132,8 @@ int runConvert(const std::vector<std::string> &argv)
         return convertForPgo(a, profiles, inputBytes);
     const std::string output = a.output.value_or("-");
     if (*a.to == "pprof" && profiles.size() == 1 && !a.sample && !a.granularity) {
-        writeOutput(output, gzipCompress(encodePprof(*profiles.front())));
+        // With --tagroot/--tagleaf, the whole profile with its label locations, as pprof -proto writes it.
+        writeOutput(output, gzipCompress(encodePprof(*withLabelFrames(profiles, build.filters).front())));
         return 0;
     }
     const size_t type = chosenSampleType(*profiles.front(), a.sample);

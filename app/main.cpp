@@ -92,6 +92,10 @@ void startReadingEarly(int argc, char **argv)
         const QString arg = QString::fromLocal8Bit(argv[i]);
         if (arg == QLatin1String("--time-to-paint"))
             continue;
+        if (arg == QLatin1String("--inverted")) {   // the profile bottom-up
+            qflame::DocumentPane::setOpenInverted(true);
+            continue;
+        }
         if (arg.startsWith(QLatin1Char('-')) || !QFileInfo(arg).isFile())
             return;
         files << arg;
@@ -196,6 +200,8 @@ int main(int argc, char **argv)
         window.openExplorer()->start(*explorer);
         return app.exec();
     }
+    if (files.removeAll(QStringLiteral("--inverted")) > 0)
+        qflame::DocumentPane::setOpenInverted(true);
     if (files.removeAll(QStringLiteral("--time-to-paint")) > 0) {
         if (files.isEmpty() || files.size() > 2) {
             std::cerr << "qflame: --time-to-paint takes FILE or BASE NEW\nRun 'qflame --help' for usage.\n";

@@ -58,13 +58,14 @@ void finish(QPromise<LoadedView> &promise, LoadedView view)
 }   // namespace
 
 QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Granularity granularity,
-                                   ReadOptions options)
+                                   ReadOptions options, SampleFilters filters)
 {
-    return QtConcurrent::run([paths, sampleType, granularity, options](QPromise<LoadedView> &promise) mutable {
+    return QtConcurrent::run([paths, sampleType, granularity, options, filters](QPromise<LoadedView> &promise) mutable {
         promise.setProgressRange(0, 1000);
         LoadedView view;
         view.sampleType = sampleType;
         view.granularity = granularity;
+        view.filters = filters;
         try {
             for (int i = 0; i < paths.size(); ++i) {
                 const double from = 0.6 * i / paths.size(), span = 0.6 / paths.size();
@@ -79,6 +80,7 @@ QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Gra
             return;   // no result: the caller dropped this job
         } catch (const std::exception &e) {
             view = LoadedView{};
+            view.filters = filters;
             view.error = QString::fromStdString(e.what());
         }
         finish(promise, std::move(view));
@@ -119,6 +121,9 @@ void buildDiff(QPromise<LoadedDiff> &promise, LoadedDiff &d, const DiffOptions &
         throw ProfileError(d.before.front()->sourceName + ": the profile has no sample types");
     BuildOptions build;
     build.granularity = d.granularity;
+    build.filters.tagRoot = d.frames.tagRoot;
+    build.filters.tagLeaf = d.frames.tagLeaf;
+    build.filters.inverted = d.frames.inverted;
     build.progress = [&](double) { return !promise.isCanceled(); };
     const DiffSide base = DiffSide::fromProfiles(d.before, size_t(d.sampleType), build);
     promise.setProgressValue(800);
@@ -177,7 +182,7 @@ QFuture<LoadedDiff> loadDiffAsync(const QStringList &before, const QStringList &
 
 QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>> before,
                                      std::vector<std::shared_ptr<const Profile>> after, int sampleType,
-                                     Granularity granularity, DiffOptions options)
+                                     Granularity granularity, DiffOptions options, SampleFilters frames)
 {
     return QtConcurrent::run([=](QPromise<LoadedDiff> &promise) {
         promise.setProgressRange(0, 1000);
@@ -186,6 +191,7 @@ QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>>
         d.after = after;
         d.sampleType = sampleType;
         d.granularity = granularity;
+        d.frames = frames;
         runDiff(promise, std::move(d), options);
     });
 }

@@ -38,7 +38,7 @@ struct LoadedView {
 // Progress goes 0..1000; cancelling the future stops the work at the next check. The future's last result is
 // the view; a large tree's first look comes before it, as result 0.
 QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Granularity granularity,
-                                   ReadOptions options = {});
+                                   ReadOptions options = {}, SampleFilters filters = {});
 
 // Rebuilds the tree of already-read profiles for another sample type, granularity or set of filters.
 QFuture<LoadedView> rebuildAsync(std::vector<std::shared_ptr<const Profile>> profiles, int sampleType,
@@ -49,6 +49,7 @@ struct LoadedDiff {
     std::vector<std::shared_ptr<const Profile>> before, after;
     int sampleType = -1;
     Granularity granularity = Granularity::Functions;
+    SampleFilters frames;   // label frames (tagRoot, tagLeaf) and bottom-up (inverted) of both sides
     std::shared_ptr<const DiffTree> diff;
     std::shared_ptr<const DiffTable> table;
     QString error;
@@ -59,7 +60,7 @@ QFuture<LoadedDiff> loadDiffAsync(const QStringList &before, const QStringList &
 // Rebuilds a comparison of already-read profiles for another sample type or granularity.
 QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>> before,
                                      std::vector<std::shared_ptr<const Profile>> after, int sampleType,
-                                     Granularity granularity, DiffOptions options);
+                                     Granularity granularity, DiffOptions options, SampleFilters frames = {});
 
 // Rounds (rounds/): every file read, then the rounds compared. The inputs are kept, so that another sample type,
 // noise setting or set of rounds (renamed, reordered, one removed) is compared again without reading again.

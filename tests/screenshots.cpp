@@ -9,16 +9,19 @@
 #include "formats/ProfileInput.h"
 #include "compare/DiffView.h"
 #include "controls/OpenUrlDialog.h"
+#include "controls/FilterBar.h"
 #include "controls/SearchBar.h"
 #include "controls/SecondaryPanes.h"
 #include "document/DocumentPane.h"
 #include "explorer/ConnectionStore.h"
+#include "explorer/LabelGroupView.h"
 #include "explorer/QrynExplorer.h"
 #include "explorer/TimelineView.h"
 #include "explorer/TimelineWidget.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "pgoview/PgoPanel.h"
+#include "qryn/LabelGroups.h"
 #include "sourceview/SourceView.h"
 #include "tables/TopTableModel.h"
 #include "graphview/GraphCanvas.h"
@@ -125,6 +128,65 @@ static void showExplorer(qryn::QrynExplorer &e, const QString &data)
     QApplication::processEvents();
 }
 
+// Issue 36: labels as frames, bottom-up, the explorer grouped by a label.
+static void labelShots(const QString &out, const QString &data)
+{
+    // The CPU profile's four pprof.Do paths as frames at the root: the profile split by the label.
+    MainWindow grouped;
+    grouped.resize(1400, 860);
+    grouped.show();
+    grouped.openFiles({data + QStringLiteral("gen__baseline.cpu.pb.gz")});
+    waitLoaded(grouped);
+    grouped.currentProfile()->filterBar()->setFilter(FilterBar::TagRoot, QStringLiteral("path"));
+    waitLoaded(grouped);
+    shoot(grouped, out + QStringLiteral("/labels-tagroot.png"));
+    // The comparison bottom-up: the functions samples end in at the bottom, their callers above.
+    MainWindow up;
+    up.resize(1400, 900);
+    up.show();
+    up.openArguments({data + QStringLiteral("gen__baseline.cpu.pb.gz"), data + QStringLiteral("gen__optimized.cpu.pb.gz")});
+    waitLoaded(up);
+    up.findChild<QAction *>(QStringLiteral("bottomUp"))->trigger();
+    waitLoaded(up);
+    shoot(up, out + QStringLiteral("/diff-bottom-up.png"));
+    // The explorer grouped by version: three builds of one service, a profile every 10 s each (no server: the
+    // series fed to the timeline as SelectSeries answers them), the table of versions with v1 and v3 picked.
+    using namespace qryn;
+    QrynExplorer e;
+    e.resize(1400, 900);
+    e.show();
+    const qint64 start = (QDateTime::currentMSecsSinceEpoch() - 3'600'000) / 600'000 * 600'000;
+    const TimeRange window{start, start + 10 * 60'000};
+    const QString cpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+    e.setProfileType(cpu);
+    e.setSelector(QStringLiteral("{service_name=\"checkout\"}"));
+    e.setCustomRange(window);
+    e.setGroupBy(QStringLiteral("version"));
+    const double cores[] = {2.1, 2.35, 1.72};
+    QList<Series> answer;
+    uint32_t seed = 11;
+    for (int v = 0; v < 3; ++v) {
+        Series s{{{QStringLiteral("version"), QStringLiteral("v1.%1").arg(4 + v)}}, {}};
+        for (int i = 0; i < 60; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            const double noise = (double(seed >> 8) / double(1u << 24) - 0.5) * 0.4;
+            s.points.push_back({window.startMs + i * 10'000, (cores[v] + noise) * 10e9});
+        }
+        answer.push_back(s);
+    }
+    ProfileType type;
+    ProfileType::parse(cpu, &type);
+    const TimelinePlan plan = planTimeline({cpu, e.selector(), window}, type, 10, QStringLiteral("version"));
+    e.timeline()->setWindow(window);
+    e.showTimeline(stepTimeline(answer, plan), QStringLiteral("version"));
+    e.labelGroupView()->selectValues({QStringLiteral("v1.4"), QStringLiteral("v1.6")});
+    QSignalSpy loaded(e.profilePane(), &DocumentPane::loadFinished);
+    e.profilePane()->open({data + QStringLiteral("gen__baseline.cpu.pb.gz")});
+    loaded.wait(60000);
+    QApplication::processEvents();
+    shoot(e, out + QStringLiteral("/explorer-grouped.png"));
+}
+
 static QPalette darkPalette()
 {
     QPalette p;
@@ -156,6 +218,10 @@ int main(int argc, char **argv)
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(".");
     QDir().mkpath(out);
     const QString data = QStringLiteral(QFLAME_TEST_DATA "/");
+    if (argc > 2 && QString::fromLocal8Bit(argv[2]) == QLatin1String("labels")) {   // only issue 36's
+        labelShots(out, data);
+        return 0;
+    }
 
     MainWindow w;
     w.resize(1400, 860);
@@ -415,6 +481,8 @@ int main(int argc, char **argv)
     explorer.show();
     showExplorer(explorer, data);
     shoot(explorer, out + QStringLiteral("/explorer-light.png"));
+
+    labelShots(out, data);
 
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));

@@ -2,6 +2,7 @@
 
 #include "SavedUrlConnections.h"
 #include "ShortcutsDialog.h"
+#include "ViewArrangement.h"
 
 #include "compare/DiffView.h"
 #include "controls/OpenUrlDialog.h"
@@ -18,6 +19,7 @@
 #include "names/Demangle.h"
 #include "pgoview/PgoPanel.h"
 #include "roundsview/RoundsPane.h"
+#include "tree/CallTreeBuilder.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -246,7 +248,15 @@ void MainWindow::createActions()
                 f(g);
         };
     };
-    view->addAction(tr("&Back"), QKeySequence::Back, this, onGraph([](FlameGraphWidget *g) { g->back(); }));
+    // Back undoes zooms first, then the tab's arrangement changes (Group by Label, Bottom-up: ViewArrangement.h).
+    auto *arrangements = new ArrangementHistory(this);
+    view->addAction(tr("&Back"), QKeySequence::Back, this, [this, arrangements] {
+        FlameGraphWidget *g = flameGraph();
+        if (g && g->canGoBack())
+            g->back();
+        else
+            arrangements->back(qobject_cast<DocumentPane *>(m_tabs->currentWidget()));
+    });
     view->addAction(tr("&Forward"), QKeySequence::Forward, this, onGraph([](FlameGraphWidget *g) { g->forward(); }));
     view->addAction(tr("&Reset Zoom"), this, onGraph([](FlameGraphWidget *g) { g->resetZoom(); }));
     view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this,
@@ -285,6 +295,36 @@ void MainWindow::createActions()
         forEachGraph([on](FlameGraphWidget *g) {
             g->setOrientation(on ? FlameGraphWidget::Orientation::Icicle : FlameGraphWidget::Orientation::Flame);
         });
+    });
+    QAction *group = view->addAction(tr("Group by &Label..."));
+    group->setObjectName(QStringLiteral("groupByLabel"));
+    group->setStatusTip(tr("Label values as frames at the root or the leaves, as pprof's -tagroot/-tagleaf"));
+    connect(group, &QAction::triggered, this, [this, arrangements] {
+        auto *pane = qobject_cast<DocumentPane *>(m_tabs->currentWidget());
+        const std::optional<Arrangement> now = arrangementOf(pane);
+        if (!now)
+            return;
+        GroupByLabelDialog dialog(*now, this);
+        if (dialog.exec() == QDialog::Accepted)
+            arrangements->change(pane, dialog.arrangement());
+    });
+    QAction *bottomUp = view->addAction(tr("&Bottom-up"));
+    bottomUp->setObjectName(QStringLiteral("bottomUp"));
+    bottomUp->setCheckable(true);
+    bottomUp->setStatusTip(tr("The whole profile bottom-up: the functions samples end in as roots, callers above"));
+    connect(bottomUp, &QAction::triggered, this, [this, arrangements](bool on) {
+        auto *pane = qobject_cast<DocumentPane *>(m_tabs->currentWidget());
+        std::optional<Arrangement> a = arrangementOf(pane);
+        if (!a)
+            return;
+        a->inverted = on;
+        arrangements->change(pane, *a);
+    });
+    connect(view, &QMenu::aboutToShow, this, [this, group, bottomUp] {   // each tab keeps its own
+        const std::optional<Arrangement> a = arrangementOf(qobject_cast<DocumentPane *>(m_tabs->currentWidget()));
+        group->setEnabled(a.has_value());
+        bottomUp->setEnabled(a.has_value());
+        bottomUp->setChecked(a && a->inverted);
     });
     QMenu *colors = view->addMenu(tr("&Colours"));
     auto *schemes = new QActionGroup(this);
@@ -452,6 +492,7 @@ qryn::QrynExplorer *MainWindow::openExplorer()
     auto *explorer = new qryn::QrynExplorer;
     connect(explorer, &qryn::QrynExplorer::roundsRequested, this,
             [this](const qryn::ConnectionSettings &s, const qryn::ServerRoundsQuery &q) { openServerRounds(s, q); });
+    connect(explorer, &qryn::QrynExplorer::compareTreesRequested, this, &MainWindow::compareRoundTrees);
     // The tab is named by its connection, which may come later (the dialog, the keychain).
     connect(explorer, &qryn::QrynExplorer::requestFinished, this, [this, explorer](const QString &what) {
         const int i = m_tabs->indexOf(explorer);
@@ -725,9 +766,18 @@ bool MainWindow::exportTo(ExportFormat format, const QString &path)
     } else {
         const LoadedView &v = exportPane()->view();
         filtered = v.filters.any();
+        // Stacks are written root first: a bottom-up tab's stacks are those of its top-down tree.
+        std::shared_ptr<const CallTree> tree = v.tree;
+        if (format != ExportFormat::TopCsv && tree->isInverted()) {
+            BuildOptions topDown;
+            topDown.granularity = v.granularity;
+            topDown.filters = v.filters;
+            topDown.filters.inverted = false;
+            tree = CallTreeBuilder::build(v.profiles, size_t(v.sampleType), topDown);
+        }
         error = writeExportFile(path, format == ExportFormat::TopCsv
                                           ? flatTableCsv(*v.flat)
-                                          : treeExportBytes(*v.tree, format == ExportFormat::Pprof));
+                                          : treeExportBytes(*tree, format == ExportFormat::Pprof));
     }
     if (!error.isEmpty()) {
         showError(error, tr("Cannot export"));

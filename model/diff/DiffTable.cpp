@@ -38,6 +38,7 @@ std::shared_ptr<const DiffTable> DiffTable::compute(std::shared_ptr<const DiffTr
     const size_t nFrames = tree.frames().size();
     std::vector<Sums> sums(nFrames);
     std::vector<uint32_t> onPath(nFrames, 0);
+    const bool inverted = tree.isInverted();
 
     // cum counts a function once per sample: the totals of its nodes that have no ancestor of the same frame.
     // Every sample of either side is one root-to-node path of the union. Iterative DFS: stacks are deep.
@@ -55,10 +56,17 @@ std::shared_ptr<const DiffTable> DiffTable::compute(std::shared_ptr<const DiffTr
                 s.cumSamples[0] += tree.beforeSamples(c);
                 s.cumSamples[1] += tree.afterSamples(c);
             }
-            s.flat[0] += tree.beforeSelfRaw(c);
-            s.flat[1] += tree.afterSelfRaw(c);
-            s.flatSamples[0] += tree.beforeSelfSamples(c);
-            s.flatSamples[1] += tree.afterSelfSamples(c);
+            if (!inverted) {
+                s.flat[0] += tree.beforeSelfRaw(c);
+                s.flat[1] += tree.afterSelfRaw(c);
+                s.flatSamples[0] += tree.beforeSelfSamples(c);
+                s.flatSamples[1] += tree.afterSelfSamples(c);
+            } else if (top.node == DiffTree::kRoot) {   // bottom-up: the stacks that end in a function are its root
+                s.flat[0] += tree.beforeTotalRaw(c);
+                s.flat[1] += tree.afterTotalRaw(c);
+                s.flatSamples[0] += tree.beforeSamples(c);
+                s.flatSamples[1] += tree.afterSamples(c);
+            }
             s.present[0] = s.present[0] || tree.inBefore(c);
             s.present[1] = s.present[1] || tree.inAfter(c);
             stack.push_back({c, 0});

@@ -130,6 +130,7 @@ public:
     const DiffSide &after() const { return d->sides[1]; }
     const SampleTypeInfo &sampleType() const { return d->sides[0].tree->sampleType(); }
     Granularity granularity() const { return d->sides[0].tree->granularity(); }
+    bool isInverted() const { return d->sides[0].tree->isInverted(); }   // both sides' trees are bottom-up
     int64_t beforeDurationNanos() const { return d->sides[0].tree->durationNanos(); }
     int64_t afterDurationNanos() const { return d->sides[1].tree->durationNanos(); }
     // Both durations known and differing by more than 5% of the baseline's: absolute deltas then mix the

@@ -104,8 +104,8 @@ StepTimeline stepTimeline(const QList<Series> &answer, const TimelinePlan &plan)
     std::map<QString, StepSeries> byLabels;   // ordered by the labels' text
     if (plan.unit.kind == ValueKind::Rate) {
         for (const Series &s : answer) {
-            StepSeries one{s.labels, {}};
-            for (const Observation &o : observationsFromSeries({s}, t.steps, "timeline"))
+            StepSeries one{s.labels, {}, observationsFromSeries({s}, t.steps, "timeline")};
+            for (const Observation &o : one.observations)
                 one.values.push_back(double(o.value) / double(o.durationNanos) * 1e9);
             byLabels.emplace(labelsText(s.labels), std::move(one));
         }
@@ -121,7 +121,7 @@ StepTimeline stepTimeline(const QList<Series> &answer, const TimelinePlan &plan)
                 const QString value = labelValue(s.labels, plan.groupBy);
                 labels = value.isNull() ? LabelSet{} : LabelSet{{plan.groupBy, value}};
             }
-            auto [it, fresh] = byLabels.try_emplace(labelsText(labels), StepSeries{labels, {}});
+            auto [it, fresh] = byLabels.try_emplace(labelsText(labels), StepSeries{labels, {}, {}});
             if (fresh)
                 it->second.values.assign(t.steps.size(), kNan);
             addGauge(&it->second.values, means);

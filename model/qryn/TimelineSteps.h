@@ -52,6 +52,8 @@ struct StepSeries {
     // Per step: per second of the step in the sample unit (rates), or the mean of the step's profiles in the unit
     // (gauges; NaN for a step without one).
     std::vector<double> values;
+    // Rates: per step, the series' total over the step as the rounds' observation (empty for gauges).
+    std::vector<Observation> observations;
 };
 
 struct StepTimeline {

@@ -69,6 +69,9 @@ public:
     int64_t durationNanos() const { return m_durationNanos; }   // summed over merged profiles
     size_t profileCount() const { return m_profileCount; }
     size_t sampleCount() const { return m_sampleCount; }        // samples with a non-zero value
+    // Bottom-up (SampleFilters::inverted): a node's children are its callers, the root's children the functions
+    // samples end in, and a node's total the value of the stacks that end with its path (leaf first).
+    bool isInverted() const { return m_inverted; }
 
     // The path from the root's child down to n, as frame labels.
     std::vector<NodeId> pathTo(NodeId n) const;
@@ -90,6 +93,7 @@ private:
     int64_t m_durationNanos = 0;
     size_t m_profileCount = 0;
     size_t m_sampleCount = 0;
+    bool m_inverted = false;
 };
 
 }   // namespace qflame

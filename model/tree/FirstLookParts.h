@@ -49,7 +49,7 @@ inline uint32_t levelsLeft(Cursor c, const std::vector<Source> &sources, bool co
     const Source &s = sources[c.source];
     if (!collapse) {
         uint32_t levels = c.frameEnd - c.framePos;
-        for (uint32_t q = c.locStop; q < c.locPos; ++q) {
+        for (uint32_t q = std::min(c.locStop, c.locPos); q < std::max(c.locStop, c.locPos); ++q) {   // either way
             const uint32_t loc = s.sampleLocations[q];
             levels += s.locBegin[loc + 1] - s.locBegin[loc];
         }

@@ -1,3 +1,4 @@
+#include "tree/LabelFrames.h"
 #include "tree/ProfileFrames.h"
 
 #include <atomic>
@@ -58,8 +59,10 @@ struct FlatPass {
             sums[f].everInlined = everInlined[f];
     }
 
-    void run(const Profile &p, ProfileFrames &pf, const std::vector<LocationFrames> &locations, size_t type,
-             size_t from, size_t to, const BuildOptions &options, const std::atomic<bool> *stop)
+    // `input` is the caller's profile of p (p itself, or p before label frames were added): the one
+    // options.sampleFilter knows.
+    void run(const Profile &p, const Profile &input, ProfileFrames &pf, const std::vector<LocationFrames> &locations,
+             size_t type, size_t from, size_t to, const BuildOptions &options, const std::atomic<bool> *stop)
     {
         for (size_t s = from; s < to; ++s) {
             if ((s & 0x7fff) == 0 && s > from) {
@@ -69,7 +72,7 @@ struct FlatPass {
                     return;
             }
             const int64_t v = p.value(s, type);
-            if (v == 0 || (options.sampleFilter && !options.sampleFilter(p, s)))
+            if (v == 0 || (options.sampleFilter && !options.sampleFilter(input, s)))
                 continue;
             size_t begin, end;
             if (!pf.sampleRange(s, begin, end))
@@ -135,17 +138,18 @@ constexpr size_t kParallelFlatSamples = 50000;
 
 }   // namespace
 
-CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::shared_ptr<const Profile>> &profiles,
+CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::shared_ptr<const Profile>> &inputs,
                                                     size_t typeIndex, const BuildOptions &options)
 {
-    checkInputs(profiles, typeIndex);
+    checkInputs(inputs, typeIndex);
+    const std::vector<std::shared_ptr<const Profile>> profiles = withLabelFrames(inputs, options.filters);
     const Profile &first = *profiles.front();
     const CompiledFilters filters(options.filters, profiles);
     auto frames = std::make_shared<FrameTable>();
     auto tree = emptyTree(profiles, typeIndex, options);
     FlatPass pass;
-    for (const auto &pp : profiles) {
-        const Profile &p = *pp;
+    for (size_t pi = 0; pi < profiles.size(); ++pi) {
+        const Profile &p = *profiles[pi], &input = *inputs[pi];
         const size_t type = size_t(mergedType(first, typeIndex, p));
         tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
         ProfileFrames pf(p, filters, options, *frames);
@@ -157,7 +161,7 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
         const std::vector<LocationFrames> locations = locationFrames(pf);
         const size_t n = p.sampleCount();
         if (n < kParallelFlatSamples || pf.filter || options.sampleFilter || std::thread::hardware_concurrency() < 2) {
-            pass.run(p, pf, locations, type, 0, n, options, nullptr);
+            pass.run(p, input, pf, locations, type, 0, n, options, nullptr);
             continue;
         }
         FlatPass second;
@@ -166,13 +170,13 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
         std::exception_ptr secondError;
         std::thread helper([&] {
             try {
-                second.run(p, pf, locations, type, n / 2, n, options, &stop);
+                second.run(p, input, pf, locations, type, n / 2, n, options, &stop);
             } catch (...) {
                 secondError = std::current_exception();
             }
         });
         try {
-            pass.run(p, pf, locations, type, 0, n / 2, options, nullptr);
+            pass.run(p, input, pf, locations, type, 0, n / 2, options, nullptr);
         } catch (...) {
             stop = true;
             helper.join();

@@ -18,6 +18,7 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
     const size_t nFrames = tree.frames().size();
     std::vector<int64_t> flat(nFrames, 0), cum(nFrames, 0);
     std::vector<uint32_t> onPath(nFrames, 0);
+    const bool inverted = tree.isInverted();
 
     // cum: a sample is a root-to-leaf path, so counting each function once per sample is counting the total of
     // every node that has no ancestor of the same frame. Iterative DFS: stacks reach thousands of frames.
@@ -31,7 +32,10 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
             const FrameId f = tree.frame(child);
             if (onPath[f]++ == 0)
                 cum[f] = wrappingAdd(cum[f], tree.total(child));
-            flat[f] = wrappingAdd(flat[f], tree.self(child));
+            if (!inverted)
+                flat[f] = wrappingAdd(flat[f], tree.self(child));
+            else if (top.node == CallTree::kRoot)   // bottom-up: the stacks that end in f are f's root node
+                flat[f] = wrappingAdd(flat[f], tree.total(child));
             stack.push_back({child, 0});
         } else {
             if (top.node != CallTree::kRoot)
@@ -40,7 +44,11 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
         }
     }
 
-    const InlineEdges marks = inlineEdgesOf(tree, nFrames);
+    InlineEdges marks = inlineEdgesOf(tree, nFrames);
+    // A bottom-up tree's nodes say how their own frame was entered, not how their parent's was: its call edges'
+    // kinds are not in it, so it marks nothing (the window's table of a bottom-up tab comes from the samples).
+    if (inverted)
+        marks = InlineEdges{std::vector<uint8_t>(nFrames, 0), std::vector<uint8_t>(nFrames, 0)};
     return finish(std::move(treePtr), flat, cum, marks.inlineIn, marks.calledIn);
 }
 

@@ -12,10 +12,12 @@
 
 namespace qflame::detail {
 
-// One sample on its way down the tree: where its stack has got to, root first.
+// One sample on its way down the tree: where its stack has got to, root first (or, in a bottom-up build, leaf
+// first: Source::forward).
 struct Cursor {
     int64_t value;
-    uint32_t locPos;     // one past the next location of the stack (sampleLocations counts down to locStop)
+    uint32_t locPos;     // one past the next location of the stack (sampleLocations counts down to locStop);
+                         // forward: the next location (counting up to locStop)
     uint32_t locStop;
     uint32_t framePos;   // the frames of the location being walked: locFrames[framePos, frameEnd)
     uint32_t frameEnd;
@@ -34,21 +36,26 @@ struct Source {
     const uint32_t *locBegin;
     const FrameId *locFrames;
     const uint8_t *locKinds;
+    // A bottom-up build's: the stacks are walked from the leaf (sampleLocations counted up), and locFrames holds
+    // each location's frames innermost first. Asked once per location, the same for every cursor of a build.
+    bool forward = false;
 };
 
-// Whether reading position q (= locPos - 1) needs its block: the block of q + 1 is the one held, except before
-// the first read (frameEnd still 0; reading a block again then is harmless).
-inline bool needsBlock(const Cursor &c, uint32_t q)
+// Whether reading position q (= locPos - 1; forward: locPos) needs its block: the block of the position read
+// before is the one held, except before the first read (frameEnd still 0; reading a block again then is harmless).
+inline bool needsBlock(const Cursor &c, uint32_t q, bool forward)
 {
-    return q % Cursor::kBlock == Cursor::kBlock - 1 || c.frameEnd == 0;
+    return q % Cursor::kBlock == (forward ? 0 : Cursor::kBlock - 1) || c.frameEnd == 0;
 }
 
 // Where a cursor will read its next block from, when it is about to, or null.
 inline const uint32_t *blockToRead(const Cursor &c, const Source *sources)
 {
-    if (c.framePos != c.frameEnd || c.locPos == c.locStop || !needsBlock(c, c.locPos - 1))
+    const Source &s = sources[c.source];
+    const uint32_t q = s.forward ? c.locPos : c.locPos - 1;
+    if (c.framePos != c.frameEnd || c.locPos == c.locStop || !needsBlock(c, q, s.forward))
         return nullptr;
-    return sources[c.source].sampleLocations + ((c.locPos - 1) & ~(Cursor::kBlock - 1));
+    return s.sampleLocations + (q & ~(Cursor::kBlock - 1));
 }
 
 // The next frame of c's stack and how it is entered (CallTree::kCalled / kInlined); false at its end.
@@ -68,8 +75,8 @@ inline bool advance(Cursor &c, const Source *sources, bool collapse, FrameId *fr
         }
         if (c.locPos == c.locStop)
             return false;
-        const uint32_t q = --c.locPos;
-        if (needsBlock(c, q)) {
+        const uint32_t q = s.forward ? c.locPos++ : --c.locPos;
+        if (needsBlock(c, q, s.forward)) {
             const uint32_t low = q & ~(Cursor::kBlock - 1);
             for (uint32_t j = 0; j < Cursor::kBlock && low + j < s.size; ++j)
                 c.block[j] = s.sampleLocations[low + j];

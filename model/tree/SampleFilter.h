@@ -35,11 +35,19 @@ struct SampleFilters {
     // a row on a stack, through a real or an inlined call) is folded into one, its outermost occurrence. Flat
     // and cum of every function are unchanged; only the shape of the tree is.
     bool collapseRecursion = false;
+    // pprof's -tagroot / -tagleaf (comma-separated label keys): each key's values become a frame at the root or
+    // at the leaf of every sample, added before the filters run (tree/LabelFrames.h).
+    std::string tagRoot, tagLeaf;
+    // Not a pprof option: the tree bottom-up, every stack walked from its leaf, so the roots are the functions
+    // samples end in (each root's value is that function's flat). Flat and cum are unchanged.
+    bool inverted = false;
+
+    bool addsLabelFrames() const { return !tagRoot.empty() || !tagLeaf.empty(); }
 
     // Whether focus, ignore, hide or show is set: pprof then drops samples that end up with no location.
     bool filtersFrames() const { return !focus.empty() || !ignore.empty() || !hide.empty() || !show.empty(); }
     bool filtersSamples() const { return filtersFrames() || !tagFocus.empty() || !tagIgnore.empty(); }
-    bool any() const { return filtersSamples() || collapseRecursion; }
+    bool any() const { return filtersSamples() || collapseRecursion || addsLabelFrames() || inverted; }
 };
 
 // The file of a mapping as pprof's filters see it: empty for the URL placeholders of remote sources

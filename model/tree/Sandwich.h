@@ -28,6 +28,7 @@ struct Sandwich {
 
 class SandwichBuilder {
 public:
+    // The same for a bottom-up tree (CallTree::isInverted) as for the top-down tree of the same samples.
     // A frame that does not occur in `tree` gives trees of the root alone (total 0). Throws std::invalid_argument
     // for the root frame or a frame id outside the tree's frame table.
     static std::shared_ptr<const CallTree> callers(const CallTree &tree, FrameId frame);

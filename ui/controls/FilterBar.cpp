@@ -10,7 +10,7 @@ namespace qflame {
 
 QString FilterBar::kindName(Kind k)
 {
-    static const char *names[] = {"focus", "ignore", "hide", "show", "tagfocus", "tagignore"};
+    static const char *names[] = {"focus", "ignore", "hide", "show", "tagfocus", "tagignore", "tagroot", "tagleaf"};
     return QString::fromLatin1(names[k]);
 }
 
@@ -20,10 +20,13 @@ FilterBar::FilterBar(QWidget *parent) : QWidget(parent)
     for (int k = 0; k < KindCount; ++k)
         m_kind->addItem(kindName(Kind(k)), k);
     m_kind->setToolTip(tr("focus: keep samples through a matching frame; ignore: drop them; hide: remove matching "
-                          "frames; show: keep only matching frames; tagfocus/tagignore: key=regex on labels"));
+                          "frames; show: keep only matching frames; tagfocus/tagignore: key=regex on labels; tagroot/tagleaf: "
+                          "label keys (key1,key2) whose values become frames at the root or the leaves"));
     m_value = new QLineEdit;
     m_value->setPlaceholderText(tr("regex, or key=value for tags; Enter adds the filter"));
     m_recursion = new QCheckBox(tr("Collapse recursion"));
+    m_inverted = new QCheckBox(tr("Bottom-up"));
+    m_inverted->setToolTip(tr("The whole profile bottom-up: the functions samples end in as roots, their callers above"));
     m_chips = new QHBoxLayout;
     m_chips->setSpacing(4);
     auto *layout = new QHBoxLayout(this);
@@ -31,6 +34,7 @@ FilterBar::FilterBar(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_kind);
     layout->addWidget(m_value, 2);
     layout->addWidget(m_recursion);
+    layout->addWidget(m_inverted);
     layout->addLayout(m_chips, 3);
     connect(m_value, &QLineEdit::returnPressed, this, [this] {
         if (!m_value->text().isEmpty())
@@ -41,6 +45,25 @@ FilterBar::FilterBar(QWidget *parent) : QWidget(parent)
         m_filters.collapseRecursion = on;
         Q_EMIT filtersChanged();
     });
+    connect(m_inverted, &QCheckBox::toggled, this, [this](bool on) {
+        m_filters.inverted = on;
+        Q_EMIT filtersChanged();
+    });
+}
+
+void FilterBar::setInverted(bool on)
+{
+    m_inverted->setChecked(on);   // emits filtersChanged() when it changes
+}
+
+void FilterBar::setFilters(const SampleFilters &filters)
+{
+    m_filters = filters;
+    const QSignalBlocker blockRecursion(m_recursion), blockInverted(m_inverted);
+    m_recursion->setChecked(filters.collapseRecursion);
+    m_inverted->setChecked(filters.inverted);
+    rebuildChips();
+    Q_EMIT filtersChanged();
 }
 
 std::string &FilterBar::slot(Kind kind)
@@ -51,6 +74,8 @@ std::string &FilterBar::slot(Kind kind)
     case Hide: return m_filters.hide;
     case Show: return m_filters.show;
     case TagFocus: return m_filters.tagFocus;
+    case TagRoot: return m_filters.tagRoot;
+    case TagLeaf: return m_filters.tagLeaf;
     case TagIgnore: break;
     case KindCount: break;
     }
@@ -74,8 +99,9 @@ void FilterBar::removeFilter(Kind kind)
 void FilterBar::clearAll()
 {
     m_filters = SampleFilters{};
-    const QSignalBlocker block(m_recursion);
+    const QSignalBlocker block(m_recursion), blockInverted(m_inverted);
     m_recursion->setChecked(false);
+    m_inverted->setChecked(false);
     rebuildChips();
     Q_EMIT filtersChanged();
 }
@@ -103,7 +129,7 @@ void FilterBar::rebuildChips()
             continue;
         auto *chip = new QPushButton(kindName(Kind(k)) + QStringLiteral(": ") + QString::fromStdString(v) +
                                      QStringLiteral("  ✕"));
-        chip->setToolTip(tr("Remove this filter"));
+        chip->setToolTip(k == TagRoot || k == TagLeaf ? tr("Remove these label frames") : tr("Remove this filter"));
         chip->setFlat(true);
         chip->setStyleSheet(QStringLiteral("QPushButton { background: palette(highlight); color: palette(highlighted-text);"
                                            " border-radius: 8px; padding: 1px 8px; }"));

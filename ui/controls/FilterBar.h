@@ -17,7 +17,9 @@ class FilterBar : public QWidget {
     Q_OBJECT
 
 public:
-    enum Kind { Focus, Ignore, Hide, Show, TagFocus, TagIgnore, KindCount };
+    // TagRoot and TagLeaf are no filters but pprof's -tagroot/-tagleaf (label values as frames, View > Group by
+    // Label...): set and removed like the filters, one click each.
+    enum Kind { Focus, Ignore, Hide, Show, TagFocus, TagIgnore, TagRoot, TagLeaf, KindCount };
     static QString kindName(Kind k);   // "focus", "ignore", ...
 
     explicit FilterBar(QWidget *parent = nullptr);
@@ -29,6 +31,10 @@ public:
     QStringList activeTexts() const;
     // Removes one filter by its button, as a click does.
     void removeFilter(Kind kind);
+    // The tree bottom-up (View > Bottom-up), shown as a check box beside Collapse recursion.
+    void setInverted(bool on);
+    // Puts back filters set before (the pane's view history), emitting filtersChanged() once.
+    void setFilters(const SampleFilters &filters);
 
 Q_SIGNALS:
     void filtersChanged();
@@ -41,6 +47,7 @@ private:
     QComboBox *m_kind;
     QLineEdit *m_value;
     QCheckBox *m_recursion;
+    QCheckBox *m_inverted;
     QHBoxLayout *m_chips;
 };
 

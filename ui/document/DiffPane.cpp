@@ -94,7 +94,11 @@ void DiffPane::open(const QStringList &before, const QStringList &after, bool re
         QFuture<LoadedDiff> early = takeEarlyDiff(before, after, granularity, m_diffView->options());
         run<LoadedDiff>(early.isValid() ? early
                                         : loadDiffAsync(before, after, -1, granularity, m_diffView->options(), readOptions()),
-                        [this](LoadedDiff d) { showDiff(std::move(d)); });
+                        [this](LoadedDiff d) {
+                            showDiff(std::move(d));
+                            if (m_frames.addsLabelFrames() || m_frames.inverted)   // read again: built as arranged
+                                rebuild();
+                        });
     });
 }
 
@@ -119,8 +123,16 @@ void DiffPane::reopen()
 void DiffPane::rebuild()
 {
     run<LoadedDiff>(rebuildDiffAsync(m_loaded.before, m_loaded.after, sampleTypeBox()->currentIndex(),
-                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options()),
+                                     Granularity(granularityBox()->currentData().toInt()), m_diffView->options(),
+                                     m_frames),
                     [this](LoadedDiff d) { showDiff(std::move(d)); });
+}
+
+void DiffPane::setFrames(const SampleFilters &frames)
+{
+    m_frames = frames;
+    if (hasContent())
+        rebuild();
 }
 
 QString DiffPane::title() const

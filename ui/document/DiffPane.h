@@ -26,6 +26,10 @@ public:
     SourceView *sourceView() const { return m_source; }
     // Lists the source lines of the function of a diff flamegraph node, before and after.
     void showSource(NodeId node);
+    // Label values as frames and bottom-up (tagRoot, tagLeaf, inverted; View > Group by Label..., View >
+    // Bottom-up): the comparison is built again with them.
+    void setFrames(const SampleFilters &frames);
+    const SampleFilters &frames() const { return m_frames; }
 
 protected:
     void rebuild() override;
@@ -37,6 +41,7 @@ private:
     LoadedDiff m_loaded;
     QStringList m_before, m_after;
     QString m_beforeName, m_afterName;   // openProfiles' names, when there are no files
+    SampleFilters m_frames;
     DiffView *m_diffView;
     PgoPanel *m_pgo;
     SourceView *m_source;

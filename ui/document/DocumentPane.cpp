@@ -195,6 +195,8 @@ ReadOptions paneReadOptions()
     return o;
 }
 
+bool g_openInverted = false;
+
 // The job startEarly began, until a pane takes it over or drops it.
 struct EarlyJob {
     QStringList before, after;   // after empty: one profile
@@ -232,7 +234,9 @@ void DocumentPane::startEarly(const QStringList &files)
         job.after = {files.back()};
         job.diff = loadDiffAsync(job.before, job.after, -1, Granularity::Functions, DiffOptions(), paneReadOptions());
     } else {
-        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, paneReadOptions());
+        SampleFilters filters;
+        filters.inverted = g_openInverted;
+        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, paneReadOptions(), filters);
     }
     g_early = std::move(job);
 }
@@ -288,6 +292,16 @@ void DocumentPane::setCollapseTemplates(bool on)
 bool DocumentPane::collapseTemplates()
 {
     return g_collapseTemplates;
+}
+
+void DocumentPane::setOpenInverted(bool on)
+{
+    g_openInverted = on;
+}
+
+bool DocumentPane::openInverted()
+{
+    return g_openInverted;
 }
 
 }   // namespace qflame

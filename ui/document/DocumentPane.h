@@ -59,6 +59,9 @@ public:
     // Template Arguments; off, as in the CLI).
     static void setCollapseTemplates(bool on);
     static bool collapseTemplates();
+    // Whether profile tabs opened from now on show their tree bottom-up (`qflame --inverted FILE`); off by default.
+    static void setOpenInverted(bool on);
+    static bool openInverted();
     // Reads the pane's files again (with the names now chosen); a pane that shows no files does nothing.
     virtual void reopen() {}
     // Starts reading and building what `qflame FILE` (one file) or `qflame BASE NEW` (two) opens before there is

@@ -165,10 +165,19 @@ void ProfilePane::open(const QStringList &paths)
 void ProfilePane::open(const QStringList &paths, bool reuseFetched)
 {
     m_paths = paths;
+    if (openInverted() && !hasContent() && !m_filters->filters().inverted) {   // qflame --inverted FILE
+        const QSignalBlocker quiet(m_filters);
+        m_filters->setInverted(true);
+    }
     fetchThen(paths, reuseFetched, [this, paths] {
         const Granularity granularity = Granularity(granularityBox()->currentData().toInt());
         QFuture<LoadedView> early = takeEarlyView(paths, granularity);
-        run<LoadedView>(early.isValid() ? early : loadFilesAsync(paths, -1, granularity, readOptions()),
+        if (early.isValid() && m_filters->filters().inverted != openInverted()) {   // built the other way up
+            early.cancel();
+            early = QFuture<LoadedView>();
+        }
+        run<LoadedView>(early.isValid() ? early
+                                        : loadFilesAsync(paths, -1, granularity, readOptions(), m_filters->filters()),
                         [this](LoadedView v) { showView(std::move(v)); },
                         [this](LoadedView v) { showFirstLook(std::move(v)); });
     });

@@ -2,6 +2,7 @@
 
 #include "explorer/ConnectionDialog.h"
 #include "explorer/ConnectionStore.h"
+#include "explorer/LabelGroupView.h"
 #include "explorer/LabelSelectorEdit.h"
 #include "explorer/ProfileListView.h"
 #include "explorer/RangeList.h"
@@ -124,6 +125,7 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
     header()->insertLayout(0, row2, 1);
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_timelineView);
+    split->addWidget(m_groupView = createGroupView());   // hidden until grouped by a label
     split->addWidget(m_profileList);   // hidden until asked for
     split->addWidget(m_stack);
     // The timeline keeps its height (about 180 px at first) when the tab grows; the user's split is remembered.
@@ -456,7 +458,7 @@ void QrynExplorer::loadTimeline(const ProfileQuery &q)
                          [this, plan](Result<QList<Series>> r) {
                              if (!r.ok())
                                  return finished(QStringLiteral("timeline"), false, r.error.message);
-                             m_timeline->setTimeline(stepTimeline(r.value, plan));
+                             showTimeline(stepTimeline(r.value, plan), plan.groupBy);
                              finished(QStringLiteral("timeline"), true, QString());
                          });
 }

@@ -14,6 +14,7 @@
 #include "qryn/ProfileList.h"
 #include "qryn/QrynClient.h"
 #include "qryn/ServerRounds.h"
+#include "qryn/TimelineSteps.h"
 
 #include <QFutureWatcher>
 #include <QPointer>
@@ -36,6 +37,7 @@ class ProfilePane;
 namespace qflame::qryn {
 
 class ConnectionStore;
+class LabelGroupView;
 class LabelSelectorEdit;
 class ProfileListView;
 class RangeList;
@@ -108,6 +110,13 @@ public:
     // over the window. Two pinned: Compare compares them; more: Compare and Rounds open them as rounds.
     void addRange();
     void addSelector();
+    // Grouped by a label (Group by): two of its values compared with the noise their steps measured (their
+    // rounds fetched, then the merged trees per second); more values as a rounds tab, one round per value.
+    void compareValues(const QStringList &values);
+    LabelGroupView *labelGroupView() const { return m_groupView; }
+    // A timeline as the server answered it: grouped by a label (groupBy not empty), the top values and "other"
+    // on the chart and the table of values beside it; otherwise the series as they are.
+    void showTimeline(const StepTimeline &timeline, const QString &groupBy);
 
     ProfilePane *profilePane() const { return m_profile; }
     DiffView *diffView() const { return m_diff; }
@@ -133,6 +142,10 @@ Q_SIGNALS:
     void requestFinished(const QString &what, bool ok, const QString &message);
     // openRounds: these rounds of this server, for MainWindow to open in a rounds tab.
     void roundsRequested(const ConnectionSettings &settings, const ServerRoundsQuery &query);
+    // compareValues of two values: the two windows' merged trees, compared per second with their measured noise.
+    void compareTreesRequested(const QString &beforeName, const std::vector<std::shared_ptr<const Profile>> &before,
+                               const QString &afterName, const std::vector<std::shared_ptr<const Profile>> &after,
+                               std::shared_ptr<const MeasuredNoise> noise);
 
 protected:
     void rebuild() override;
@@ -154,6 +167,7 @@ private:
     void compareQueries(const ProfileQuery &base, const ProfileQuery &other, const QString &what,
                         bool windowsAsRates = true);
     void createMoreWidgets();   // the profile list, the pinned ranges, Retry
+    LabelGroupView *createGroupView();
     void listProfilesOf(const ProfileQuery &query);
     void showMerged(MergedFlamegraph merged);   // in the profile pane; the previous one freed off the GUI thread
     void rememberQuery();
@@ -184,6 +198,9 @@ private:
     DiffView *m_diff;
     ProfileListView *m_profileList = nullptr;
     RangeList *m_ranges = nullptr;
+    LabelGroupView *m_groupView = nullptr;
+    // The rounds of two values being fetched for compareValues (QrynExplorerGroups.cpp).
+    QFutureWatcher<void> *m_valuesJob = nullptr;
     QPushButton *m_retry = nullptr, *m_profilesButton = nullptr;
 
     QStringList m_serverTypes;            // what ProfileTypes listed last
