@@ -3,6 +3,7 @@
 #include "formats/ChromeCpuProfileFormat.h"
 #include "formats/FlamebearerFormat.h"
 #include "formats/FoldedFormat.h"
+#include "formats/LegacyPprofFormat.h"
 #include "formats/PerfScriptFormat.h"
 #include "formats/SpeedscopeFormat.h"
 #include "io/InflatingStream.h"
@@ -133,6 +134,7 @@ const char *profileFormatName(ProfileFormat f)
     case ProfileFormat::PerfScript: return "perf script";
     case ProfileFormat::Speedscope: return "speedscope";
     case ProfileFormat::ChromeCpuProfile: return "cpuprofile";
+    case ProfileFormat::LegacyPprof: return "legacy pprof";
     }
     return "pprof";
 }
@@ -143,11 +145,14 @@ const std::vector<FormatReader> &formatReaders()
     // first bytes are binary tags and lengths, so text that parses as a folded line is never a real profile.
     // perf script comes before folded: its header ends in an "EVENT:" token, which no folded line's count is.
     // speedscope and .cpuprofile are JSON objects too, told apart by their own keys before flamebearer's test
-    // (any object) takes them.
+    // (any object) takes them. pprof's legacy formats come before the other text formats: their header lines
+    // ("heap profile: 1: 2 [3: 4] @ heap_v2/524288") are precise, and perf script's test would take them. Their
+    // binary CPU profile starts with a zero word, which no pprof message does (field 0 does not exist).
     static const std::vector<FormatReader> readers = {
         {ProfileFormat::Speedscope, looksLikeSpeedscope, readSpeedscope, nullptr},
         {ProfileFormat::ChromeCpuProfile, looksLikeChromeCpuProfile, readChromeCpuProfile, nullptr},
         {ProfileFormat::Flamebearer, looksLikeJsonObject, readFlamebearerBytes, nullptr},
+        {ProfileFormat::LegacyPprof, looksLikeLegacyPprof, readLegacyPprof, nullptr},
         {ProfileFormat::PerfScript, looksLikePerfScript, readPerfScriptBytes, nullptr},
         {ProfileFormat::Folded, recognizesFolded, readFoldedBytes, nullptr},
         {ProfileFormat::Pprof, nullptr, readPprofBytes, readPprofInflating},
