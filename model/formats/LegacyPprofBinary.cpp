@@ -189,7 +189,7 @@ void removeSignalFrames(Builder &b)
         for (const auto &[location, count] : seconds)
             if (count >= samples - margin) {   // at most one location can be so common
                 const uint32_t handler = location;
-                b.removeFrame(1, [&](size_t s) { return b.stackLocations()[b.stackBegin()[s] + 1] == handler; });
+                b.removeFrame(1, [&](const uint32_t *stack) { return stack[1] == handler; });
                 break;
             }
     }

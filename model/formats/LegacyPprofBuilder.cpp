@@ -243,10 +243,7 @@ void Builder::checkMemory() const
 
 void Builder::removeDuplicateLeaves()
 {
-    removeFrame(1, [&](size_t s) {
-        const uint64_t b = m_begin[s];
-        return m_addresses[m_locs[b]] == m_addresses[m_locs[b + 1]] + 1;
-    });
+    removeFrame(1, [&](const uint32_t *stack) { return m_addresses[stack[0]] == m_addresses[stack[1]] + 1; });
 }
 
 void Builder::nameLocation(uint32_t location, std::string_view function, std::string_view file, int64_t line)
@@ -389,9 +386,17 @@ std::shared_ptr<const Profile> Builder::build(const std::string &sourceName)
             mappingOf[l] = fake;
         }
     }
+    // Only the mappings some location is in (go tool pprof's merge of its one profile drops the others).
+    std::vector<uint32_t> mappingIndex(m_maps.size(), kNone);
+    for (uint32_t l : order)
+        if (mappingOf[l] != kNone)
+            mappingIndex[mappingOf[l]] = 0;
     for (size_t m = 0; m < m_maps.size(); ++m) {
+        if (mappingIndex[m] == kNone)
+            continue;
+        mappingIndex[m] = uint32_t(p.mappings.size());
         Mapping out;
-        out.id = m + 1;
+        out.id = p.mappings.size() + 1;
         out.memoryStart = m_maps[m].start;
         out.memoryLimit = m_maps[m].limit;
         out.fileOffset = m_maps[m].offset;
@@ -415,7 +420,7 @@ std::shared_ptr<const Profile> Builder::build(const std::string &sourceName)
         }
         Location loc;
         loc.id = p.locations.size() + 1;
-        loc.mapping = mappingOf[l];
+        loc.mapping = mappingOf[l] == kNone ? kNone : mappingIndex[mappingOf[l]];
         loc.address = m_dropAddresses || m_function[l] != kNone ? 0 : m_addresses[l];
         loc.firstLine = uint32_t(p.lines.size());
         if (m_function[l] != kNone) {

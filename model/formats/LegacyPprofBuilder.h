@@ -70,7 +70,8 @@ public:
     std::vector<uint32_t> &stackLocations() { return m_locs; }
     std::vector<uint64_t> &stackBegin() { return m_begin; }
     uint64_t address(uint32_t location) const { return m_addresses[location]; }
-    // Removes entry `at` of every sample for which drop(sample) says so (and that has more than `at` entries).
+    // Removes entry `at` of every sample that has more than `at` entries and for which drop(stack) says so, where
+    // stack points at the sample's locations, leaf first.
     template <typename Drop>
     void removeFrame(size_t at, Drop &&drop);
     // Drops the second frame where the leaf's address is the second's plus one: the leaf counted twice, once
@@ -127,7 +128,7 @@ void Builder::removeFrame(size_t at, Drop &&drop)
     uint64_t begin = 0;
     for (size_t s = 0; s + 1 < m_begin.size(); ++s) {
         const uint64_t end = m_begin[s + 1];
-        const bool remove = end - begin > at && drop(s);
+        const bool remove = end - begin > at && drop(m_locs.data() + begin);
         for (uint64_t i = begin; i < end; ++i)
             if (!(remove && i == begin + at))
                 m_locs[write++] = m_locs[i];

@@ -58,7 +58,9 @@ const QRegularExpression &contentionSample()
 
 std::string quoted(std::string_view line)
 {
-    return "'" + std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'");
+    std::string out(1, '\'');
+    out.append(line.substr(0, 80));
+    return out.append(line.size() > 80 ? "...'" : "'");
 }
 
 // The addresses of a sample line; a number that does not fit 64 bits is an error.
