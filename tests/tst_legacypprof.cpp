@@ -121,6 +121,8 @@ private Q_SLOTS:
     void java();
     void errors_data();
     void errors();
+    void noFormatMatches_data();
+    void noFormatMatches();
     void equalsGoToolPprof_data();
     void equalsGoToolPprof();
 };
@@ -347,6 +349,41 @@ void tst_LegacyPprof::errors()
         QFAIL("read it");
     } catch (const ProfileError &e) {
         QVERIFY2(QString::fromStdString(e.what()).startsWith(message), e.what());
+    }
+}
+
+// Input that no reader recognises: the message says which formats were tried and why the closest one failed.
+void tst_LegacyPprof::noFormatMatches_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message");
+    const QString text = QStringLiteral("in: text, but none of the text formats (tried legacy pprof, perf script, "
+                                        "folded stacks); as folded stacks: ");
+    QTest::newRow("prose") << QByteArray("\nhello, this is not a profile\n")
+                           << text + "line 2: not folded stacks: expected 'frame;frame;... COUNT' with a whole-number "
+                                     "count, got 'hello, this is not a profile'";
+    QTest::newRow("blank lines") << QByteArray("\n\n") << text + "no stacks: the folded input has no lines";
+    QTest::newRow("binary") << QByteArray("\x07\x01\x02garbage", 10)
+                            << QStringLiteral("in: no format matches (tried legacy pprof's binary CPU profile, then pprof, "
+                                              "the closest); not a pprof profile: the data is not a valid profile.proto message");
+    QTest::newRow("JSON object") << QByteArray("{\"a\": 1}")
+                                 << QStringLiteral("in: JSON, but neither speedscope, .cpuprofile nor flamebearer: not "
+                                                   "flamebearer JSON: no \"flamebearer\" object with \"names\" and \"levels\"");
+    QTest::newRow("JSON array") << QByteArray(" [1, 2]")
+                                << QStringLiteral("in: a JSON array, but speedscope, .cpuprofile and flamebearer files are "
+                                                  "JSON objects (and pprof is binary: not a pprof profile: the data is not "
+                                                  "a valid profile.proto message)");
+}
+
+void tst_LegacyPprof::noFormatMatches()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    try {
+        read(bytes, "in");
+        QFAIL("read it");
+    } catch (const ProfileError &e) {
+        QCOMPARE(QString::fromStdString(e.what()), message);
     }
 }
 
