@@ -121,6 +121,7 @@ private Q_SLOTS:
     void java();
     void errors_data();
     void errors();
+    void damagedInputIsAnErrorOrAProfile();
     void noFormatMatches_data();
     void noFormatMatches();
     void equalsGoToolPprof_data();
@@ -350,6 +351,40 @@ void tst_LegacyPprof::errors()
     } catch (const ProfileError &e) {
         QVERIFY2(QString::fromStdString(e.what()).startsWith(message), e.what());
     }
+}
+
+// Every fixture cut short and with bytes changed (a seeded generator: the same inputs every run): each read ends
+// in a profile or in one ProfileError line, never a crash or another exception (fuzz_legacypprof goes further).
+void tst_LegacyPprof::damagedInputIsAnErrorOrAProfile()
+{
+    std::vector<QByteArray> inputs;
+    for (const char *f : {"heap_v2.txt", "heapprofile.txt", "growth.txt", "goheap.txt", "goroutine.txt", "mutex.txt",
+                          "contentionz.txt", "threadz.txt", "javaheap.txt", "javacont.txt"})
+        inputs.push_back(fixture(QString::fromLatin1(f)));
+    inputs.push_back(cpuProfile(4, false, false, 10000, kCpuSamples, kCpuMap));
+    inputs.push_back(cpuProfile(8, true, false, 10000, kSignalSamples, kCpuMap));
+    inputs.push_back(javaCpu());
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    auto next = [&state] {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        return state;
+    };
+    size_t read = 0, refused = 0;
+    for (const QByteArray &input : inputs)
+        for (int round = 0; round < 300; ++round) {
+            QByteArray bytes = input.left(qsizetype(next() % size_t(input.size() + 1)));
+            for (int flips = int(next() % 4); flips > 0 && !bytes.isEmpty(); --flips)
+                bytes[qsizetype(next() % size_t(bytes.size()))] = char(next());
+            try {
+                const auto p = readLegacyPprof(std::string_view(bytes.constData(), size_t(bytes.size())), "cut");
+                (void)FlatTable::compute({p}, 0, BuildOptions{});
+                ++read;
+            } catch (const ProfileError &e) {
+                QVERIFY2(std::string_view(e.what()).substr(0, 5) == "cut: " && !std::string_view(e.what()).empty(), e.what());
+                ++refused;
+            }
+        }
+    QVERIFY(read > 0 && refused > 0);
 }
 
 // Input that no reader recognises: the message says which formats were tried and why the closest one failed.
