@@ -297,6 +297,22 @@ void tst_PerfScript::parses_data()
         << "samples/count cpu-clock/nanoseconds"
         << "comm=a.out tid=5 | std::vector<int, std::allocator<int> >::push_back(int const&)@1234(/x/a.out) "
            "(anonymous namespace)::run() const@1300(/x/a.out) operator+(int)@1400(/x/a.out) | 1 10";
+    QTest::newRow("frames not indented, as some tools write them")
+        << QByteArray("prog 7 1.0: 100 cycles:\n4005d6 run+0x6 (/a)\n4005f0 main+0x10 (/a)\n\n"
+                      "prog 7 1.1: 100 cycles:\nffffffff81000000 irq (k)\n4005f0 main+0x10 (/a)\n")
+        << "samples/count cycles/count"
+        << "comm=prog tid=7 | irq@ffffffff81000000(k) main@4005f0(/a) | 1 100\n"
+           "comm=prog tid=7 | run@4005d6(/a) main@4005f0(/a) | 1 100";
+    QTest::newRow("Java inline chains A->B->C: one location, C innermost, A the function")
+        << QByteArray("java 42 1.0: 1000 cycles:\n"
+                      "\t7f01 Lcom/A;::run->Lcom/B;::step->Lcom/C;::leaf (/tmp/perf-42.map)\n"
+                      "\t7f02 Lcom/Main;::main (/tmp/perf-42.map)\n\n"
+                      "java 42 1.1: 1000 cycles:\n"
+                      "\t1234 std::unique_ptr<int>::operator->() const+0x4 (/a)\n\t7f03 ->x (/b)\n")
+        << "samples/count cycles/count"
+        << "comm=java tid=42 | Lcom/C;::leaf+Lcom/B;::step+Lcom/A;::run@7f01(/tmp/perf-42.map) "
+           "Lcom/Main;::main@7f02(/tmp/perf-42.map) | 1 1000\n"
+           "comm=java tid=42 | std::unique_ptr<int>::operator->() const@1234(/a) ->x@7f03(/b) | 1 1000";
     QTest::newRow("[unknown] kept, zero address")
         << QByteArray("prog 3 1.0: 1 task-clock:\n\t7fbec13fd8a8 [unknown] ([unknown])\n\t0 [unknown] ([unknown])\n")
         << "samples/count task-clock/nanoseconds" << "comm=prog tid=3 | [unknown]@7fbec13fd8a8([unknown]) [unknown]@0([unknown]) | 1 1";

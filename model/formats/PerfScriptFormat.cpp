@@ -285,6 +285,15 @@ bool isBlankLine(std::string_view line)
     return true;
 }
 
+// "HEX<blank>...": a frame line's instruction pointer (at most 16 hex digits) and something after it.
+bool startsWithAddress(std::string_view line)
+{
+    size_t n = 0;
+    while (n < line.size() && isHex(line[n]))
+        ++n;
+    return n > 0 && n <= 16 && n < line.size() && isBlank(line[n]) && !trimmed(line.substr(n)).empty();
+}
+
 struct NameHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
@@ -318,7 +327,35 @@ public:
     }
     bool open() const { return m_open; }
 
-    void frame(const Frame &f) { m_frames.push_back(f); }
+    // Java frames of perf-map-agent's unfolded inlining, "A->B->C" (A calls B, into which C is inlined), become
+    // one address's inline stack, innermost first, as perf --inline prints one: C and B inlined, A the function.
+    void frame(const Frame &f)
+    {
+        const std::string_view name = f.name;
+        if (name.find("->") == std::string_view::npos || name.find_first_of("( ") != std::string_view::npos) {
+            m_frames.push_back(f);
+            return;
+        }
+        const size_t first = m_frames.size();
+        for (size_t end = name.size();;) {
+            const size_t arrow = end < 2 ? std::string_view::npos : name.rfind("->", end - 2);
+            const size_t begin = arrow == std::string_view::npos ? 0 : arrow + 2;
+            Frame part = f;
+            part.name = name.substr(begin, end - begin);
+            part.inlined = arrow != std::string_view::npos || f.inlined;
+            if (part.inlined)
+                part.dso = {};
+            if (part.name.empty()) {   // "A->" or "->B": not a chain
+                m_frames.resize(first);
+                m_frames.push_back(f);
+                return;
+            }
+            m_frames.push_back(part);
+            if (arrow == std::string_view::npos)
+                return;
+            end = arrow;
+        }
+    }
     // The frame a srcline line belongs to: the record's last.
     Frame *lastFrame() { return m_open && !m_frames.empty() ? &m_frames.back() : nullptr; }
 
@@ -644,6 +681,12 @@ std::shared_ptr<const Profile> readPerfScript(std::string_view text, const std::
         }
         if (line.front() == '#')
             return true;
+        // Some tools write a record's frames without perf's indentation ("IP SYM (DSO)" at the line's start), as
+        // FlameGraph and inferno read them: inside a record, a line that is no header but starts with an address.
+        if (builder.open() && !parseHeader(line, &h) && startsWithAddress(line)) {
+            builder.frame(parseFrame(line));
+            return true;
+        }
         builder.end();
         if (!parseHeader(line, &h))
             throw ProfileError(sourceName + ": line " + std::to_string(lineNo) +
