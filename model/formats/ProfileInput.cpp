@@ -96,8 +96,15 @@ ProfileError noFormatMatched(std::string_view head, const std::string &sourceNam
         // The closest text format is folded stacks' "frames COUNT"; its reader names the first line that is not.
         std::string folded;
         try {
-            const size_t end = head.find('\n', first == std::string_view::npos ? 0 : first);
-            readFolded(head.substr(0, end == std::string_view::npos ? head.size() : end + 1), sourceName);
+            // Up to the first line that is neither blank nor a '#' comment: the one folded's test refused.
+            size_t end = 0;
+            for (size_t at = 0; at < head.size(); at = end + 1) {
+                end = std::min(head.find('\n', at), head.size());
+                const size_t text = head.find_first_not_of(" \t\r", at);
+                if (text < end && head[text] != '#')
+                    break;
+            }
+            readFolded(head.substr(0, std::min(end + 1, head.size())), sourceName);
         } catch (const ProfileError &e) {
             folded = reasonOf(e, sourceName);
         }
