@@ -281,6 +281,7 @@ ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
     o.demangle = cliDemangleMode();
     o.collapseTemplates = cliCollapseTemplates();
     o.profileName = profileNameOption();
+    o.warning = [](const std::string &message) { std::cerr << "qflame: warning: " << message << "\n"; };
     if (maxSizeMiB) {
         const auto mib = parseCount(*maxSizeMiB);
         if (!mib || *mib == 0 || *mib > (uint64_t(1) << 40))

@@ -4,6 +4,7 @@
 #include "formats/FlamebearerFormat.h"
 #include "formats/SpeedscopeFormat.h"
 #include "formats/FoldedFormat.h"
+#include "formats/LegacyPprofFormat.h"
 #include "formats/PerfScriptFormat.h"
 #include "formats/ProfileInput.h"
 #include "names/Demangle.h"
@@ -72,6 +73,7 @@ Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader rea
             break;
         case Reader::Speedscope: profile = readSpeedscope(bytes, "fuzz", options); break;
         case Reader::ChromeCpuProfile: profile = readChromeCpuProfile(bytes, "fuzz", options); break;
+        case Reader::LegacyPprof: profile = readLegacyPprof(bytes, "fuzz", options); break;
         }
         const size_t types = std::min<size_t>(profile->sampleTypes.size(), 4);
         for (size_t t = 0; t < types; ++t) {

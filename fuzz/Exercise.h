@@ -17,7 +17,7 @@ enum class Outcome { Tree, ProfileError, FilterError };
 
 // Which reader gets the bytes: readProfile (sniffs the format, as every CLI verb and the window do) or one
 // format's reader alone, so each fuzzer spends its time in one parser.
-enum class Reader { Any, Pprof, Folded, Flamebearer, PerfScript, Speedscope, ChromeCpuProfile };
+enum class Reader { Any, Pprof, Folded, Flamebearer, PerfScript, Speedscope, ChromeCpuProfile, LegacyPprof };
 
 // Limits for hostile inputs: a 1 GiB decompression cap (the app's default) would let one fuzz input spend
 // seconds inflating, so fuzzing and the corruption test read with a smaller cap; the cap itself is tested.

@@ -21,6 +21,7 @@ shift || true
 BUILD="${QFLAME_FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(fuzz_pprof fuzz_folded fuzz_flamebearer fuzz_perfscript fuzz_speedscope fuzz_cpuprofile
+  fuzz_legacypprof
   fuzz_qryn_protobuf fuzz_qryn_render)
 
 # -O1 keeps the sanitizers' stack traces readable and runs near -O2 speed for parsers; asserts stay on.
@@ -82,6 +83,7 @@ max_len() {
     fuzz_flamebearer) echo 8192 ;;     # JSON
     fuzz_speedscope) echo 8192 ;;      # JSON
     fuzz_cpuprofile) echo 8192 ;;      # JSON
+    fuzz_legacypprof) echo 4096 ;;     # pprof's legacy text (a sample per line) and binary CPU profiles
     fuzz_qryn_render) echo 8192 ;;     # JSON, plus the selector byte
     fuzz_qryn_protobuf) echo 4096 ;;   # protobuf answers, plus the selector byte
   esac
@@ -104,6 +106,7 @@ seed_dir() {   # target -> prints a fresh directory of seeds
     fuzz_speedscope) from=("$src"/fuzz/seeds/speedscope/* "$src"/tests/data/regressions/*) ;;
     fuzz_cpuprofile) from=("$src"/fuzz/seeds/cpuprofile/* "$src"/tests/data/formats/*.cpuprofile "$src"/tests/data/regressions/*) ;;
     fuzz_qryn_protobuf) from=("$src"/tests/data/regressions/*) ;;
+    fuzz_legacypprof) from=("$src"/tests/data/legacy/* "$src"/fuzz/seeds/legacy/*) ;;
   esac
   for f in "${from[@]}"; do
     case "$f" in *.md|*.tsv|*.sh|*.awk) continue ;; esac

@@ -388,7 +388,7 @@ void tst_Cli::exitStatus_data()
     QTest::newRow("missing file") << QStringList{QStringLiteral("top"), QStringLiteral("/nonexistent/x.pb.gz")} << 2
                                   << QStringLiteral("/nonexistent/x.pb.gz: cannot open");
     QTest::newRow("not a profile") << QStringList{QStringLiteral("info"), data("MANIFEST.tsv")} << 2
-                                   << QStringLiteral("not a pprof profile");
+                                   << QStringLiteral("text, but none of the text formats (tried legacy pprof, perf script, folded stacks)");
     QTest::newRow("unknown option") << QStringList{QStringLiteral("top"), QStringLiteral("--frobnicate"), baseline} << 1
                                     << QStringLiteral("unknown option --frobnicate");
     QTest::newRow("unknown sample") << QStringList{QStringLiteral("top"), baseline, QStringLiteral("--sample"), QStringLiteral("wall")}

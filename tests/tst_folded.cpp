@@ -11,7 +11,9 @@
 #include "tree/CallTreeBuilder.h"
 #include "TreePaths.h"
 
+#include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTest>
 
 using namespace qflame;
@@ -54,6 +56,9 @@ private Q_SLOTS:
     void rejects();
     void sniffs_data();
     void sniffs();
+    void skipsCommentsAndInvalidLines();
+    void readsUtf16_data();
+    void readsUtf16();
     void writesExactLines();
     void writesSeparatorsItCannotEscape();
     void pprofRoundTrip_data();
@@ -110,9 +115,9 @@ void tst_Folded::rejects_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("no count") << QByteArray("a;b 1\na;b;c\n")
-                              << QStringLiteral("t.folded: line 2: not folded stacks: expected 'frame;frame;... COUNT' "
-                                                "with a whole-number count, got 'a;b;c'");
+    QTest::newRow("no line is a stack") << QByteArray("# a comment\na;b;c\nx y\n")
+                                        << QStringLiteral("t.folded: line 2: not folded stacks: expected 'frame;frame;... COUNT' "
+                                                          "with a whole-number count, got 'a;b;c'");
     QTest::newRow("fractional count") << QByteArray("a;b 1.5\n")
                                       << QStringLiteral("t.folded: line 1: not folded stacks: expected 'frame;frame;... "
                                                         "COUNT' with a whole-number count, got 'a;b 1.5'");
@@ -162,6 +167,65 @@ void tst_Folded::sniffs()
     QFETCH(QByteArray, bytes);
     QFETCH(QString, format);
     QCOMPARE(QString::fromLatin1(profileFormatName(sniffProfileFormat(bytes.toStdString()))), format);
+}
+
+void tst_Folded::skipsCommentsAndInvalidLines()
+{
+    // flamegraph.pl's rule: '#' lines and lines that are not "frames COUNT" are skipped; we count them and say so.
+    const QByteArray text("# collapsed by hand\n  # indented comment\na;b 3\na;b;c\nbroken 1.5\na;d 4\n");
+    ReadOptions o;
+    QStringList warnings;
+    o.warning = [&](const std::string &w) { warnings << QString::fromStdString(w); };
+    const auto p = readFolded(text.toStdString(), "t.folded", o);
+    QCOMPARE(describe(*::tree(p)), QStringLiteral("<root>=7/0 a=7/0 a;b=3/3 a;d=4/4"));
+    const QString note = QStringLiteral("skipped 4 lines that are not stacks (2 '#' comments, 2 invalid; the first at "
+                                        "line 4: not folded stacks: expected 'frame;frame;... COUNT' with a "
+                                        "whole-number count, got 'a;b;c')");
+    QCOMPARE(warnings, QStringList{QStringLiteral("t.folded: folded: ") + note});
+    QCOMPARE(QString::fromStdString(std::string(p->str(p->comments.back()))), QStringLiteral("qflame: ") + note);
+    // Comments first: still folded, not perf script's '#' header.
+    QCOMPARE(int(sniffProfileFormat(text.toStdString())), int(ProfileFormat::Folded));
+    // The CLI: the stacks on stdout, one warning line on stderr, and the note in info.
+    const QString file = QDir::temp().filePath(QStringLiteral("tst_folded_comments.folded"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+    f.close();
+    QProcess top;
+    top.start(QStringLiteral(QFLAME_BINARY), {QStringLiteral("top"), QStringLiteral("--tsv"), file});
+    QVERIFY(top.waitForFinished(60000));
+    QCOMPARE(top.exitCode(), 0);
+    QCOMPARE(top.readAllStandardOutput(), QByteArray("4\t4\td\n3\t3\tb\n0\t7\ta\n"));
+    const QByteArray err = top.readAllStandardError();
+    QCOMPARE(err.count('\n'), 1);
+    QVERIFY2(err.startsWith("qflame: warning: " + file.toUtf8() + ": folded: skipped 4 lines"), err.constData());
+    QProcess info;
+    info.start(QStringLiteral(QFLAME_BINARY), {QStringLiteral("info"), file});
+    QVERIFY(info.waitForFinished(60000));
+    QVERIFY(info.readAllStandardOutput().contains("Comment: qflame: skipped 4 lines that are not stacks"));
+    QFile::remove(file);
+}
+
+void tst_Folded::readsUtf16_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    const QString text = QStringLiteral("main;f\u00fcr;\u8a08\u7b97 3\r\nmain;\U0001F525 2\r\n");
+    QByteArray le("\xFF\xFE"), be("\xFE\xFF");
+    for (QChar c : text) {
+        le.append(char(c.unicode() & 0xff)).append(char(c.unicode() >> 8));
+        be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xff));
+    }
+    QTest::newRow("UTF-16 LE") << le;
+    QTest::newRow("UTF-16 BE") << be;
+}
+
+void tst_Folded::readsUtf16()
+{
+    QFETCH(QByteArray, bytes);
+    QCOMPARE(int(sniffProfileFormat(bytes.toStdString())), int(ProfileFormat::Folded));
+    const auto p = readProfile(bytes.toStdString(), "t.folded");
+    QCOMPARE(describe(*::tree(p)), QStringLiteral("<root>=5/0 main=5/0 main;f\u00fcr=3/0 main;f\u00fcr;\u8a08\u7b97=3/3 "
+                                                  "main;\U0001F525=2/2"));
 }
 
 void tst_Folded::writesExactLines()

@@ -146,7 +146,8 @@ void TestHostileInput::shapes_data()
     row("empty labels", repeated(head, field(2, std::string("\x10\x01\x1a\x00", 4)), ""),
         e + "malformed profile: its first");
     row("empty folded lines", std::string(kInflated, '\n'),   // no stack in its head: taken for pprof
-        e + "not a pprof profile: the decompressed data is not a valid profile.proto message");
+        e + "text, but none of the text formats (tried legacy pprof, perf script, folded stacks); as folded stacks: no "
+            "stacks: the folded input has no lines");
     row("tiny folded lines", repeated("", "a 1\n", ""), "1 stored, 0 empty, total " + std::to_string(kInflated / 4));
     // The other readers (issue #23, second part): see textShapes_data for what each row builds.
 }

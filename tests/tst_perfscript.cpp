@@ -249,6 +249,7 @@ private Q_SLOTS:
     void rejects();
     void limitsNameThemselves();
     void sniffs();
+    void severalEventsDefaultToTheFirst();
     void tagfocusOnComm();
     void realPerfRecord();
     void realPerfRecordInline();
@@ -297,13 +298,34 @@ void tst_PerfScript::parses_data()
         << "samples/count cpu-clock/nanoseconds"
         << "comm=a.out tid=5 | std::vector<int, std::allocator<int> >::push_back(int const&)@1234(/x/a.out) "
            "(anonymous namespace)::run() const@1300(/x/a.out) operator+(int)@1400(/x/a.out) | 1 10";
+    QTest::newRow("frames not indented, as some tools write them")
+        << QByteArray("prog 7 1.0: 100 cycles:\n4005d6 run+0x6 (/a)\n4005f0 main+0x10 (/a)\n\n"
+                      "prog 7 1.1: 100 cycles:\nffffffff81000000 irq (k)\n4005f0 main+0x10 (/a)\n")
+        << "samples/count cycles/count"
+        << "comm=prog tid=7 | irq@ffffffff81000000(k) main@4005f0(/a) | 1 100\n"
+           "comm=prog tid=7 | run@4005d6(/a) main@4005f0(/a) | 1 100";
+    QTest::newRow("Java inline chains A->B->C: one location, C innermost, A the function")
+        << QByteArray("java 42 1.0: 1000 cycles:\n"
+                      "\t7f01 Lcom/A;::run->Lcom/B;::step->Lcom/C;::leaf (/tmp/perf-42.map)\n"
+                      "\t7f02 Lcom/Main;::main (/tmp/perf-42.map)\n\n"
+                      "java 42 1.1: 1000 cycles:\n"
+                      "\t1234 std::unique_ptr<int>::operator->() const+0x4 (/a)\n\t7f03 ->x (/b)\n")
+        << "samples/count cycles/count"
+        << "comm=java tid=42 | Lcom/C;::leaf+Lcom/B;::step+Lcom/A;::run@7f01(/tmp/perf-42.map) "
+           "Lcom/Main;::main@7f02(/tmp/perf-42.map) | 1 1000\n"
+           "comm=java tid=42 | std::unique_ptr<int>::operator->() const@1234(/a) ->x@7f03(/b) | 1 1000";
     QTest::newRow("[unknown] kept, zero address")
         << QByteArray("prog 3 1.0: 1 task-clock:\n\t7fbec13fd8a8 [unknown] ([unknown])\n\t0 [unknown] ([unknown])\n")
         << "samples/count task-clock/nanoseconds" << "comm=prog tid=3 | [unknown]@7fbec13fd8a8([unknown]) [unknown]@0([unknown]) | 1 1";
     QTest::newRow("two events: a column each, zero in the other")
         << QByteArray("p 1 1.0: 1000 cycles:\n\t10 f+0x0 (/p)\n\np 1 1.1: 7 instructions:\n\t10 f+0x0 (/p)\n\n")
-        << "samples/count cycles/count instructions/count"
-        << "comm=p tid=1 | f@10(/p) | 1 0 7\ncomm=p tid=1 | f@10(/p) | 1 1000 0";
+        << "cycles-samples/count cycles/count instructions-samples/count instructions/count"
+        << "comm=p tid=1 | f@10(/p) | 0 0 1 7\ncomm=p tid=1 | f@10(/p) | 1 1000 0 0";
+    QTest::newRow("two events, no period printed: each event counts its own samples, never summed")
+        << QByteArray("p 1 1.0: cycles:\n\t10 f+0x0 (/p)\n\np 1 1.1: instructions:\n\t10 f+0x0 (/p)\n\n"
+                      "p 1 1.2: instructions:\n\t10 f+0x0 (/p)\n\n")
+        << "cycles/count instructions/count"
+        << "comm=p tid=1 | f@10(/p) | 0 2\ncomm=p tid=1 | f@10(/p) | 1 0";
     QTest::newRow("comm with spaces, no time field, tracepoint event")
         << QByteArray("Web Content 4321/4322 5 sched:sched_switch:\n\tffff0010 __schedule+0x3 ([kernel.kallsyms])\n")
         << "samples/count sched:sched_switch/count"
@@ -416,6 +438,37 @@ void tst_PerfScript::sniffs()
         QVERIFY2(!looksLikePerfScript(other), other);
     QCOMPARE(int(sniffProfileFormat("main;a 2\n")), int(ProfileFormat::Folded));
     QVERIFY(looksLikePerfScript("# header\n\nprog 1/2 cpu-clock:\n"));
+}
+
+void tst_PerfScript::severalEventsDefaultToTheFirst()
+{
+    // perf record -e cycles,instructions without a period printed: cycles (first) is the default, as perf report
+    // and FlameGraph show it; --sample instructions the other. f has 1 cycles sample, g 2 instructions samples.
+    const QByteArray text("p 1 1.0: cycles:\n\t10 f+0x0 (/p)\n\np 1 1.1: instructions:\n\t20 g+0x0 (/p)\n\n"
+                          "p 1 1.2: instructions:\n\t20 g+0x0 (/p)\n\n");
+    const auto p = readPerfScript(text.toStdString(), "t");
+    QCOMPARE(p->effectiveDefaultType(), 0);
+    QCOMPARE(p->findSampleType("instructions"), 1);
+    QCOMPARE(flatCum(p, 0), (std::map<QString, std::pair<int64_t, int64_t>>{{QStringLiteral("f"), {1, 1}}}));
+    QCOMPARE(flatCum(p, 1), (std::map<QString, std::pair<int64_t, int64_t>>{{QStringLiteral("g"), {2, 2}}}));
+    // With periods: the first event's period is the default.
+    const auto q = readPerfScript("p 1 1.0: 9 cycles:\n\t10 f+0x0 (/p)\n\np 1 1.1: 4 instructions:\n\t20 g+0x0 (/p)\n", "t");
+    QCOMPARE(q->typeName(size_t(q->effectiveDefaultType())), std::string("cycles"));
+    QCOMPARE(q->total(size_t(q->effectiveDefaultType())), int64_t(9));
+    // The CLI: --sample EVENT.
+    QTemporaryDir dir;
+    QFile f(dir.filePath(QStringLiteral("two.perf")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+    f.close();
+    int code = -1;
+    QCOMPARE(run(QStringLiteral(QFLAME_BINARY), {QStringLiteral("top"), QStringLiteral("--tsv"), f.fileName()}, dir.path(), &code),
+             QStringLiteral("1\t1\tf\n"));
+    QCOMPARE(run(QStringLiteral(QFLAME_BINARY),
+                 {QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--sample"), QStringLiteral("instructions"), f.fileName()},
+                 dir.path(), &code),
+             QStringLiteral("2\t2\tg\n"));
+    QCOMPARE(code, 0);
 }
 
 void tst_PerfScript::tagfocusOnComm()

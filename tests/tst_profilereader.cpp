@@ -360,12 +360,15 @@ void tst_ProfileReader::frontDoorAsksTheReadersInOrder()
     // The table's order is the sniffing order: flamebearer, perf script and folded claim their own text, pprof
     // (last, with no test of its own) takes the rest and says why it is not a profile.
     const auto &readers = formatReaders();
-    QCOMPARE(int(readers.size()), 6);
+    QCOMPARE(int(readers.size()), 7);
     QCOMPARE(int(readers.back().format), int(ProfileFormat::Pprof));
     QVERIFY(readers.back().recognizes == nullptr && readers.back().readInflating != nullptr);
     QCOMPARE(int(sniffProfileFormat("{\"flamebearer\":{}}")), int(ProfileFormat::Flamebearer));
     QCOMPARE(int(sniffProfileFormat("main;a 2\n")), int(ProfileFormat::Folded));
     QCOMPARE(int(sniffProfileFormat("prog 12 1.5: 7 cpu-clock:\n\t1 main (/a)\n")), int(ProfileFormat::PerfScript));
+    // pprof's legacy heap profile before perf script, which took its header for a sample's.
+    QCOMPARE(int(sniffProfileFormat("heap profile: 1: 2 [1: 2] @ heap_v2/524288\n1: 2 [1: 2] @ 0x1\n")),
+             int(ProfileFormat::LegacyPprof));
     QCOMPARE(int(sniffProfileFormat("{\"shared\":{\"frames\":[]},\"profiles\":[]}")), int(ProfileFormat::Speedscope));
     QCOMPARE(int(sniffProfileFormat("{\"nodes\":[{\"id\":1,\"callFrame\":{}}]}")),
              int(ProfileFormat::ChromeCpuProfile));

@@ -3,7 +3,10 @@
 #include "formats/StackProfile.h"
 #include "io/ReadOptions.h"
 
+#include <QStringDecoder>
+
 #include <charconv>
+#include <optional>
 
 namespace qflame {
 
@@ -65,6 +68,19 @@ void forEachLine(std::string_view text, Fn &&fn)
     }
 }
 
+// A UTF-16 file (with its byte order mark, as Windows' tools write text) in UTF-8, or nothing when `text` is
+// not UTF-16. An odd last byte is dropped.
+std::optional<std::string> fromUtf16(std::string_view text)
+{
+    const bool le = text.substr(0, 2) == "\xFF\xFE", be = text.substr(0, 2) == "\xFE\xFF";
+    if (!le && !be)
+        return std::nullopt;
+    QStringDecoder decode(le ? QStringConverter::Utf16LE : QStringConverter::Utf16BE,
+                          QStringConverter::Flag::Stateless);
+    const QString s = decode(QByteArrayView(text.data() + 2, qsizetype((text.size() - 2) & ~size_t(1))));
+    return s.toStdString();
+}
+
 std::string_view withoutBom(std::string_view text)
 {
     if (text.substr(0, 3) == "\xEF\xBB\xBF")
@@ -80,14 +96,21 @@ bool isBlankLine(std::string_view line)
     return true;
 }
 
+bool isComment(std::string_view line)
+{
+    const size_t first = line.find_first_not_of(" \t");
+    return first != std::string_view::npos && line[first] == '#';
+}
 
 }   // namespace
 
 bool looksLikeFolded(std::string_view text)
 {
+    if (const std::optional<std::string> utf8 = fromUtf16(text.substr(0, 64 * 1024)))
+        return looksLikeFolded(*utf8);
     bool result = false;
     forEachLine(withoutBom(text), [&](size_t, std::string_view line) {
-        if (isBlankLine(line))
+        if (isBlankLine(line) || isComment(line))
             return true;
         // Binary data (a raw pprof starts with control bytes) is never taken for text.
         for (char c : line)
@@ -110,27 +133,46 @@ std::shared_ptr<const Profile> readFolded(std::string_view text, const std::stri
 std::shared_ptr<const Profile> readFolded(std::string_view text, const std::string &sourceName,
                                           const ReadOptions &read, const FoldedOptions &options)
 {
+    if (const std::optional<std::string> utf8 = fromUtf16(text))
+        return readFolded(*utf8, sourceName, read, options);
     StackProfileBuilder builder({{options.sampleType, options.sampleUnit}});
     const uint64_t budget = memoryBudget(read, text.size());
     builder.setMemoryLimit(budget, stackMemoryRefusal(sourceName + ": folded: ", read, budget));
     builder.addComment("qflame: imported from folded stacks");
     const char *const begin = text.data();
+    size_t comments = 0, invalid = 0;
+    std::string firstInvalid;
     forEachLine(withoutBom(text), [&](size_t lineNo, std::string_view line) {
         if (lineNo % 65536 == 0 && read.progress && !read.progress(double(line.data() - begin) / double(text.size())))
             throw Cancelled();
         if (isBlankLine(line))
             return true;
+        if (isComment(line)) {   // flamegraph.pl skips them, and lines it cannot read
+            ++comments;
+            return true;
+        }
         const FoldedLine f = splitLine(line);
         int64_t count = 0;
-        if (!f.hasSeparator || !parseCount(f.count, &count))
-            throw ProfileError(sourceName + ": line " + std::to_string(lineNo) +
+        if (!f.hasSeparator || !parseCount(f.count, &count)) {
+            if (invalid++ == 0)
+                firstInvalid = "line " + std::to_string(lineNo) +
                                ": not folded stacks: expected 'frame;frame;... COUNT' with a whole-number count, got '" +
-                               std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'"));
+                               std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'");
+            return true;
+        }
         builder.addStack(f.stack, ';', &count);
         return true;
     });
     if (builder.stackCount() == 0)
-        throw ProfileError(sourceName + ": no stacks: the folded input has no lines");
+        throw ProfileError(sourceName + ": " + (invalid ? firstInvalid : "no stacks: the folded input has no lines"));
+    if (comments + invalid > 0) {
+        std::string note = "skipped " + std::to_string(comments + invalid) + " lines that are not stacks (" +
+                           std::to_string(comments) + " '#' comments, " + std::to_string(invalid) + " invalid" +
+                           (invalid ? "; the first at " + firstInvalid : std::string()) + ")";
+        builder.addComment("qflame: " + note);
+        if (read.warning)
+            read.warning(sourceName + ": folded: " + note);
+    }
     return builder.build(sourceName);
 }
 

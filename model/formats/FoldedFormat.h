@@ -23,12 +23,14 @@ struct FoldedOptions {
     std::string sampleUnit = "count";
 };
 
-// Whether `text` starts like folded stacks: its first non-blank line is "frames<whitespace>integer" with at least
-// one frame character. Used to tell formats apart by content.
+// Whether `text` starts like folded stacks: its first line that is neither blank nor a '#' comment is
+// "frames<whitespace>integer" with at least one frame character (UTF-16 text decoded first). Used to tell formats apart by content.
 bool looksLikeFolded(std::string_view text);
 
-// Parses folded stacks (a UTF-8 BOM, blank lines and CRLF line ends are accepted). Throws ProfileError naming
-// the first malformed line, or when the stacks would take more memory than read.memoryPerInputByte allows
+// Parses folded stacks (a UTF-8 BOM, blank lines and CRLF line ends are accepted; UTF-16 with its BOM, either
+// byte order, is read as its UTF-8). Lines whose first non-blank character is '#', and lines that are not
+// "frames COUNT", are skipped as flamegraph.pl skips them: counted in a comment of the profile and told to
+// read.warning in one line. Throws ProfileError naming the first malformed line when no line is a stack, or when the stacks would take more memory than read.memoryPerInputByte allows
 // (memoryBudget); read.progress is called now and then and may cancel.
 std::shared_ptr<const Profile> readFolded(std::string_view text, const std::string &sourceName,
                                           const FoldedOptions &options = {});

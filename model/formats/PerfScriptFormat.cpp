@@ -285,6 +285,15 @@ bool isBlankLine(std::string_view line)
     return true;
 }
 
+// "HEX<blank>...": a frame line's instruction pointer (at most 16 hex digits) and something after it.
+bool startsWithAddress(std::string_view line)
+{
+    size_t n = 0;
+    while (n < line.size() && isHex(line[n]))
+        ++n;
+    return n > 0 && n <= 16 && n < line.size() && isBlank(line[n]) && !trimmed(line.substr(n)).empty();
+}
+
 struct NameHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
@@ -318,7 +327,35 @@ public:
     }
     bool open() const { return m_open; }
 
-    void frame(const Frame &f) { m_frames.push_back(f); }
+    // Java frames of perf-map-agent's unfolded inlining, "A->B->C" (A calls B, into which C is inlined), become
+    // one address's inline stack, innermost first, as perf --inline prints one: C and B inlined, A the function.
+    void frame(const Frame &f)
+    {
+        const std::string_view name = f.name;
+        if (name.find("->") == std::string_view::npos || name.find_first_of("( ") != std::string_view::npos) {
+            m_frames.push_back(f);
+            return;
+        }
+        const size_t first = m_frames.size();
+        for (size_t end = name.size();;) {
+            const size_t arrow = end < 2 ? std::string_view::npos : name.rfind("->", end - 2);
+            const size_t begin = arrow == std::string_view::npos ? 0 : arrow + 2;
+            Frame part = f;
+            part.name = name.substr(begin, end - begin);
+            part.inlined = arrow != std::string_view::npos || f.inlined;
+            if (part.inlined)
+                part.dso = {};
+            if (part.name.empty()) {   // "A->" or "->B": not a chain
+                m_frames.resize(first);
+                m_frames.push_back(f);
+                return;
+            }
+            m_frames.push_back(part);
+            if (arrow == std::string_view::npos)
+                return;
+            end = arrow;
+        }
+    }
     // The frame a srcline line belongs to: the record's last.
     Frame *lastFrame() { return m_open && !m_frames.empty() ? &m_frames.back() : nullptr; }
 
@@ -387,26 +424,41 @@ public:
     {
         if (m_samples.empty())
             throw ProfileError(m_source + ": no samples: the perf script input has no records");
-        // Columns: samples/count, then the events that print a period, in the order they first appear.
-        std::vector<int> column(m_events.size(), -1);
-        m_p.sampleTypes.push_back(ValueType{str("samples"), str("count")});
+        // One event: samples/count, then the event's periods when it prints them. Several (perf record -e a,b):
+        // each event is a sample type of its own, never summed with another: EVENT counts its samples, or, when it
+        // prints a period, sums the period and EVENT-samples counts its samples. The first event is the default,
+        // as perf report and FlameGraph show it; --sample EVENT picks another.
+        const bool several = m_events.size() > 1;
+        std::vector<int> countColumn(m_events.size(), 0), periodColumn(m_events.size(), -1);
+        if (!several)
+            m_p.sampleTypes.push_back(ValueType{str("samples"), str("count")});
         for (size_t e = 0; e < m_events.size(); ++e) {
+            const std::string name(m_p.strings[m_events[e].name]);
+            if (several) {
+                countColumn[e] = int(m_p.sampleTypes.size());
+                m_p.sampleTypes.push_back(ValueType{m_events[e].hasPeriod ? str(name + "-samples") : m_events[e].name,
+                                                    str("count")});
+            }
             if (!m_events[e].hasPeriod)
                 continue;
-            column[e] = int(m_p.sampleTypes.size());
-            const std::string_view name = m_p.strings[m_events[e].name];
+            periodColumn[e] = int(m_p.sampleTypes.size());
             const bool clock = name == "cpu-clock" || name == "task-clock";
             m_p.sampleTypes.push_back(ValueType{m_events[e].name, str(clock ? "nanoseconds" : "count")});
+            if (several && e == 0)
+                m_p.defaultSampleType = periodColumn[0];
         }
+        if (several && periodColumn[0] < 0)
+            m_p.defaultSampleType = countColumn[0];
         const size_t types = m_p.sampleTypes.size();
         if (types > m_options.maxSampleTypes)
-            throw ProfileError(m_source + ": " + std::to_string(types - 1) + " events: more than the maxSampleTypes limit of " +
+            throw ProfileError(m_source + ": " + std::to_string(m_events.size()) + " events: more than the maxSampleTypes limit of " +
                                std::to_string(m_options.maxSampleTypes) + " sample types");
         m_p.values.assign(m_samples.size() * types, 0);
         for (size_t i = 0; i < m_samples.size(); ++i) {
-            m_p.values[i * types] = m_samples[i].count;
-            if (column[m_samples[i].event] >= 0)
-                m_p.values[i * types + size_t(column[m_samples[i].event])] = m_samples[i].period;
+            const uint32_t e = m_samples[i].event;
+            m_p.values[i * types + size_t(countColumn[e])] = m_samples[i].count;
+            if (periodColumn[e] >= 0)
+                m_p.values[i * types + size_t(periodColumn[e])] = m_samples[i].period;
         }
         m_p.comments.push_back(str("qflame: imported from perf script"));
         m_p.sourceName = m_source;
@@ -644,6 +696,12 @@ std::shared_ptr<const Profile> readPerfScript(std::string_view text, const std::
         }
         if (line.front() == '#')
             return true;
+        // Some tools write a record's frames without perf's indentation ("IP SYM (DSO)" at the line's start), as
+        // FlameGraph and inferno read them: inside a record, a line that is no header but starts with an address.
+        if (builder.open() && !parseHeader(line, &h) && startsWithAddress(line)) {
+            builder.frame(parseFrame(line));
+            return true;
+        }
         builder.end();
         if (!parseHeader(line, &h))
             throw ProfileError(sourceName + ": line " + std::to_string(lineNo) +

@@ -3,6 +3,7 @@
 #include "formats/ChromeCpuProfileFormat.h"
 #include "formats/FlamebearerFormat.h"
 #include "formats/FoldedFormat.h"
+#include "formats/LegacyPprofFormat.h"
 #include "formats/PerfScriptFormat.h"
 #include "formats/SpeedscopeFormat.h"
 #include "io/InflatingStream.h"
@@ -57,6 +58,63 @@ const FormatReader &sniffReader(std::string_view head)
     return formatReaders().back();
 }
 
+// What a reader said, without the source name it begins with.
+std::string reasonOf(const ProfileError &e, const std::string &sourceName)
+{
+    std::string_view what = e.what();
+    if (what.substr(0, sourceName.size() + 2) == sourceName + ": ")
+        what.remove_prefix(sourceName.size() + 2);
+    return std::string(what);
+}
+
+// Text, not binary: no control characters but tabs and line ends in its first 4 KiB.
+bool looksLikeText(std::string_view head)
+{
+    for (char c : head.substr(0, 4096))
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return false;
+    return true;
+}
+
+// When no reader recognised the input (pprof, the last resort, refused it too) or a JSON object was none of the
+// JSON formats: which formats were tried, and why the closest one failed, in one line.
+ProfileError noFormatMatched(std::string_view head, const std::string &sourceName, ProfileFormat reader,
+                             const ProfileError &refusal)
+{
+    const std::string why = reasonOf(refusal, sourceName);
+    if (reader == ProfileFormat::Pprof && why.rfind("not a pprof profile", 0) != 0)
+        return refusal;   // a pprof message, malformed: pprof's own error says what is wrong
+    if (reader == ProfileFormat::Flamebearer)
+        return ProfileError(why.rfind("not flamebearer JSON", 0) == 0
+                                ? sourceName + ": JSON, but neither speedscope, .cpuprofile nor flamebearer: " + why
+                                : std::string(refusal.what()));
+    const size_t first = head.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && head[first] == '[')
+        return ProfileError(sourceName + ": a JSON array, but speedscope, .cpuprofile and flamebearer files are JSON "
+                                         "objects (and pprof is binary: " + why + ")");
+    if (looksLikeText(head)) {
+        // The closest text format is folded stacks' "frames COUNT"; its reader names the first line that is not.
+        std::string folded;
+        try {
+            // Up to the first line that is neither blank nor a '#' comment: the one folded's test refused.
+            size_t end = 0;
+            for (size_t at = 0; at < head.size(); at = end + 1) {
+                end = std::min(head.find('\n', at), head.size());
+                const size_t text = head.find_first_not_of(" \t\r", at);
+                if (text < end && head[text] != '#')
+                    break;
+            }
+            readFolded(head.substr(0, std::min(end + 1, head.size())), sourceName);
+        } catch (const ProfileError &e) {
+            folded = reasonOf(e, sourceName);
+        }
+        return ProfileError(sourceName + ": text, but none of the text formats (tried legacy pprof, perf script, "
+                                         "folded stacks); as folded stacks: " + folded);
+    }
+    return ProfileError(sourceName + ": no format matches (tried legacy pprof's binary CPU profile, then pprof, the "
+                                     "closest); " + why);
+}
+
 // The door's own errors (size, damaged or empty archives) name the source; the readers name it themselves.
 template <typename Step>
 auto named(const std::string &sourceName, Step step)
@@ -85,7 +143,13 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
             if (bytes.size() > cap)
                 throw ProfileError(sourceName + ": " + sizeLimitMessage(cap));
             const FormatReader &reader = only ? readerFor(*only) : sniffReader(bytes);
-            return reader.readBytes(bytes, sourceName, options);
+            try {
+                return reader.readBytes(bytes, sourceName, options);
+            } catch (const ProfileError &e) {
+                if (only || (reader.format != ProfileFormat::Pprof && reader.format != ProfileFormat::Flamebearer))
+                    throw;
+                throw noFormatMatched(bytes.substr(0, 64 * 1024), sourceName, reader.format, e);
+            }
         }
         // Compressed: the first inflated block tells the format. A streaming reader (pprof) decodes while the
         // rest is still being inflated; the others get the whole inflated text, which the cap bounds.
@@ -96,10 +160,17 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
             throw ProfileError(sourceName + ": empty input after " + compressionName(c) + " decompression");
         }
         const FormatReader &reader = only ? readerFor(*only) : sniffReader(head);
-        if (reader.readInflating)
-            return reader.readInflating(*in, sourceName, options);
-        const std::string inflated = named(sourceName, [&] { return in->readAll(); });
-        return reader.readBytes(inflated, sourceName, options);
+        const std::string firstBlock(head.substr(0, 64 * 1024));   // for the message when nothing matches
+        try {
+            if (reader.readInflating)
+                return reader.readInflating(*in, sourceName, options);
+            const std::string inflated = named(sourceName, [&] { return in->readAll(); });
+            return reader.readBytes(inflated, sourceName, options);
+        } catch (const ProfileError &e) {
+            if (only || (reader.format != ProfileFormat::Pprof && reader.format != ProfileFormat::Flamebearer))
+                throw;
+            throw noFormatMatched(firstBlock, sourceName, reader.format, e);
+        }
     } catch (const std::bad_alloc &) {
         throw ProfileError(sourceName + ": out of memory while reading the profile");
     }
@@ -133,6 +204,7 @@ const char *profileFormatName(ProfileFormat f)
     case ProfileFormat::PerfScript: return "perf script";
     case ProfileFormat::Speedscope: return "speedscope";
     case ProfileFormat::ChromeCpuProfile: return "cpuprofile";
+    case ProfileFormat::LegacyPprof: return "legacy pprof";
     }
     return "pprof";
 }
@@ -143,11 +215,14 @@ const std::vector<FormatReader> &formatReaders()
     // first bytes are binary tags and lengths, so text that parses as a folded line is never a real profile.
     // perf script comes before folded: its header ends in an "EVENT:" token, which no folded line's count is.
     // speedscope and .cpuprofile are JSON objects too, told apart by their own keys before flamebearer's test
-    // (any object) takes them.
+    // (any object) takes them. pprof's legacy formats come before the other text formats: their header lines
+    // ("heap profile: 1: 2 [3: 4] @ heap_v2/524288") are precise, and perf script's test would take them. Their
+    // binary CPU profile starts with a zero word, which no pprof message does (field 0 does not exist).
     static const std::vector<FormatReader> readers = {
         {ProfileFormat::Speedscope, looksLikeSpeedscope, readSpeedscope, nullptr},
         {ProfileFormat::ChromeCpuProfile, looksLikeChromeCpuProfile, readChromeCpuProfile, nullptr},
         {ProfileFormat::Flamebearer, looksLikeJsonObject, readFlamebearerBytes, nullptr},
+        {ProfileFormat::LegacyPprof, looksLikeLegacyPprof, readLegacyPprof, nullptr},
         {ProfileFormat::PerfScript, looksLikePerfScript, readPerfScriptBytes, nullptr},
         {ProfileFormat::Folded, recognizesFolded, readFoldedBytes, nullptr},
         {ProfileFormat::Pprof, nullptr, readPprofBytes, readPprofInflating},

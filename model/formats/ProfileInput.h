@@ -20,7 +20,7 @@ namespace qflame {
 
 class InflatingStream;
 
-enum class ProfileFormat { Pprof, Folded, Flamebearer, PerfScript, Speedscope, ChromeCpuProfile };
+enum class ProfileFormat { Pprof, Folded, Flamebearer, PerfScript, Speedscope, ChromeCpuProfile, LegacyPprof };
 const char *profileFormatName(ProfileFormat f);
 
 // A reader of one format. Its errors (ProfileError) begin with the source name it is given.

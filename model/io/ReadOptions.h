@@ -63,6 +63,9 @@ struct ReadOptions {
     // Files of several profiles (speedscope): the name of the one to read; empty: the file's own choice, else
     // the first.
     std::string profileName;
+    // Told, in one line naming the source, what a reader skipped and read on without (folded stacks' comment and
+    // invalid lines). The CLI prints it on stderr; the profile keeps it as a comment too, for `qflame info`.
+    std::function<void(const std::string &)> warning;
 };
 
 // What a reader may hold for an input of `inputBytes`: memoryPerInputByte per byte, plus 64 MiB.
