@@ -389,7 +389,7 @@ const char *cliUsage()
            "                                the one read, exact integers; --json: the files and lines as JSON\n"
            "  qflame graph FILE... [--nodecount N] [--nodefraction F] [--edgefraction F] [--sample TYPE|INDEX]\n"
            "                     [--granularity functions|lines|addresses] [filters as for top]\n"
-           "                     [--tsv | --dot OUT | --svg OUT | --png OUT]\n"
+           "                     [--tagroot KEYS] [--tagleaf KEYS] [--tsv | --dot OUT | --svg OUT | --png OUT]\n"
            "  qflame diff BASE NEW --graph [the same options] [--noise K]\n"
            "                                the call graph as go tool pprof draws it (-dot): nodes with flat and\n"
            "                                cum, calls with their weight, pruned as pprof prunes (--nodecount 80,\n"

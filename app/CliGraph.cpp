@@ -46,7 +46,7 @@ GraphArgs parseGraphArgs(const std::vector<std::string> &argv, bool diff)
                 break;
             }
         }
-        if (isFilter)
+        if (isFilter || takeLabelFrameOption(argv, i, a.filters, false))   // --tagroot, --tagleaf
             continue;
         if (s == "--tsv")
             a.tsv = true;
@@ -99,23 +99,6 @@ BuildOptions buildOptions(const GraphArgs &a)
         usageError("--granularity must be functions, lines or addresses, not '" + *a.granularity + "'");
     build.filters = a.filters;
     return build;
-}
-
-size_t sampleType(const Profile &first, const std::optional<std::string> &sample)
-{
-    int type = first.effectiveDefaultType();
-    if (sample) {
-        type = first.findSampleType(*sample);
-        if (type < 0) {
-            std::string known;
-            for (size_t i = 0; i < first.sampleTypes.size(); ++i)
-                known += (i ? ", " : "") + first.typeName(i) + "/" + first.unitName(i);
-            usageError("no sample type '" + *sample + "' in " + first.sourceName + " (it has: " + known + ")");
-        }
-    }
-    if (type < 0)
-        throw ProfileError(first.sourceName + ": the profile has no sample types");
-    return size_t(type);
 }
 
 void writeText(const std::string &path, const std::string &text)
@@ -201,7 +184,7 @@ int runGraph(const std::vector<std::string> &argv)
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : a.positional)
         profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
-    const size_t type = sampleType(*profiles.front(), a.sample);
+    const size_t type = chosenSampleType(*profiles.front(), a.sample);
     auto graph = CallGraph::build(profiles, type, build, options);
     for (auto &p : profiles)
         leaveToProcessEnd(std::move(p));
@@ -229,7 +212,7 @@ int runDiffGraph(const std::vector<std::string> &argv)
     const ReadOptions ro = readOptionsFor(a.maxSize);
     const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
     const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
-    const size_t type = sampleType(*base, a.sample);
+    const size_t type = chosenSampleType(*base, a.sample);
     auto graph = CallGraph::buildDiff({base}, {comparison}, type, build, options, noiseK);
     leaveToProcessEnd(base);
     leaveToProcessEnd(comparison);

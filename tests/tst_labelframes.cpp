@@ -449,6 +449,29 @@ void tst_LabelFrames::commandLine()
     const auto back = run({QStringLiteral("top"), out, QStringLiteral("--tsv")});
     const auto direct = run({QStringLiteral("top"), cpu, QStringLiteral("--tsv"), QStringLiteral("--tagroot=path")});
     QCOMPARE(back.out, direct.out);
+    // graph --tagleaf: the label frames are nodes of the call graph with top's flat and cum (unpruned, every
+    // function's node holds its top row's values).
+    const auto graph = run({QStringLiteral("graph"), cpu, QStringLiteral("--tsv"), QStringLiteral("--tagleaf=path"),
+                            QStringLiteral("--nodecount=0"), QStringLiteral("--nodefraction=0"),
+                            QStringLiteral("--edgefraction=0")});
+    QCOMPARE(graph.code, 0);
+    std::map<QByteArray, QByteArray> nodes;   // name -> "flat\tcum"
+    for (const QByteArray &line : graph.out.split('\n')) {
+        const QList<QByteArray> f = line.split('\t');
+        if (f.size() == 4 && f[0] == "node")
+            nodes[f[1]] = f[2] + '\t' + f[3];
+    }
+    int compared = 0;
+    for (const QByteArray &line : top.out.split('\n')) {
+        const QList<QByteArray> f = line.split('\t');
+        if (f.size() != 3 || f[2].contains(" ("))
+            continue;
+        QCOMPARE(nodes.count(f[2]), size_t(1));
+        QCOMPARE(nodes[f[2]], f[0] + '\t' + f[1]);
+        ++compared;
+    }
+    QVERIFY(compared > 5);
+    QVERIFY(nodes.count("analytics"));
     const auto bad = run({QStringLiteral("top"), cpu, QStringLiteral("--tagroot")});
     QCOMPARE(bad.code, 1);
     QCOMPARE(bad.err.count('\n'), 2);   // the message and the usage hint

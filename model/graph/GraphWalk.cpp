@@ -1,6 +1,7 @@
 #include "graph/GraphWalk.h"
 
 #include "tree/FlatHashMap.h"
+#include "tree/LabelFrames.h"
 #include "tree/ProfileFrames.h"
 #include "tree/SampleFilter.h"
 #include "tree/TagFilter.h"
@@ -77,6 +78,7 @@ GraphWalk::GraphWalk(const std::vector<std::shared_ptr<const Profile>> &before,
     m_type = {first.typeName(typeIndex), first.unitName(typeIndex)};
     m_profiles = before;
     m_profiles.insert(m_profiles.end(), after.begin(), after.end());
+    m_profiles = withLabelFrames(m_profiles, build.filters);   // --tagroot, --tagleaf: label values as frames
     m_compiled = std::make_unique<CompiledFilters>(build.filters, m_profiles);
     const NumLabelUnits units = identifyNumLabelUnits(m_profiles);
     if (auto it = units.find("bytes"); it != units.end())
