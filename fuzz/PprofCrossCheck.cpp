@@ -152,6 +152,12 @@ std::string crossCheckGzip(std::string_view bytes, uint64_t cap)
     };
     std::string zlibOut, isalOut;
     const std::string zlib = inflate(GzipLibrary::Zlib, zlibOut), isal = inflate(GzipLibrary::Isal, isalOut);
+    // A stream both damaged and cut short: which a library notices first depends on how far it reads ahead
+    // (ISA-L decodes through a 64-bit look-ahead, zlib bit by bit), so there "corrupt" and "truncated" are one
+    // outcome, an error. Every other pair must agree (tst_inflaters checks the kinds on streams damaged one way).
+    const std::string corrupt = "gzip: corrupt data ", truncated = "gzip: truncated data ";
+    if ((zlib == corrupt && isal == truncated) || (zlib == truncated && isal == corrupt))
+        return {};
     if (zlib != isal)
         return "zlib: " + zlib + " | ISA-L: " + isal;
     if (zlib == "ok" && zlibOut != isalOut)
