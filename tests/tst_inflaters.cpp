@@ -6,6 +6,7 @@
 #include "io/Compression.h"
 #include "io/Inflater.h"
 #include "io/InflatingStream.h"
+#include "SharedCorpus.h"
 
 #include <QtTest>
 
@@ -240,7 +241,8 @@ private Q_SLOTS:
     void realProfiles()
     {
         QStringList files;
-        for (const QString &dir : {QStringLiteral(QFLAME_TEST_DATA), QStringLiteral(QFLAME_SHARED_DIR "/corpus")})
+        for (const QString &dir :
+             {QStringLiteral(QFLAME_TEST_DATA), qflame::test::sharedPath(QStringLiteral("corpus"))})
             for (const QFileInfo &f : QDir(dir).entryInfoList({QStringLiteral("*.gz")}, QDir::Files))
                 files << f.absoluteFilePath();
         QVERIFY(files.size() >= 5);
