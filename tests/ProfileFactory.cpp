@@ -149,8 +149,13 @@ std::string fileBytes(const QString &path)
 
 std::string gzipBytes(const std::string &raw)
 {
+    return deflateBytes(raw, 15 + 16, 6);
+}
+
+std::string deflateBytes(const std::string &raw, int windowBits, int level)
+{
     z_stream zs{};
-    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    deflateInit2(&zs, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
     std::string out(deflateBound(&zs, uLong(raw.size())) + 64, '\0');
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
     zs.avail_in = uInt(raw.size());

@@ -48,5 +48,7 @@ std::string fileBytes(const QString &path);
 
 // gzip (one member, level 6) of the bytes, as profilers write .pb.gz.
 std::string gzipBytes(const std::string &raw);
+// zlib's deflate with its windowBits (-15: raw deflate, 15 + 16: a gzip member) at `level`.
+std::string deflateBytes(const std::string &raw, int windowBits, int level);
 
 }   // namespace qflame::test

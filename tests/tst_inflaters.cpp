@@ -47,17 +47,7 @@ Outcome inflateWith(GzipLibrary library, const std::string &in, size_t readSize,
 // Raw deflate of `raw` with zlib, for hand-made gzip headers.
 std::string deflateRaw(const std::string &raw, int level = 6)
 {
-    z_stream zs{};
-    deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, uLong(raw.size())), '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
-    zs.avail_in = uInt(raw.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = uInt(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
+    return test::deflateBytes(raw, -15, level);
 }
 
 void putLe32(std::string &s, uint32_t v)
