@@ -22,7 +22,7 @@ BUILD="${QFLAME_FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(fuzz_pprof fuzz_folded fuzz_flamebearer fuzz_perfscript fuzz_speedscope fuzz_cpuprofile
   fuzz_legacypprof
-  fuzz_qryn_protobuf fuzz_qryn_render)
+  fuzz_qryn_protobuf)
 
 # -O1 keeps the sanitizers' stack traces readable and runs near -O2 speed for parsers; asserts stay on.
 # Line tables only: enough for symbolised reports, and much quicker to compile than full -g.
@@ -84,7 +84,6 @@ max_len() {
     fuzz_speedscope) echo 8192 ;;      # JSON
     fuzz_cpuprofile) echo 8192 ;;      # JSON
     fuzz_legacypprof) echo 4096 ;;     # pprof's legacy text (a sample per line) and binary CPU profiles
-    fuzz_qryn_render) echo 8192 ;;     # JSON, plus the selector byte
     fuzz_qryn_protobuf) echo 4096 ;;   # protobuf answers, plus the selector byte
   esac
 }
@@ -102,7 +101,6 @@ seed_dir() {   # target -> prints a fresh directory of seeds
     fuzz_folded) from=("$src"/fuzz/seeds/folded/* "$src"/tests/data/formats/*.folded "$src"/tests/data/regressions/*) ;;
     fuzz_perfscript) from=("$src"/fuzz/seeds/perf/* "$src"/tests/data/regressions/*) ;;
     fuzz_flamebearer) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json "$src"/tests/data/regressions/*) ;;
-    fuzz_qryn_render) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json) ;;
     fuzz_speedscope) from=("$src"/fuzz/seeds/speedscope/* "$src"/tests/data/regressions/*) ;;
     fuzz_cpuprofile) from=("$src"/fuzz/seeds/cpuprofile/* "$src"/tests/data/formats/*.cpuprofile "$src"/tests/data/regressions/*) ;;
     fuzz_qryn_protobuf) from=("$src"/tests/data/regressions/*) ;;
@@ -112,10 +110,6 @@ seed_dir() {   # target -> prints a fresh directory of seeds
     case "$f" in *.md|*.tsv|*.sh|*.awk) continue ;; esac
     [ -f "$f" ] && [ "$(stat -c %s "$f")" -le "$limit" ] && cp "$f" "$d/" 2>/dev/null || true
   done
-  # The render target's first byte picks render (even) or render-diff (odd): prefix the JSON seeds.
-  if [ "$1" = fuzz_qryn_render ]; then
-    for f in "$d"/*.json; do [ -f "$f" ] || continue; { printf '\0'; cat "$f"; } > "$f.r0"; { printf '\1'; cat "$f"; } > "$f.r1"; rm "$f"; done
-  fi
   echo "$d"
 }
 

@@ -97,8 +97,6 @@ private Q_SLOTS:
     void exportCheckReportsTheInflation_data();
     void exportCheckReportsTheInflation();
     void profileStats();
-    void render();
-    void renderDiff();
     void connectProtocolAndParallelRequests();
 
 private:
@@ -501,57 +499,6 @@ void tst_QrynClient::profileStats()
     QCOMPARE(r.value.dataIngested, true);
     QCOMPARE(r.value.oldestProfileMs, m_b * 1000);
     QCOMPARE(r.value.newestProfileMs, m_o * 1000);
-}
-
-void tst_QrynClient::render()
-{
-    const auto r = get(m_client->render(query(kCpu, kBase)));
-    QVERIFY2(r.ok(), qPrintable(r.error.message));
-    const RenderResult &v = r.value;
-    QCOMPARE(v.format, QStringLiteral("single"));
-    QCOMPARE(v.units, QStringLiteral("samples"));
-    QCOMPARE(v.sampleName, QStringLiteral("cpu"));
-    QCOMPARE(v.sampleRate, 1e9);
-    QCOMPARE(v.flamegraph.graph.total, 9760000000LL);
-    QCOMPARE(v.flamegraph.graph.maxSelf, 1920000000LL);
-    QCOMPARE(int(v.flamegraph.graph.names.size()), 176);
-    // The timeline of a 1 h window: 15 s buckets (max(ceil(3600/1500), 15)), all the data in one of them.
-    QVERIFY(v.hasTimeline);
-    QCOMPARE(v.timeline.durationDeltaS, 15);
-    QCOMPARE(v.timeline.startTimeS, m_range.startMs / 1000 / 15 * 15);
-    double sum = 0;
-    int nonZero = 0;
-    for (double s : v.timeline.samples) {
-        sum += s;
-        nonZero += s != 0;
-    }
-    QCOMPARE(sum, 9760000000.0);
-    QCOMPARE(nonZero, 1);
-    // Its tree has the flamegraph's numbers: the same as SelectMergeStacktraces'.
-    QCOMPARE(v.flamegraph.tree->total(CallTree::kRoot), 9760000000LL);
-    const auto stacks = get(m_client->selectMergeStacktraces(query(kCpu, kBase)));
-    QVERIFY2(stacks.ok(), qPrintable(stacks.error.message));
-    QCOMPARE(flatByFunction(*v.flamegraph.flat), flatByFunction(*stacks.value.flat));
-}
-
-void tst_QrynClient::renderDiff()
-{
-    const auto r = get(m_client->renderDiff(query(kCpu, kBase), query(kCpu, kOpt)));
-    QVERIFY2(r.ok(), qPrintable(r.error.message));
-    const RenderDiffResult &v = r.value;
-    QCOMPARE(v.graph.leftTicks, 9760000000LL);
-    QCOMPARE(v.graph.rightTicks, 9660000000LL);
-    QCOMPARE(v.graph.maxSelf, 1920000000LL);
-    QCOMPARE(int(v.graph.names.size()), 196);
-    QCOMPARE(v.left->total(0), 9760000000LL);
-    QCOMPARE(v.right->total(0), 9660000000LL);
-    // Each side equals that side's own flamegraph, function by function.
-    for (const auto &[selector, side] : {std::pair{kBase, v.left}, std::pair{kOpt, v.right}}) {
-        const auto stacks = get(m_client->selectMergeStacktraces(query(kCpu, selector)));
-        QVERIFY2(stacks.ok(), qPrintable(stacks.error.message));
-        QCOMPARE(flatByFunction(*FlatTable::compute(CallTreeBuilder::build({side}, 0))),
-                 flatByFunction(*stacks.value.flat));
-    }
 }
 
 void tst_QrynClient::connectProtocolAndParallelRequests()

@@ -118,13 +118,6 @@ void tst_QrynClientErrors::refused_data()
     QTest::newRow("label values of no name") << Call([](QrynClient &c) {
         return errorOf(c.labelValues("", {}, lastHour()));
     }) << ErrorKind::ServerError << 500 << "LabelValues: " + noDetails;
-    QTest::newRow("render of a bad query") << Call([](QrynClient &c) {
-        return errorOf(c.render({"cpu x", "{}", lastHour()}));
-    }) << ErrorKind::BadRequest << 400 << "render: HTTP 400 Bad Request: Invalid query";
-    QTest::newRow("render-diff of two types") << Call([](QrynClient &c) {
-        return errorOf(c.renderDiff({kCpu, kBase, lastHour()},
-                                    {"memory:alloc_space:bytes:space:bytes", kBase, lastHour()}));
-    }) << ErrorKind::BadRequest << 400 << "render-diff: HTTP 400 Bad Request: Different type IDs";
 }
 
 void tst_QrynClientErrors::refused()

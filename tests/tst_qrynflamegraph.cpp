@@ -5,7 +5,6 @@
 #include "formats/ProfileInput.h"
 #include "qryn/ExportCheck.h"
 #include "qryn/FlamegraphLevels.h"
-#include "qryn/LegacyRender.h"
 #include "qryn/PprofExport.h"
 #include "qryn/QuerierCodec.h"
 #include "qryn/StacksToTree.h"
@@ -85,15 +84,11 @@ private Q_SLOTS:
     void flamegraphToTree();
     void emptyFlamegraph();
     void twoSampleTypes();
-    void diffSides();
     void codecRequests();
     void codecResponses();
     void codecRefusesGarbage();
     void pointsInRange_data();
     void pointsInRange();
-    void renderJson();
-    void renderJsonErrors_data();
-    void renderJsonErrors();
     void exportCheck_data();
     void exportCheck();
     void writeGzipPprof();
@@ -206,27 +201,6 @@ void tst_QrynFlamegraph::twoSampleTypes()
     QCOMPARE(treeText(*CallTreeBuilder::build({p}, 1)), QStringLiteral("1/main 100 10|2/a 60 60|2/b 30 20|3/c 10 10"));
     QVERIFY(!flamegraphsToProfile({cpu, {kNames, {{0, 1, 0}}, 1, 1}}, {kCpuType, kCpuType}, 0, "bad", &why));
     QCOMPARE(why, QStringLiteral("level 0 has 3 numbers, not a multiple of 4"));
-}
-
-// render-diff's layout: [left offset, total, self, right offset, total, self, name]; a node on one side only has
-// total 0 on the other and must not take part there.
-void tst_QrynFlamegraph::diffSides()
-{
-    RenderDiffResult r;
-    r.graph.names = {"total", "main", "a", "b", "c"};
-    r.graph.levels = {{0, 10, 0, 0, 25, 0, 0},
-                      {0, 10, 0, 0, 25, 5, 1},
-                      {0, 6, 6, 0, 0, 0, 2, 0, 4, 4, 0, 20, 20, 3},
-                      {}};
-    r.graph.leftTicks = 10;
-    r.graph.rightTicks = 25;
-    QString why;
-    QVERIFY2(buildDiffProfiles(&r, kCpuType, &why), qPrintable(why));
-    auto text = [](const std::shared_ptr<const Profile> &p) {
-        return treeText(*CallTreeBuilder::build({p}, 0));
-    };
-    QCOMPARE(text(r.left), QStringLiteral("1/main 10 0|2/a 6 6|2/b 4 4"));
-    QCOMPARE(text(r.right), QStringLiteral("1/main 25 5|2/b 20 20"));
 }
 
 void tst_QrynFlamegraph::codecRequests()
@@ -347,68 +321,6 @@ void tst_QrynFlamegraph::pointsInRange()
     QCOMPARE(got, kept);
     for (const Series &s : codec::pointsInRange(series, {start, end}, 60))
         QVERIFY(!s.points.isEmpty());   // a series left without points is dropped
-}
-
-void tst_QrynFlamegraph::renderJson()
-{
-    const QByteArray body = R"({"metadata":{"format":"single","units":"samples","name":"cpu","sampleRate":1000000000},
-        "flamebearer":{"levels":[[0,100,0,0],[0,100,10,1],[0,60,60,2,0,30,20,3],[60,10,10,4],[]],
-                       "maxSelf":60,"names":["total","main","a","b","c"],"numTicks":100},
-        "timeline":{"durationDelta":15,"startTime":1795977600,"samples":[0,100,0]}})";
-    RenderResult r;
-    QString why;
-    QVERIFY2(parseRender(body, &r, &why), qPrintable(why));
-    QCOMPARE(r.flamegraph.graph.names, kNames);
-    QCOMPARE(r.flamegraph.graph.levels, kLevels);
-    QCOMPARE(r.flamegraph.graph.total, 100LL);
-    QCOMPARE(r.flamegraph.graph.maxSelf, 60LL);
-    QCOMPARE(r.units, QStringLiteral("samples"));
-    QCOMPARE(r.sampleRate, 1e9);
-    QVERIFY(r.hasTimeline);
-    QCOMPARE(r.timeline.startTimeS, 1795977600LL);
-    QCOMPARE(r.timeline.durationDeltaS, 15LL);
-    QCOMPARE(r.timeline.samples, (std::vector<double>{0, 100, 0}));
-
-    const QByteArray diff = R"({"metadata":{"format":"double"},"leftTicks":10,"rightTicks":25,
-        "flamebearer":{"names":["total","main"],"levels":[[0,10,0,0,25,0,0],[0,10,10,0,25,25,1]],"maxSelf":25,
-                       "numTicks":35}})";
-    RenderDiffResult d;
-    QVERIFY2(parseRenderDiff(diff, &d, &why), qPrintable(why));
-    QCOMPARE(d.graph.leftTicks, 10LL);
-    QCOMPARE(d.graph.rightTicks, 25LL);
-    QCOMPARE(d.graph.levels.at(1), (std::vector<int64_t>{0, 10, 10, 0, 25, 25, 1}));
-
-    // The query strings: ms, braces added.
-    const QUrlQuery q = renderQuery({"process_cpu:cpu:nanoseconds:cpu:nanoseconds", "service_name=\"a\"", {1000, 2000}});
-    QCOMPARE(q.queryItemValue("query", QUrl::FullyDecoded),
-             QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name=\"a\"}"));
-    QCOMPARE(q.queryItemValue("from"), QStringLiteral("1000"));
-    QCOMPARE(q.queryItemValue("until"), QStringLiteral("2000"));
-}
-
-void tst_QrynFlamegraph::renderJsonErrors_data()
-{
-    QTest::addColumn<QByteArray>("body");
-    QTest::addColumn<QString>("why");
-    QTest::newRow("not JSON") << QByteArray("<html>") << "not JSON (illegal value at offset 1)";
-    QTest::newRow("array") << QByteArray("[1]") << "the JSON is not an object";
-    QTest::newRow("no flamebearer") << QByteArray("{\"x\":1}") << "the JSON has no \"flamebearer\" object";
-    QTest::newRow("no levels") << QByteArray("{\"flamebearer\":{\"names\":[]}}")
-                               << "the flamebearer has no names or levels array";
-    QTest::newRow("fraction") << QByteArray("{\"flamebearer\":{\"names\":[],\"levels\":[[0,1.5,0,0]],\"numTicks\":1}}")
-                              << "level 0 holds a value that is not an integer";
-    QTest::newRow("no numTicks") << QByteArray("{\"flamebearer\":{\"names\":[],\"levels\":[]}}")
-                                 << "the flamebearer has no numTicks";
-}
-
-void tst_QrynFlamegraph::renderJsonErrors()
-{
-    QFETCH(QByteArray, body);
-    QFETCH(QString, why);
-    RenderResult r;
-    QString reason;
-    QVERIFY(!parseRender(body, &r, &reason));
-    QCOMPARE(reason, why);
 }
 
 void tst_QrynFlamegraph::exportCheck_data()

@@ -23,18 +23,15 @@ struct FlameNode {
     uint32_t depth = 0;
 };
 
-// Where a node's numbers sit in its group of integers: the single layout, or one side of a diff.
+// Where a node's numbers sit in its group of integers (room for the wider groups of other encodings).
 struct LevelLayout {
     int stride, offset, total, self, name;
 };
 inline constexpr LevelLayout kSingleLayout{4, 0, 1, 2, 3};
-inline constexpr LevelLayout kDiffLeftLayout{7, 0, 1, 2, 6};
-inline constexpr LevelLayout kDiffRightLayout{7, 3, 4, 5, 6};
 
-// The nodes of `levels`, level by level and left to right; nodes whose total is 0 (in a diff, those that exist
-// on the other side only) are left out. Returns false and sets *why when the levels are inconsistent: a group of
-// the wrong size, a negative number, self above total, a name index out of range, or a node outside every node
-// of the level above.
+// The nodes of `levels`, level by level and left to right; nodes whose total is 0 are left out. Returns false
+// and sets *why when the levels are inconsistent: a group of the wrong size, a negative number, self above total,
+// a name index out of range, or a node outside every node of the level above.
 bool decodeLevels(const std::vector<std::vector<int64_t>> &levels, size_t nameCount, const LevelLayout &layout,
                   std::vector<FlameNode> *nodes, QString *why);
 

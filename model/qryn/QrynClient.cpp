@@ -4,7 +4,6 @@
 #include "formats/ProfileInput.h"
 #include "pprof/Units.h"
 #include "qryn/LabelSelector.h"
-#include "qryn/LegacyRender.h"
 #include "qryn/QuerierCodec.h"
 #include "qryn/StacksToTree.h"
 
@@ -291,12 +290,9 @@ QObject *QrynClient::send(const Request &request, std::function<void(RawAnswer)>
     while (path.endsWith(u'/'))
         path.chop(1);
     url.setPath(path + request.path);
-    if (request.get)
-        url.setQuery(request.query);
     QNetworkRequest r(url);
     r.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("qflame"));
-    if (!request.get)
-        r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/proto"));
+    r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/proto"));
     if (m_settings.protocol == WireProtocol::Connect)
         r.setRawHeader("Connect-Protocol-Version", "1");
     if (!m_settings.user.isEmpty())
@@ -311,7 +307,7 @@ QObject *QrynClient::send(const Request &request, std::function<void(RawAnswer)>
     r.setRawHeader("Accept-Encoding", "gzip");
     if (url.scheme() == u"https")
         r.setSslConfiguration(m_ssl);
-    QNetworkReply *reply = request.get ? m_network->get(r) : m_network->post(r, request.body);
+    QNetworkReply *reply = m_network->post(r, request.body);
     auto *call = new PendingCall(this, reply, request, std::move(onDone));
     m_pending.insert(call);
     return call;
@@ -471,51 +467,6 @@ QFuture<Result<ProfileStats>> QrynClient::profileStats()
                                      return v ? (*out = *v, true)
                                               : (*why = notA(body, QStringLiteral("GetProfileStats")), false);
                                  });
-}
-
-QFuture<Result<RenderResult>> QrynClient::render(const ProfileQuery &query)
-{
-    Request r;
-    r.method = QStringLiteral("render");
-    r.path = QStringLiteral("/pyroscope/render");
-    r.query = renderQuery(query);
-    r.get = true;
-    r.selectors = {query.labelSelector};
-    return call<RenderResult>(r, [](const QByteArray &body, RenderResult *out, QString *why) {
-        QString reason;
-        if (!parseRender(body, out, &reason)) {
-            *why = QStringLiteral("the body (%1) is not a flamebearer: %2").arg(describeBody(body), reason);
-            return false;
-        }
-        // The model's flamebearer reader makes the profile (and says what is wrong with inconsistent bars).
-        out->flamegraph.profile = readFlamebearer(std::string_view(body.constData(), size_t(body.size())),
-                                                  "render answer");
-        buildTree(&out->flamegraph);
-        return true;
-    });
-}
-
-QFuture<Result<RenderDiffResult>> QrynClient::renderDiff(const ProfileQuery &left, const ProfileQuery &right)
-{
-    Request r;
-    r.method = QStringLiteral("render-diff");
-    r.path = QStringLiteral("/pyroscope/render-diff");
-    r.query = renderDiffQuery(left, right);
-    r.get = true;
-    r.selectors = {left.labelSelector, right.labelSelector};
-    const ProfileType type = typeOf(left.profileTypeId);
-    return call<RenderDiffResult>(r, [type](const QByteArray &body, RenderDiffResult *out, QString *why) {
-        QString reason;
-        if (!parseRenderDiff(body, out, &reason)) {
-            *why = QStringLiteral("the body (%1) is not a diff flamebearer: %2").arg(describeBody(body), reason);
-            return false;
-        }
-        if (!buildDiffProfiles(out, type, &reason)) {
-            *why = QStringLiteral("its flamegraph is inconsistent: %1").arg(reason);
-            return false;
-        }
-        return true;
-    });
 }
 
 }   // namespace qflame::qryn

@@ -25,7 +25,6 @@
 #include <QPromise>
 #include <QSet>
 #include <QSslConfiguration>
-#include <QUrlQuery>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
@@ -63,9 +62,6 @@ public:
     // the query's range are dropped here, because qryn 3.2.39 ignores the range (see codec::pointsInRange).
     QFuture<Result<QList<Series>>> selectSeries(const ProfileQuery &query, const SeriesOptions &options);
     QFuture<Result<ProfileStats>> profileStats();
-    // The legacy GET /pyroscope/render and /pyroscope/render-diff (flamebearer JSON).
-    QFuture<Result<RenderResult>> render(const ProfileQuery &query);
-    QFuture<Result<RenderDiffResult>> renderDiff(const ProfileQuery &left, const ProfileQuery &right);
 
     // Aborts every request in flight; their futures finish cancelled.
     void cancelAll();
@@ -79,11 +75,9 @@ public:
 
     // What a request looks like on the way out; public for the pending call only.
     struct Request {
-        QString method;              // "SelectMergeStacktraces", or "render" for messages
+        QString method;              // "SelectMergeStacktraces", for messages
         QString path;                // appended to the URL's path
-        QUrlQuery query;             // GET parameters
         QByteArray body;             // POST body
-        bool get = false;
         QStringList selectors;       // label selectors in the request, checked when the server refuses it
     };
     // What came back: an error, or a 2xx body (still gzip-compressed when `gzip`).

@@ -91,16 +91,6 @@ struct Flamegraph {
     int64_t maxSelf = 0;
 };
 
-// The two-sided flamegraph of render-diff (qryn.md §5.2): per node
-// [left x_offset, left total, left self, right x_offset, right total, right self, name index].
-struct FlamegraphDiff {
-    std::vector<std::string> names;
-    std::vector<std::vector<int64_t>> levels;
-    int64_t leftTicks = 0;
-    int64_t rightTicks = 0;
-    int64_t maxSelf = 0;
-};
-
 // SelectMergeStacktraces' answer, and the same numbers as our model: a CallTree of the query's sample type
 // (function granularity, the only one the server's flamegraph has) and its flat table. These are the numbers
 // to show: they are right where SelectMergeProfile's are not (qryn 3.2.39, see ExportCheck.h).
@@ -121,30 +111,6 @@ struct MergedProfile {
     QByteArray pprof;
     std::shared_ptr<const Profile> profile;   // null when pprof is empty
     bool isEmpty() const { return pprof.isEmpty(); }
-};
-
-// The legacy GET /pyroscope/render: a flamebearer flamegraph plus the summed timeline of the range.
-struct Timeline {
-    qint64 startTimeS = 0;       // seconds since the epoch, start of the first bucket
-    qint64 durationDeltaS = 0;   // bucket width in seconds
-    std::vector<double> samples;
-};
-
-struct RenderResult {
-    MergedFlamegraph flamegraph;   // its profile as the model's flamebearer reader makes it (type from metadata)
-    QString format;              // "single"
-    QString units;               // "samples", "objects", "bytes", ...
-    QString sampleName;          // the sample type, e.g. "cpu"
-    double sampleRate = 0;
-    bool hasTimeline = false;    // qryn sends null when no series matched
-    Timeline timeline;
-};
-
-// The legacy GET /pyroscope/render-diff: the aligned two-sided flamegraph, and each side as a pprof profile (one
-// sample per node with self > 0 on that side), ready for DiffSide::fromProfiles.
-struct RenderDiffResult {
-    FlamegraphDiff graph;
-    std::shared_ptr<const Profile> left, right;
 };
 
 }   // namespace qflame::qryn

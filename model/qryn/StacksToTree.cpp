@@ -129,15 +129,4 @@ bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, int64
     return true;
 }
 
-bool buildDiffProfiles(RenderDiffResult *out, const ProfileType &type, QString *why)
-{
-    std::vector<FlameNode> left, right;
-    if (!decodeLevels(out->graph.levels, out->graph.names.size(), kDiffLeftLayout, &left, why) ||
-        !decodeLevels(out->graph.levels, out->graph.names.size(), kDiffRightLayout, &right, why))
-        return false;
-    out->left = stacksToProfile(stacksFromNodes(left, out->graph.names), specFor(type), "render-diff left");
-    out->right = stacksToProfile(stacksFromNodes(right, out->graph.names), specFor(type), "render-diff right");
-    return true;
-}
-
 }   // namespace qflame::qryn

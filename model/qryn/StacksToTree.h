@@ -54,8 +54,4 @@ void buildTree(MergedFlamegraph *out);
 bool buildMergedFlamegraph(MergedFlamegraph *out, const ProfileType &type, int64_t durationNanos,
                            const std::string &sourceName, QString *why, uint64_t answerBytes = 0);
 
-// Each side of render-diff's two-sided flamegraph as a profile of `type` (out->left, out->right). Returns false
-// and sets *why when the levels are inconsistent.
-bool buildDiffProfiles(RenderDiffResult *out, const ProfileType &type, QString *why);
-
 }   // namespace qflame::qryn
