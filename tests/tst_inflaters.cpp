@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <zlib.h>
+#include <zstd.h>
 
 #include <random>
 
@@ -224,6 +225,44 @@ private Q_SLOTS:
             const Outcome over = inflateWith(lib, gz, 4096, (5u << 20) + 9);
             QVERIFY2(over.error.find("inflates to more than the size limit") != std::string::npos, over.error.c_str());
             QVERIFY(over.bytes.size() <= (5u << 20) + 9 + 4096);
+        }
+    }
+
+    // The size the decoder reserves for: announced by gzip's trailer and by a zstd frame that states its content
+    // size; estimated from the first blocks where zstd was written without it (`zstd --no-content-size`), within
+    // [size, 2 x size] so that the arrays neither double at the end nor reserve far too much.
+    void sizeEstimate()
+    {
+        std::mt19937 rng(7);
+        std::string raw;
+        while (raw.size() < (12u << 20)) {   // varint-like runs: compresses about 4:1, as profiles do
+            const uint32_t v = rng() % 4096;
+            raw += "\x0a\x08" + std::to_string(v) + char(v & 0x7f) + std::string(size_t(v % 7), char('a' + v % 3));
+        }
+        const std::string gz = test::deflateBytes(raw, 31, 6);
+        QCOMPARE(InflatingStream(gz, Compression::Gzip, 1u << 30).sizeEstimate(), uint64_t(raw.size()));
+        for (int contentSize : {1, 0}) {
+            ZSTD_CCtx *c = ZSTD_createCCtx();
+            ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, contentSize);
+            std::string zst(ZSTD_compressBound(raw.size()), '\0');
+            ZSTD_outBuffer out{zst.data(), zst.size(), 0};
+            ZSTD_inBuffer in{raw.data(), raw.size(), 0};
+            QCOMPARE(ZSTD_compressStream2(c, &out, &in, ZSTD_e_end), size_t(0));
+            ZSTD_freeCCtx(c);
+            zst.resize(out.pos);
+            InflatingStream s(zst, Compression::Zstd, 1u << 30, InflatingStream::kDefaultBlockSize,
+                              InflatingStream::Threading::Reader);
+            if (contentSize) {
+                QCOMPARE(s.sizeEstimate(), uint64_t(raw.size()));
+                continue;
+            }
+            QCOMPARE(s.sizeHint(), uint64_t(0));
+            QCOMPARE(s.sizeEstimate(), uint64_t(0));   // nothing inflated yet
+            const void *data;
+            int size;
+            QVERIFY(s.Next(&data, &size));
+            const uint64_t estimate = s.sizeEstimate();
+            QVERIFY2(estimate >= raw.size() && estimate <= 2 * raw.size(), qPrintable(QString::number(estimate)));
         }
     }
 

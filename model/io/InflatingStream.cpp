@@ -47,6 +47,20 @@ InflatingStream::~InflatingStream()
     m_thread.join();
 }
 
+uint64_t InflatingStream::sizeEstimate() const
+{
+    if (const uint64_t announced = sizeHint())
+        return announced;
+    // For reserving arrays, not a bound. A zstd decoder takes its input a block ahead of its output, and the
+    // decoder asks after its first 4,096 samples, when only a few blocks are inflated: the plain ratio was 14-32 %
+    // low on the corpus' largest profile (headerless), and an array reserved too small doubles when it fills,
+    // costing far more than the reservation saved (254 MB peak against 166 MB with the size announced). So 60 %
+    // more is reserved: address space only, the prefaulter touches pages only as far as the parse has come.
+    const double consumed = m_progress.load(std::memory_order_acquire);
+    const uint64_t inflated = m_inflated.load(std::memory_order_relaxed);
+    return consumed > 0 ? uint64_t(1.6 * double(inflated) / consumed) : 0;
+}
+
 bool InflatingStream::inflateCurrent()
 {
     if (m_done)
@@ -60,6 +74,7 @@ bool InflatingStream::inflateCurrent()
         m_current.size = 0;
         m_error = std::current_exception();
     }
+    m_inflated.fetch_add(m_current.size, std::memory_order_relaxed);
     m_progress.store(m_inflater.consumedFraction(), std::memory_order_relaxed);
     m_done = m_current.size == 0;
     return !m_done;
@@ -80,6 +95,7 @@ void InflatingStream::produce()
                 }
             }
             block.size = m_inflater.read(block.bytes, m_blockSize);
+            m_inflated.fetch_add(block.size, std::memory_order_relaxed);
             m_progress.store(m_inflater.consumedFraction(), std::memory_order_relaxed);
             if (block.size == 0)
                 break;

@@ -55,6 +55,11 @@ public:
 
     uint64_t sizeHint() const { return m_inflater.sizeHint(); }
 
+    // The size the whole output will have: the announced one, or, where the input announces none (zstd written
+    // without its content size), what was inflated so far scaled by the share of the input it took; 0 before
+    // anything was inflated. Safe from any thread.
+    uint64_t sizeEstimate() const;
+
     // How much of the compressed input has been consumed, in [0, 1]; safe from any thread.
     double progress() const { return m_progress.load(std::memory_order_relaxed); }
 
@@ -93,6 +98,7 @@ private:
     bool m_discard = false;             // finish(): keep inflating, drop the blocks
     std::exception_ptr m_error;
     std::atomic<double> m_progress{0.0};
+    std::atomic<uint64_t> m_inflated{0};  // bytes the inflater has produced, with m_progress
 
     Block m_current;                    // the block handed out last (reader side only)
     size_t m_position = 0;              // how much of it has been handed out (BackUp moves it back)

@@ -119,12 +119,12 @@ public:
     Decoder(Profile &out, const ReadOptions &limits) : m_out(out), m_limits(limits) {}
 
     // False when the bytes are not a valid Profile message.
-    bool stream(google::protobuf::io::ZeroCopyInputStream &input, uint64_t sizeHint,
+    bool stream(google::protobuf::io::ZeroCopyInputStream &input, const std::function<uint64_t()> &sizeHint,
                 const std::function<bool()> &keepGoing)
     {
         CodedInputStream in(&input);
         in.SetTotalBytesLimit(INT_MAX);
-        m_sizeHint = sizeHint;
+        m_sizeHintLater = &sizeHint;
         std::string scratch;
         for (uint64_t fields = 1;; ++fields) {
             uint32_t tag;
@@ -568,6 +568,7 @@ private:
     void reserveForRest(const CodedInputStream &in)
     {
         const uint64_t read = uint64_t(in.CurrentPosition());
+        m_sizeHint = (*m_sizeHintLater)();
         if (m_sizeHint <= read || read == 0)
             return;
         const double scale = 1.05 * double(m_sizeHint) / double(read);
@@ -593,6 +594,7 @@ private:
 
     Profile &m_out;
     const ReadOptions &m_limits;
+    const std::function<uint64_t()> *m_sizeHintLater = nullptr;   // asked once, by reserveForRest
     uint64_t m_sizeHint = 0;
     pb::Sample m_sample;                       // reused: its arrays keep their capacity
     pb::Location m_location;
@@ -620,6 +622,12 @@ private:
 
 void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHint, const char *what,
                  Profile &out, const std::function<bool()> &keepGoing, const ReadOptions &limits)
+{
+    decodePprof(in, std::function<uint64_t()>([sizeHint] { return sizeHint; }), what, out, keepGoing, limits);
+}
+
+void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, const std::function<uint64_t()> &sizeHint,
+                 const char *what, Profile &out, const std::function<bool()> &keepGoing, const ReadOptions &limits)
 {
     Decoder decoder(out, limits);
     if (!decoder.stream(in, sizeHint, keepGoing))

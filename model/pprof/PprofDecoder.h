@@ -25,4 +25,10 @@ namespace qflame {
 void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, uint64_t sizeHint, const char *what,
                  Profile &out, const std::function<bool()> &keepGoing, const ReadOptions &limits = {});
 
+// The same, with the expected size asked for when the arrays are reserved (after the first few thousand samples),
+// for a stream that learns its size as it goes (InflatingStream::sizeEstimate).
+void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, const std::function<uint64_t()> &sizeHint,
+                 const char *what, Profile &out, const std::function<bool()> &keepGoing,
+                 const ReadOptions &limits = {});
+
 }   // namespace qflame

@@ -51,7 +51,9 @@ std::shared_ptr<const Profile> readPprofInflating(InflatingStream &in, const std
     return naming(sourceName, [&] {
         auto profile = std::make_shared<Profile>();
         try {
-            decodePprof(in, std::min(in.sizeHint(), pprofSizeCap(options)), "decompressed data", *profile,
+            const uint64_t cap = pprofSizeCap(options);
+            decodePprof(in, std::function<uint64_t()>([&] { return std::min(in.sizeEstimate(), cap); }),
+                        "decompressed data", *profile,
                         [&] { return !options.progress || options.progress(0.95 * in.progress()); }, options);
         } catch (const ProfileError &) {
             in.finish();
