@@ -35,9 +35,10 @@ LAYERS = {
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
         'source': ['io', 'pprof', 'tree', 'diff', 'rounds'],
+        'disasm': ['io', 'pprof', 'names', 'tree', 'diff'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
         'fetch': ['io', 'pprof', 'formats', 'qryn'],
-        'report': ['io', 'pprof', 'names', 'formats', 'tree', 'diff', 'layout', 'export', 'rounds', 'pgo', 'source'],
+        'report': ['io', 'pprof', 'names', 'formats', 'tree', 'diff', 'layout', 'export', 'rounds', 'pgo', 'source', 'disasm'],
     },
     'ui': {
         'controls': [],
