@@ -32,11 +32,12 @@ struct Cost {
 };
 using Costs = std::map<uint64_t, Cost>;   // by address
 
-// go tool pprof -disasm's rows: flat, cum ("." for 0, a unit suffix dropped), address.
-Costs pprofDisasm(const QByteArray &text, const char *unit)
+// go tool pprof -disasm's rows: flat, cum ("." for 0, a unit suffix dropped), address; `undecoded` gets the
+// addresses of its "?" rows (bytes Go's decoder could not read).
+Costs pprofDisasm(const QByteArray &text, const char *unit, std::set<uint64_t> *undecoded = nullptr)
 {
     Costs out;
-    static const QRegularExpression row(QStringLiteral(R"(^\s*(\S+)\s+(\S+)\s+([0-9a-f]+): )"));
+    static const QRegularExpression row(QStringLiteral(R"(^\s*(\S+)\s+(\S+)\s+([0-9a-f]+): (\S+))"));
     auto value = [unit](QString s) {
         if (s == QLatin1String("."))
             return int64_t(0);
@@ -51,7 +52,11 @@ Costs pprofDisasm(const QByteArray &text, const char *unit)
     for (const QByteArray &line : text.split('\n')) {
         const auto m = row.match(QString::fromUtf8(line));
         if (m.hasMatch() && !line.startsWith("ROUTINE"))
+        {
             out[m.captured(3).toULongLong(nullptr, 16)] = {value(m.captured(1)), value(m.captured(2))};
+            if (undecoded && m.captured(4) == QLatin1String("?"))
+                undecoded->insert(m.captured(3).toULongLong(nullptr, 16));
+        }
     }
     return out;
 }
@@ -186,16 +191,26 @@ void tst_Disasm::goEqualsPprof()
                                   QStringLiteral("-disasm"), regex, profile},
                              m_dir.path());
         QVERIFY2(pp.code == 0, pp.err.constData());
-        const Costs expected = pprofDisasm(pp.out, unit);
+        std::set<uint64_t> undecoded;
+        const Costs expected = pprofDisasm(pp.out, unit, &undecoded);
         const Run qf = runQflame({QStringLiteral("disasm"), regex, profile, QStringLiteral("--sample"),
                                   QLatin1String(sample), QStringLiteral("--tsv")});
         QVERIFY2(qf.code == 0, qf.err.constData());
         const Costs got = qflameDisasm(qf.out);
         QVERIFY2(expected.size() > 20, pp.out.left(300).constData());
-        QCOMPARE(got.size(), expected.size());
+        // Go's decoder stops a byte short of a symbol's end (pprof asks for [start, start + size - 1]), so a
+        // routine's last instruction comes out as a "?" per byte; objdump reads it whole. Those rows hold no cost,
+        // every other row is the same instruction on both sides.
+        for (const auto &[address, cost] : got)
+            QVERIFY2(expected.count(address), qPrintable(QString::number(address, 16)));
         int64_t flat = 0, costed = 0;
         for (const auto &[address, cost] : expected) {
             const auto it = got.find(address);
+            if (it == got.end() && undecoded.count(address)) {
+                QCOMPARE(cost.flat, int64_t(0));
+                QCOMPARE(cost.cum, int64_t(0));
+                continue;
+            }
             QVERIFY2(it != got.end(), qPrintable(QString::number(address, 16)));
             if (!(it->second == cost))
                 QFAIL(qPrintable(QStringLiteral("%1 (%2): qflame %3/%4, pprof %5/%6")
@@ -255,19 +270,20 @@ void tst_Disasm::perfRecordCounted()
         insns.push_back(it.next().captured(1).toULongLong(nullptr, 16));
     QVERIFY(insns.size() > 5);
 
-    // perf script's records counted by hand: each distinct address of a record in [start, end - 1) adds 1 to the
-    // cum of the instruction at or before it, the first frame's to its flat.
+    // perf script's records counted by hand: each distinct address of leaf in a record (perf's "leaf+0xOFF", at
+    // start + OFF: perf prints the addresses of some systems as file offsets, its symbol offsets are the same
+    // everywhere) adds 1 to the cum of the instruction at or before it, the first frame's to its flat.
     Costs expected;
     for (uint64_t a : insns)
         expected[a] = {};
     auto at = [&](uint64_t a) { return *(std::upper_bound(insns.begin(), insns.end(), a) - 1); };
-    static const QRegularExpression frame(QStringLiteral(R"(^\s+([0-9a-f]+) )"));
+    static const QRegularExpression frame(QStringLiteral(R"(^\s+[0-9a-f]+ (\S+?)(?:\+0x([0-9a-f]+))? \()"));
     int records = 0;
     for (const QString &record : script.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts)) {
-        std::vector<uint64_t> addresses;
+        std::vector<uint64_t> addresses;   // leaf's, or 0 for another function's frame
         for (const QString &line : record.split(QLatin1Char('\n')).mid(1))
             if (const auto f = frame.match(line); f.hasMatch())
-                addresses.push_back(f.captured(1).toULongLong(nullptr, 16));
+                addresses.push_back(f.captured(1) == QLatin1String("leaf") ? start + f.captured(2).toULongLong(nullptr, 16) : 0);
         if (addresses.empty())
             continue;
         ++records;

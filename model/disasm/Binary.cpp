@@ -44,6 +44,23 @@ void readNotes(BinaryInfo &b)
     }
 }
 
+// readelf -lW's LOAD lines: "LOAD 0x001000 0x0000000000401000 0x0000000000401000 0x0003dd 0x0003dd R E 0x1000".
+void readSegments(BinaryInfo &b)
+{
+    const ToolOutput r = runTool(tool("readelf"), {QStringLiteral("-lW"), QString::fromStdString(b.path)},
+                                 ToolLimits{30000, 4 << 20});
+    for (const QByteArray &raw : r.out.split('\n')) {
+        const QList<QByteArray> f = raw.simplified().split(' ');
+        if (f.size() < 8 || f[0] != "LOAD" || !raw.contains(" E "))
+            continue;
+        BinaryInfo::Segment s;
+        s.offset = f[1].toULongLong(nullptr, 16);
+        s.vaddr = f[2].toULongLong(nullptr, 16);
+        s.fileSize = f[4].toULongLong(nullptr, 16);
+        b.executable.push_back(s);
+    }
+}
+
 std::string describe(const BinaryInfo &b)
 {
     if (!b.gnuBuildId.empty())
@@ -75,7 +92,32 @@ BinaryInfo readBinaryInfo(const std::string &path)
     const int type = little ? (uint8_t(head[16]) | uint8_t(head[17]) << 8) : (uint8_t(head[17]) | uint8_t(head[16]) << 8);
     b.sharedObject = type == 3;   // ET_DYN
     readNotes(b);
+    readSegments(b);
     return b;
+}
+
+uint64_t BinaryInfo::offsetToAddress(uint64_t offset) const
+{
+    for (const Segment &s : executable)
+        if (offset >= s.offset && offset - s.offset < s.fileSize)
+            return offset - s.offset + s.vaddr;
+    return offset;
+}
+
+bool BinaryInfo::inExecutableOffsets(uint64_t offset) const
+{
+    for (const Segment &s : executable)
+        if (offset >= s.offset && offset - s.offset < s.fileSize)
+            return true;
+    return false;
+}
+
+bool BinaryInfo::inExecutableAddresses(uint64_t address) const
+{
+    for (const Segment &s : executable)
+        if (address >= s.vaddr && address - s.vaddr < s.fileSize)
+            return true;
+    return false;
 }
 
 bool buildIdMatches(const BinaryInfo &b, const std::string &buildId)

@@ -15,6 +15,14 @@ struct BinaryInfo {
     std::string gnuBuildId;   // hex, as pprof's mappings carry it; empty when the binary has none
     std::string goBuildId;    // Go's build id (.note.go.buildid); empty for other binaries
     bool sharedObject = false; // ET_DYN: PIE executable or shared library; its addresses are relocated
+    struct Segment {
+        uint64_t offset = 0, vaddr = 0, fileSize = 0;
+    };
+    std::vector<Segment> executable;   // the executable PT_LOAD segments (readelf -lW)
+    // A file offset in an executable segment as the address it is loaded at (the offset itself when in none).
+    uint64_t offsetToAddress(uint64_t offset) const;
+    bool inExecutableOffsets(uint64_t offset) const;
+    bool inExecutableAddresses(uint64_t address) const;
 };
 
 // Reads the ELF header and the notes. Throws ProfileError when the file is missing or not ELF.

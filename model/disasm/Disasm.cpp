@@ -13,18 +13,37 @@ namespace qflame {
 
 namespace {
 
-// pprof's ObjFile.ObjAddr: a relocated binary's (PIE, shared library) runtime address back to its file's.
-uint64_t objAddress(const BinaryInfo &b, const AddressNode &mapping, uint64_t address)
+struct Picked {
+    BinaryInfo binary;
+    AddressNode mapping;       // its objfile, build id, start and offset
+    bool fileOffsets = false;  // the addresses are offsets in the file (perf script's, without a mapping range)
+};
+
+// pprof's ObjFile.ObjAddr: a relocated binary's (PIE, shared library) runtime address back to its file's. A
+// mapping without a range (perf script names only the DSO) whose addresses fall in the executable segments'
+// file offsets rather than their addresses has printed offsets: they are taken to the addresses they load at.
+uint64_t objAddress(const Picked &pick, uint64_t address)
 {
-    if (b.sharedObject && mapping.memoryStart != 0)
-        return address - mapping.memoryStart + mapping.fileOffset;
+    if (pick.binary.sharedObject && pick.mapping.memoryStart != 0)
+        return address - pick.mapping.memoryStart + pick.mapping.fileOffset;
+    if (pick.fileOffsets)
+        return pick.binary.offsetToAddress(address);
     return address;
 }
 
-struct Picked {
-    BinaryInfo binary;
-    AddressNode mapping;   // its objfile, build id, start and offset
-};
+bool printsFileOffsets(const AddressCosts &costs, const Picked &pick)
+{
+    if (pick.mapping.memoryStart != 0)
+        return false;
+    size_t offsets = 0, addresses = 0;
+    for (const AddressNode &n : costs.nodes) {
+        if (n.objfile != pick.mapping.objfile)
+            continue;
+        offsets += pick.binary.inExecutableOffsets(n.address);
+        addresses += pick.binary.inExecutableAddresses(n.address);
+    }
+    return offsets > addresses;
+}
 
 // The mappings with a node the regex matches, each with its binary; the explicit file goes to the one of most cum.
 std::vector<Picked> pickBinaries(const AddressCosts &costs, const QRegularExpression &functions,
@@ -54,6 +73,7 @@ std::vector<Picked> pickBinaries(const AddressCosts &costs, const QRegularExpres
         }
         try {
             out.push_back({locateBinary(file, node->buildId, s), *node});
+            out.back().fileOffsets = printsFileOffsets(costs, out.back());
         } catch (const ProfileError &e) {
             errors.push_back(e.what());
         }
@@ -106,18 +126,18 @@ Disassembly disassembleProfiles(const std::vector<std::shared_ptr<const Profile>
                 continue;
             // pprof's nodesPerSymbol: every node whose object address is in [start, end - 1).
             auto inside = [&](const AddressNode &n) {
-                const uint64_t a = objAddress(pick.binary, pick.mapping, n.address);
+                const uint64_t a = objAddress(pick, n.address);
                 return a >= sym.start && a + 1 < sym.end;
             };
             std::vector<std::pair<uint64_t, const AddressNode *>> nodes, countNodes;
             for (const AddressNode &n : costs.nodes)
                 if (inside(n))
-                    nodes.emplace_back(objAddress(pick.binary, pick.mapping, n.address), &n);
+                    nodes.emplace_back(objAddress(pick, n.address), &n);
             if (nodes.empty())
                 continue;
             for (const AddressNode &n : counts.nodes)
                 if (inside(n))
-                    countNodes.emplace_back(objAddress(pick.binary, pick.mapping, n.address), &n);
+                    countNodes.emplace_back(objAddress(pick, n.address), &n);
             DisasmRoutine r;
             r.name = name;
             r.binary = pick.binary.path;
