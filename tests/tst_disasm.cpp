@@ -198,20 +198,34 @@ void tst_Disasm::goEqualsPprof()
         QVERIFY2(qf.code == 0, qf.err.constData());
         const Costs got = qflameDisasm(qf.out);
         QVERIFY2(expected.size() > 20, pp.out.left(300).constData());
-        // Go's decoder stops a byte short of a symbol's end (pprof asks for [start, start + size - 1]), so a
-        // routine's last instruction comes out as a "?" per byte; objdump reads it whole. Those rows hold no cost,
-        // every other row is the same instruction on both sides.
-        for (const auto &[address, cost] : got)
-            QVERIFY2(expected.count(address), qPrintable(QString::number(address, 16)));
+        // Go's decoder stops a byte short of a symbol's end (pprof asks for [start, start + size - 1]), so it
+        // reads a routine's last instruction as "?" rows (and whatever the bytes after them decode to), or not at
+        // all when it is one byte; objdump reads it whole. Every other instruction is the same address with the same flat and cum on both sides;
+        // the rows of pprof's broken tail sum to qflame's last instruction.
+        std::set<uint64_t> last;   // each routine's last instruction
+        QByteArray function;
+        uint64_t previous = 0;
+        for (const QByteArray &line : qf.out.split('\n')) {
+            const QList<QByteArray> f = line.split('\t');
+            if (f.size() != 6)
+                continue;
+            if (!function.isEmpty() && f[0] != function)
+                last.insert(previous);
+            function = f[0], previous = f[1].toULongLong(nullptr, 16);
+        }
+        last.insert(previous);
+        std::map<uint64_t, Cost> tails;   // by qflame's last instruction: pprof's rows from it on
         int64_t flat = 0, costed = 0;
         for (const auto &[address, cost] : expected) {
-            const auto it = got.find(address);
-            if (it == got.end() && undecoded.count(address)) {
-                QCOMPARE(cost.flat, int64_t(0));
-                QCOMPARE(cost.cum, int64_t(0));
+            auto it = got.upper_bound(address);
+            QVERIFY(it != got.begin());
+            --it;   // qflame's instruction at or before the row
+            if (last.count(it->first)) {
+                tails[it->first].flat += cost.flat, tails[it->first].cum += cost.cum;
+                QVERIFY2(it->first == address || undecoded.count(it->first), qPrintable(QString::number(address, 16)));
                 continue;
             }
-            QVERIFY2(it != got.end(), qPrintable(QString::number(address, 16)));
+            QVERIFY2(it->first == address, qPrintable(QString::number(address, 16)));
             if (!(it->second == cost))
                 QFAIL(qPrintable(QStringLiteral("%1 (%2): qflame %3/%4, pprof %5/%6")
                                      .arg(QString::number(address, 16), QLatin1String(sample))
@@ -219,8 +233,14 @@ void tst_Disasm::goEqualsPprof()
             flat += cost.flat;
             costed += cost.cum != 0;
         }
+        for (uint64_t address : last) {   // a one-byte last instruction (a RET) is not in pprof's rows at all
+            QCOMPARE(got.at(address).flat, tails[address].flat);
+            QCOMPARE(got.at(address).cum, tails[address].cum);
+        }
+        for (const auto &[address, cost] : got)
+            QVERIFY2(expected.count(address) || last.count(address), qPrintable(QString::number(address, 16)));
         QVERIFY(flat > 0);
-        QVERIFY(costed >= 3);
+        QVERIFY(costed >= 2);
     }
     // The text has pprof's ROUTINE header and the binary disassembled.
     const Run text = runQflame({QStringLiteral("disasm"), regex, profile});
