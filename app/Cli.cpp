@@ -3,6 +3,7 @@
 #include "Cli.h"
 
 #include "CliDiff.h"
+#include "CliDisasm.h"
 #include "CliFetch.h"
 #include "CliFormats.h"
 #include "CliGraph.h"
@@ -387,6 +388,15 @@ const char *cliUsage()
            "                                in GOROOT and the Go module cache;\n"
            "                                --tsv: function<TAB>file<TAB>line<TAB>flat<TAB>cum<TAB>text, file\n"
            "                                the one read, exact integers; --json: the files and lines as JSON\n"
+           "  qflame disasm REGEX FILE... [--binary FILE|DIR] [--sample TYPE|INDEX] [--tsv]\n"
+           "                                the cost of every instruction of the functions REGEX matches, as go\n"
+           "                                tool pprof -disasm counts it, disassembled by objdump from the binary\n"
+           "                                the profile names (or --binary: a file, or a folder searched by build\n"
+           "                                id; also $PPROF_BINARY_PATH); --tsv: function<TAB>address<TAB>flat\n"
+           "                                <TAB>cum<TAB>file:line<TAB>instruction, exact integers, address in hex\n"
+           "  qflame diff BASE NEW --disasm REGEX [--binary-base P] [--binary-new P] [--noise K] [--tsv]\n"
+           "                                two builds' instructions grouped by source line and inline frame:\n"
+           "                                cum before, after, delta and class, then each side's instructions\n"
            "  qflame graph FILE... [--nodecount N] [--nodefraction F] [--edgefraction F] [--sample TYPE|INDEX]\n"
            "                     [--granularity functions|lines|addresses] [filters as for top]\n"
            "                     [--tagroot KEYS] [--tagleaf KEYS] [--tsv | --dot OUT | --svg OUT | --png OUT]\n"
@@ -481,7 +491,7 @@ namespace {
 
 const std::vector<std::string> &cliVerbs()
 {
-    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds", "list", "graph"};
+    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds", "list", "graph", "disasm"};
     return verbs;
 }
 
@@ -522,6 +532,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &givenArgs)
             return runList(args);
         if (verb == "graph")
             return runGraph(args);
+        if (verb == "disasm")
+            return runDisasm(args);
         if (verb == "rounds")
             return wantsServer(args) ? runServerVerb(serverVerbs().rounds, args) : runRounds(args);
         usageError("unknown verb " + verb);

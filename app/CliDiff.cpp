@@ -3,6 +3,7 @@
 
 #include "Cli.h"
 #include "CliGraph.h"
+#include "CliDisasm.h"
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliRender.h"
@@ -181,6 +182,9 @@ int runDiff(const std::vector<std::string> &argv)
 {
     if (std::find(argv.begin(), argv.end(), std::string("--graph")) != argv.end())
         return runDiffGraph(argv);   // the comparison's call graph: its own options (CliGraph.cpp)
+    if (std::find_if(argv.begin(), argv.end(), [](const std::string &s) { return s.rfind("--disasm", 0) == 0; }) !=
+        argv.end())
+        return runDiffDisasm(argv);   // instructions grouped by source line: its own options (CliDisasm.cpp)
     const DiffArgs a = parseDiffArgs(argv);
     if (a.positional.size() != 2)
         usageError("diff takes exactly two FILEs: BASE NEW");

@@ -11,6 +11,7 @@
 #include "pgoview/PgoPanel.h"
 #include "pprof/Units.h"
 #include "sourceview/SourceView.h"
+#include "asmview/AsmView.h"
 #include "tables/SandwichView.h"
 #include "tables/TopTableModel.h"
 #include "tree/Search.h"
@@ -82,6 +83,8 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_panes->addSecondaryPane(m_table, tr("Top"));
     m_panes->addSecondaryPane(m_sandwich, tr("Sandwich"), 0.5);
     m_panes->addSecondaryPane(m_source, tr("Source"), 0.5);
+    m_asm = new AsmView;   // the Assembly pane (ui/asmview): a function's instructions, disassembled when asked
+    m_panes->addSecondaryPane(m_asm, tr("Assembly"), 0.5);
     m_panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
     auto *graph = new GraphPane;   // the call graph (ui/graphview), built when first shown
     m_panes->addSecondaryPane(graph, tr("Graph"), 0.6);
@@ -246,6 +249,16 @@ void ProfilePane::showSource(NodeId node)
     m_panes->showPane(m_source);
 }
 
+void ProfilePane::showAssembly(NodeId node)
+{
+    if (!m_view.tree || node == CallTree::kRoot)
+        return;
+    const FrameTable &frames = m_view.tree->frames();
+    const std::string function = frames.strings().str(frames.frame(m_view.tree->frame(node)).key.name);
+    m_asm->showFunction(m_view.profiles, size_t(m_view.sampleType), function);
+    m_panes->showPane(m_asm);
+}
+
 void ProfilePane::updatePgo()
 {
     if (!m_pgoStale || m_panes->currentPane() != m_pgo || m_panes->isCollapsed() || m_view.profiles.empty())
@@ -326,6 +339,7 @@ void ProfilePane::frameMenu(NodeId node, QPoint globalPos)
     menu.addAction(tr("&Zoom Into Frame"), this, [g, node] { g->zoomTo(node); });
     menu.addAction(tr("&Sandwich (Callers and Callees)"), this, [this, node] { showSandwich(m_view.tree->frame(node)); });
     menu.addAction(tr("Show So&urce"), this, [this, node] { showSource(node); });
+    menu.addAction(tr("Show &Assembly"), this, [this, node] { showAssembly(node); });
     menu.addSeparator();
     menu.addAction(tr("&Focus on %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Focus, exact); });
     menu.addAction(tr("&Ignore %1").arg(name), this, [this, exact] { m_filters->setFilter(FilterBar::Ignore, exact); });

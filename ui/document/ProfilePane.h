@@ -7,6 +7,7 @@
 namespace qflame {
 
 class SecondaryPanes;
+class AsmView;
 
 // Marks the PGO pane's tab when its readiness has an error or a warning: the lines themselves stay in the pane.
 void markPgoTab(SecondaryPanes *panes, PgoPanel *pgo);
@@ -33,10 +34,12 @@ public:
     SecondaryPanes *secondaryPanes() const { return m_panes; }
     PgoPanel *pgoPanel() const { return m_pgo; }
     SourceView *sourceView() const { return m_source; }
+    AsmView *asmView() const { return m_asm; }
     // Shows the PGO panel (the edges are computed when the profiles arrive, so it is ready).
     void showPgo();
     // Lists the source lines of the function of `node` in the Source view.
     void showSource(NodeId node);
+    void showAssembly(NodeId node);
     // Shows the sandwich of a frame of the current tree.
     void showSandwich(FrameId frame);
     // Writes the subtree of `node` (with its path) as gzip pprof or folded stacks; asks for a file when `path`
@@ -77,6 +80,7 @@ private:
     QTableView *m_table;
     PgoPanel *m_pgo;
     SourceView *m_source;
+    AsmView *m_asm;
     SecondaryPanes *m_panes;
 };
 

@@ -1,0 +1,134 @@
+// `qflame disasm REGEX FILE... [--binary PATH] [--tsv]` and
+// `qflame diff BASE NEW --disasm REGEX [--binary-base PATH] [--binary-new PATH] [--tsv]`.
+#include "CliDisasm.h"
+
+#include "Cli.h"
+#include "disasm/Disasm.h"
+#include "disasm/DisasmDiff.h"
+#include "formats/ProfileInput.h"
+#include "pprof/SampleTypes.h"
+#include "report/DisasmReport.h"
+#include "tree/PprofRegex.h"
+
+#include <QString>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace qflame {
+
+namespace {
+
+struct DisasmArgs {
+    std::vector<std::string> positional;
+    std::optional<std::string> sample, maxSize, binary, binaryBase, binaryNew, disasm, noise;
+    bool tsv = false;
+};
+
+DisasmArgs parseArgs(const std::vector<std::string> &argv, bool diff)
+{
+    DisasmArgs a;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &s = argv[i];
+        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--max-size", a.maxSize))
+            continue;
+        if (!diff && takeOption(argv, i, "--binary", a.binary))
+            continue;
+        if (diff && (takeOption(argv, i, "--binary-base", a.binaryBase) ||
+                     takeOption(argv, i, "--binary-new", a.binaryNew) || takeOption(argv, i, "--disasm", a.disasm) ||
+                     takeOption(argv, i, "--noise", a.noise)))
+            continue;
+        if (s == "--tsv")
+            a.tsv = true;
+        else if (s.size() > 1 && s[0] == '-' && s != "-" && (diff || !a.positional.empty()))
+            usageError("unknown option " + s + (diff ? " (diff --disasm takes --binary-base, --binary-new, --sample, "
+                                                       "--noise, --tsv)"
+                                                     : " (disasm takes --binary, --sample, --tsv)"));
+        else
+            a.positional.push_back(s);   // disasm's first is the regex, which may begin with '-'
+    }
+    return a;
+}
+
+// pprof's $PPROF_BINARY_PATH folders are searched too.
+BinarySearch searchFor(const std::optional<std::string> &binary)
+{
+    BinarySearch s;
+    if (binary)
+        s.explicitPath = *binary;
+    if (const char *env = std::getenv("PPROF_BINARY_PATH")) {
+        const QStringList dirs = QString::fromLocal8Bit(env).split(QLatin1Char(':'), Qt::SkipEmptyParts);
+        for (const QString &d : dirs)
+            s.folders.push_back(d.toStdString());
+    }
+    return s;
+}
+
+void warn(const Disassembly &d)
+{
+    for (const std::string &w : d.warnings)
+        std::cerr << "qflame: warning: " << w << "\n";
+}
+
+}   // namespace
+
+int runDisasm(const std::vector<std::string> &argv)
+{
+    const DisasmArgs a = parseArgs(argv, false);
+    if (a.positional.size() < 2)
+        usageError("disasm takes a REGEX and one or more FILEs (several are merged)");
+    const QRegularExpression re = compileRequiredPprofRegex(a.positional[0], "disasm");
+    const ReadOptions read = readOptionsFor(a.maxSize);
+    std::vector<std::shared_ptr<const Profile>> profiles;
+    for (size_t i = 1; i < a.positional.size(); ++i) {
+        profiles.push_back(readProfileFile(QString::fromStdString(a.positional[i]), read));
+        leaveToProcessEnd(profiles.back());
+    }
+    const size_t type = chosenSampleType(*profiles.front(), a.sample);
+    const Disassembly d = disassembleProfiles(profiles, type, re, searchFor(a.binary), a.positional[0]);
+    warn(d);
+    if (a.tsv)
+        writeDisasmTsv(d, writeToStdout);
+    else
+        writeDisasmText(d, writeToStdout);
+    return 0;
+}
+
+int runDiffDisasm(const std::vector<std::string> &argv)
+{
+    const DisasmArgs a = parseArgs(argv, true);
+    if (a.positional.size() != 2)
+        usageError("diff --disasm takes exactly two FILEs: BASE NEW");
+    if (!a.disasm)
+        usageError("--binary-base and --binary-new go with --disasm REGEX");
+    double noiseK = 2.0;
+    if (a.noise) {
+        char *end = nullptr;
+        noiseK = std::strtod(a.noise->c_str(), &end);
+        if (end == a.noise->c_str() || *end || !(noiseK >= 0))
+            usageError("--noise takes a number of standard errors >= 0, not '" + *a.noise + "'");
+    }
+    const QRegularExpression re = compileRequiredPprofRegex(*a.disasm, "disasm");
+    const ReadOptions read = readOptionsFor(a.maxSize);
+    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), read);
+    const auto next = readProfileFile(QString::fromStdString(a.positional[1]), read);
+    leaveToProcessEnd(base);
+    leaveToProcessEnd(next);
+    const size_t type = chosenSampleType(*base, a.sample);
+    const Disassembly before = disassembleProfiles({base}, type, re, searchFor(a.binaryBase), *a.disasm);
+    const int afterType = findExactSampleType(*next, base->typeName(type), base->unitName(type));
+    if (afterType < 0)
+        throw ProfileError(next->sourceName + ": no " + base->typeName(type) + "/" + base->unitName(type) +
+                           " sample type, which " + base->sourceName + " is listed in");
+    const Disassembly after = disassembleProfiles({next}, size_t(afterType), re, searchFor(a.binaryNew), *a.disasm);
+    warn(before);
+    warn(after);
+    const DisasmDiff diff = diffDisassembly(before, after, noiseK);
+    if (a.tsv)
+        writeDisasmDiffTsv(diff, writeToStdout);
+    else
+        writeDisasmDiffText(diff, writeToStdout);
+    return 0;
+}
+
+}   // namespace qflame

@@ -1,0 +1,55 @@
+#include "disasm/DisasmDiff.h"
+
+#include <map>
+#include <tuple>
+
+namespace qflame {
+
+DisasmDiff diffDisassembly(const Disassembly &before, const Disassembly &after, double noiseK)
+{
+    DisasmDiff out;
+    out.sampleType = before.sampleType;
+    out.unit = before.unit;
+    out.beforeTotal = before.total;
+    out.afterTotal = after.total;
+    out.countsKnown = before.countsKnown && after.countsKnown;
+    out.noiseK = noiseK;
+    using Key = std::tuple<std::string, std::string, int64_t, std::string>;   // routine, file, line, function
+    std::map<Key, DisasmGroup> groups;
+    std::map<Key, std::pair<int64_t, int64_t>> counts;
+    auto add = [&](const Disassembly &d, bool isAfter) {
+        for (const DisasmRoutine &r : d.routines)
+            for (const DisasmInstruction &in : r.instructions) {
+                const Key key{r.name, in.file, in.line, in.function};
+                DisasmGroup &g = groups[key];
+                g.routine = r.name, g.function = in.function, g.file = in.file, g.line = in.line;
+                auto &c = counts[key];
+                if (isAfter) {
+                    g.afterFlat = wrappingAdd(g.afterFlat, in.flat), g.afterCum = wrappingAdd(g.afterCum, in.cum);
+                    c.second = wrappingAdd(c.second, in.countCum);
+                    g.after.push_back(in);
+                } else {
+                    g.beforeFlat = wrappingAdd(g.beforeFlat, in.flat), g.beforeCum = wrappingAdd(g.beforeCum, in.cum);
+                    c.first = wrappingAdd(c.first, in.countCum);
+                    g.before.push_back(in);
+                }
+            }
+    };
+    add(before, false);
+    add(after, true);
+    for (auto &[key, g] : groups) {
+        const auto &[beforeCount, afterCount] = counts[key];
+        if (out.countsKnown)
+            g.standardError = deltaStandardError(double(g.beforeCum), double(beforeCount), double(g.afterCum),
+                                                 double(afterCount));
+        g.cls = classifyDelta(!g.before.empty() && g.beforeCum != 0, !g.after.empty() && g.afterCum != 0,
+                              double(g.afterCum) - double(g.beforeCum), g.standardError, noiseK);
+        g.sameCode = g.before.size() == g.after.size();
+        for (size_t i = 0; g.sameCode && i < g.before.size(); ++i)
+            g.sameCode = g.before[i].text == g.after[i].text;
+        out.groups.push_back(std::move(g));
+    }
+    return out;
+}
+
+}   // namespace qflame

@@ -1,0 +1,60 @@
+// The Assembly pane: one function's instructions as model/disasm gives them (flat and cum as go tool pprof -disasm
+// counts them, objdump's instructions), with heat bars in the flat and cum columns, the source line (and its text,
+// when the file is on this machine) interleaved where it changes, and the hottest instruction scrolled into view.
+// The disassembly runs off the GUI thread; a missing binary, another build id or a stripped binary is the pane's one
+// line, in the CLI's words.
+#pragma once
+
+#include "controls/LatestJob.h"
+#include "disasm/Disasm.h"
+
+#include <QWidget>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace qflame {
+
+struct AsmResult {
+    std::shared_ptr<const Disassembly> disassembly;
+    std::map<std::string, std::vector<QString>> sources;   // the source files' lines, where readable
+    QString error;
+};
+
+// The work of the job, exposed for tests: disassembles the function named exactly `function`.
+AsmResult disassembleFunction(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
+                              const std::string &function);
+
+class AsmView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit AsmView(QWidget *parent = nullptr);
+
+    // Disassembles `function` of the tab's profiles off the GUI thread, then shows it; a newer request wins.
+    void showFunction(std::vector<std::shared_ptr<const Profile>> profiles, size_t type, std::string function);
+    void setResult(const AsmResult &result);
+    bool isDisassembling() const { return m_job.running(); }
+
+    // For tests: what is shown.
+    QString titleText() const;
+    QTreeWidget *tree() const { return m_tree; }
+    QTreeWidgetItem *hottestItem() const { return m_hottest; }
+
+Q_SIGNALS:
+    void disassemblyReady();
+
+private:
+    LatestJob<AsmResult> m_job{this};
+    QLabel *m_title;
+    QTreeWidget *m_tree;
+    QTreeWidgetItem *m_hottest = nullptr;
+};
+
+}   // namespace qflame
