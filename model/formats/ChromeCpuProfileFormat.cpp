@@ -3,6 +3,7 @@
 #include "formats/FlamebearerFormat.h"
 #include "formats/JsonStream.h"
 #include "formats/StackProfile.h"
+#include "time/Timeline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,6 +73,7 @@ public:
         if (m_timed && m_hasEnd && m_hasStart)
             b.setDurationNanos(nanos(std::max<int64_t>(plus(m_endTime, -m_startTime), 0)));
         std::vector<uint64_t> leafFirst;
+        std::vector<uint32_t> sampleOfNode(m_timed ? m_nodes.size() : 0, UINT32_MAX);
         for (size_t i = 0; i < m_nodes.size(); ++i) {
             if (m_nodes[i].count == 0 && m_nodes[i].nanos == 0)
                 continue;
@@ -91,7 +93,12 @@ public:
             b.setOtherBytes(held());
             const Node &n = m_nodes[i];
             b.appendStackIds(leafFirst, m_timed ? std::vector<int64_t>{n.count, n.nanos} : std::vector<int64_t>{n.count});
+            if (m_timed)
+                sampleOfNode[i] = uint32_t(b.stackCount() - 1);
         }
+        // Each sample's time, its duration its own weight in cpu/nanoseconds (time/Timeline.h).
+        if (m_timed)
+            b.setTimeline(m_timeline.build({0, 1}, &sampleOfNode));
         return b.build(m_source);
     }
 
@@ -373,7 +380,7 @@ private:
     uint64_t held() const
     {
         return heldBytes(m_nodes) + heldBytes(m_names) + m_index.bytes() + heldBytes(m_sampleNode) +
-               heldBytes(m_deltas) + heldBytes(m_open) + heldBytes(m_openChildren);
+               heldBytes(m_deltas) + heldBytes(m_open) + heldBytes(m_openChildren) + m_timeline.bytes();
     }
     void account() const
     {
@@ -408,8 +415,12 @@ private:
             const size_t i = sampleAt(k);
             const int64_t next = k + 1 < time.size() ? time[sampleAt(k + 1)] : (m_hasEnd ? m_endTime : time[i]);
             Node &n = m_nodes[m_sampleNode[i]];
+            const int64_t duration = nanos(std::max<int64_t>(plus(next, -time[i]), 0));
             n.count += 1;
-            n.nanos = plus(n.nanos, nanos(std::max<int64_t>(plus(next, -time[i]), 0)));
+            n.nanos = plus(n.nanos, duration);
+            if (m_timeline.size() % 4096 == 0)
+                account();
+            m_timeline.add(m_sampleNode[i], nanos(time[i]), duration);
         }
         std::vector<uint32_t>().swap(m_sampleNode);
         std::vector<int64_t>().swap(m_deltas);
@@ -438,6 +449,7 @@ private:
     // The samples (as node indexes) and their deltas (then times), in the file's order.
     std::vector<uint32_t> m_sampleNode;
     std::vector<int64_t> m_deltas;
+    TimelineBuilder m_timeline;   // the samples' times, by node until the profile's samples are made
     uint64_t m_sampleCount = 0, m_deltaCount = 0;
 };
 
