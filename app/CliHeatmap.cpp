@@ -6,6 +6,7 @@
 #include "Cli.h"
 #include "time/Heatmap.h"
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 

@@ -197,7 +197,7 @@ const char kCpuProfile[] = R"({"nodes":[
 
 // The old V8 tree form (Node 10's v8-profiler, Chrome before 58): the nodes nest under "head", "id" after the
 // children, times are absolute "timestamps" in microseconds, startTime and endTime in seconds.
-const char kOldCpuProfile[] = R"({"typeId":"CPU","uid":"1","title":"","head":{"functionName":"(root\u0029",
+const char kOldCpuProfile[] = R"js({"typeId":"CPU","uid":"1","title":"","head":{"functionName":"(root\u0029",
  "scriptId":"0","url":"","lineNumber":0,"columnNumber":0,"hitCount":0,"callUID":11,"children":[
   {"functionName":"main","scriptId":"5","url":"m.js","lineNumber":0,"columnNumber":0,"hitCount":1,"callUID":12,
    "children":[
@@ -209,7 +209,7 @@ const char kOldCpuProfile[] = R"({"typeId":"CPU","uid":"1","title":"","head":{"f
   {"functionName":"(garbage collector)","url":"","lineNumber":0,"hitCount":1,"callUID":15,"children":[],"id":6}],
  "deoptReason":"","id":1},
  "startTime":12.5,"endTime":12.5001,"samples":[2,3,5,6,3,4],
- "timestamps":[12500010,12500020,12500035,12500040,12500060,12500080]})";
+ "timestamps":[12500010,12500020,12500035,12500040,12500060,12500080]})js";
 
 }   // namespace
 

@@ -108,6 +108,13 @@ public:
         case kJsonTop:
             return isArray ? kJsonSkip : kTop;
         case kTop:
+            if (at.key == "head" && !isArray && m_pass == 1) {
+                if (m_hasNodes)
+                    fail("the file has both \"nodes\" and \"head\"");
+                m_hasNodes = m_old = true;
+                openNode();
+                return kHead;
+            }
             if (!isArray)
                 return kJsonSkip;
             if (at.key == "nodes") {
@@ -126,13 +133,6 @@ public:
                     return kJsonSkip;
                 }
                 return at.key == "samples" ? kSamples : kDeltas;
-            }
-            if (at.key == "head" && !isArray && m_pass == 1) {
-                if (m_hasNodes)
-                    fail("the file has both \"nodes\" and \"head\"");
-                m_hasNodes = m_old = true;
-                openNode();
-                return kHead;
             }
             return kJsonSkip;
         case kHead:

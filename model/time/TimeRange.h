@@ -12,6 +12,8 @@
 
 namespace qflame {
 
+struct Timeline;
+
 // [fromNanos, toNanos), in nanoseconds from the timeline's first event.
 struct TimeRange {
     int64_t fromNanos = std::numeric_limits<int64_t>::min();
@@ -21,7 +23,7 @@ struct TimeRange {
 
 // The profile's timeline, or ProfileError "<source>: the profile has no sample times (...)" naming the formats
 // that have them; `what` says who asked ("--from/--to").
-const struct Timeline &requireTimeline(const Profile &profile, const std::string &what);
+const Timeline &requireTimeline(const Profile &profile, const std::string &what);
 
 // "12.5" (seconds from the first sample) or an RFC 3339 time ("2026-12-04T11:24:26.5Z", files whose times are
 // wall-clock times): nanoseconds from the first sample. ProfileError when it is neither, or when it is a clock
