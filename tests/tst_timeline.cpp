@@ -83,7 +83,7 @@ QString top(const std::shared_ptr<const Profile> &p, const char *type)
 QString times(const Timeline &t)
 {
     QStringList out;
-    t.forEach([&](size_t, int64_t nanos, uint32_t s) { out << QStringLiteral("%1@%2").arg(s).arg(nanos); });
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t) { out << QStringLiteral("%1@%2").arg(s).arg(nanos); });
     return out.join(QLatin1Char(' '));
 }
 

@@ -50,14 +50,14 @@ Heatmap computeHeatmap(const Profile &profile, const HeatmapOptions &options)
             keepThread[i] = re.match(QString::fromStdString(t.threadNames[i])).hasMatch();
     }
     const EventValues value(profile, options.type);
-    t.forEach([&](size_t e, int64_t nanos, uint32_t s) {
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t weight) {
         if (!keepThread[t.threadOf(s)])
             return;
         const int64_t column = nanos / options.columnNanos;
         const int64_t offset = nanos - column * options.columnNanos;
         const uint32_t row = uint32_t((__int128(offset) * options.rows) / options.columnNanos);
         int64_t &cell = h.cells[size_t(column) * h.rows + row];
-        cell = wrappingAdd(cell, value(e, s));
+        cell = wrappingAdd(cell, value(weight, s));
     });
     for (int64_t v : h.cells)
         h.maxValue = std::max(h.maxValue, v);

@@ -97,13 +97,13 @@ std::shared_ptr<const Profile> profileInRange(const std::shared_ptr<const Profil
     std::vector<int64_t> sums(in.sampleCount() * types, 0);
     std::vector<uint8_t> hit(in.sampleCount(), 0);
     TimelineBuilder events;
-    t.forEach([&](size_t e, int64_t nanos, uint32_t s) {
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t weight) {
         if (!range.contains(nanos) || !keepThread[t.threadOf(s)])
             return;
         hit[s] = 1;
         for (size_t k = 0; k < types; ++k)
-            sums[s * types + k] = wrappingAdd(sums[s * types + k], values[k](e, s));
-        events.add(s, t.startNanos + nanos, t.weight.empty() ? 0 : t.weight[e]);
+            sums[s * types + k] = wrappingAdd(sums[s * types + k], values[k](weight, s));
+        events.add(s, t.startNanos + nanos, weight);
     });
     auto out = std::make_shared<Profile>();
     Profile &p = *out;

@@ -18,8 +18,8 @@ EventValues::EventValues(const Profile &profile, size_t type)
     const Timeline &t = *profile.timeline;
     const size_t samples = profile.sampleCount();
     m_share.assign(samples, 0);
-    if (type < t.weighted.size() && t.weighted[type] && !t.weight.empty()) {
-        m_weights = &t.weight;
+    if (type < t.weighted.size() && t.weighted[type] && (!t.weight.empty() || t.gapWeights)) {
+        m_weighted = true;
         for (size_t s = 0; s < samples; ++s)
             m_share[s] = profile.value(s, type) != 0;
         return;

@@ -13,6 +13,7 @@
 // below this folder depends on it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -31,6 +32,10 @@ struct Timeline {
     std::vector<uint32_t> delta;         // per event: nanoseconds since the previous one (the first: since startNanos)
     std::vector<int64_t> longDeltas;     // the gaps of kLongDelta, in order
     std::vector<int64_t> weight;         // per event, or empty: its value in the weighted sample types
+    // Or each event's weight is the time until the next one, the last's until endNanos (a .cpuprofile's sample
+    // durations, as DevTools counts them): no memory for them.
+    bool gapWeights = false;
+    int64_t endNanos = 0;                // from the origin
     std::vector<uint8_t> weighted;       // per sample type: 1 when its event values are the weights
     std::vector<uint32_t> sampleThread;  // per sample: its thread in threadNames; empty: all on thread 0
     std::vector<std::string> threadNames;
@@ -42,15 +47,19 @@ struct Timeline {
     uint64_t bytes() const;
     uint32_t threadOf(uint32_t s) const { return sampleThread.empty() ? 0 : sampleThread[s]; }
 
-    // fn(event, nanoseconds from the origin, sample), in time order.
+    // fn(event, nanoseconds from the origin, sample, weight), in time order.
     template <class Fn>
     void forEach(Fn &&fn) const
     {
-        int64_t t = 0;
         size_t longAt = 0;
+        const auto step = [&](size_t i) { return delta[i] == kLongDelta ? longDeltas[longAt++] : int64_t(delta[i]); };
+        int64_t t = sample.empty() ? 0 : step(0);
         for (size_t i = 0; i < sample.size(); ++i) {
-            t += delta[i] == kLongDelta ? longDeltas[longAt++] : int64_t(delta[i]);
-            fn(i, t, sample[i]);
+            const int64_t next = i + 1 < sample.size() ? t + step(i + 1) : t;
+            const int64_t w = gapWeights ? (i + 1 < sample.size() ? next - t : std::max<int64_t>(endNanos - t, 0))
+                              : weight.empty() ? 0 : weight[i];
+            fn(i, t, sample[i], w);
+            t = next;
         }
     }
 };
@@ -59,13 +68,13 @@ struct Timeline {
 class EventValues {
 public:
     EventValues(const Profile &profile, size_t type);
-    int64_t operator()(size_t event, uint32_t sample) const
+    int64_t operator()(int64_t weight, uint32_t sample) const
     {
-        return m_weights ? (m_share[sample] ? (*m_weights)[event] : 0) : m_share[sample];
+        return m_weighted ? (m_share[sample] ? weight : 0) : m_share[sample];
     }
 
 private:
-    const std::vector<int64_t> *m_weights = nullptr;
+    bool m_weighted = false;
     std::vector<int64_t> m_share;   // per sample: its value / its events (weighted: whether its value is non-zero)
 };
 
