@@ -7,10 +7,12 @@
 #include "CliFetch.h"
 #include "CliFormats.h"
 #include "CliGraph.h"
+#include "CliHeatmap.h"
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliQryn.h"
 #include "CliRounds.h"
+#include "CliTimeRange.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
 #include "names/Demangle.h"
@@ -282,6 +284,7 @@ ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
     o.demangle = cliDemangleMode();
     o.collapseTemplates = cliCollapseTemplates();
     o.profileName = profileNameOption();
+    o.timeFrom = cliTimeFrom(), o.timeTo = cliTimeTo();
     o.warning = [](const std::string &message) { std::cerr << "qflame: warning: " << message << "\n"; };
     if (maxSizeMiB) {
         const auto mib = parseCount(*maxSizeMiB);
@@ -418,6 +421,12 @@ const char *cliUsage()
            "                                --tsv: caller<TAB>callee<TAB>offset<TAB>weight<TAB>hot(1|0);\n"
            "                                --json: readiness, edges and candidates (docs/json.md);\n"
            "                                --preprofile: go tool preprofile's text to OUT ('-': stdout)\n"
+           "  qflame heatmap FILE [--column-ms N] [--rows N] [--thread RE] [--sample TYPE|INDEX] [--tsv]\n"
+           "                                the subsecond heatmap of a file with sample times (perf script,\n"
+           "                                .cpuprofile): columns of N ms (default 1000) from the first sample,\n"
+           "                                each cut into rows (default 50), the sample type's sum per cell;\n"
+           "                                --thread: threads whose name (perf: comm pid/tid) matches RE;\n"
+           "                                --tsv: column_start_ns<TAB>row<TAB>value per non-empty cell\n"
            QFLAME_ROUNDS_USAGE
            QFLAME_QRYN_USAGE
            QFLAME_FETCH_USAGE
@@ -429,6 +438,9 @@ const char *cliUsage()
            "                                simple also template arguments; readable names are kept as they are\n"
            "  --collapse-templates          then every name's template arguments become <> (readable names too):\n"
            "                                frames differing only inside <...> merge, values summed\n"
+           "  --from T --to T               top, diff, convert, graph, heatmap: only the samples from T to T\n"
+           "                                (seconds from the first sample, or RFC 3339 where the file's times\n"
+           "                                are clock times); a file without sample times is an error\n"
            "  --help, --version\n"
            "FILE may be pprof, perf script output, folded stacks or Pyroscope flamebearer JSON, raw or gzip/zstd\n"
            "compressed, told apart by content; '-' reads standard input.\n"
@@ -491,7 +503,7 @@ namespace {
 
 const std::vector<std::string> &cliVerbs()
 {
-    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds", "list", "graph", "disasm"};
+    static const std::vector<std::string> verbs = {"info", "top", "diff", "convert", "merge", "pgo", "rounds", "list", "graph", "disasm", "heatmap"};
     return verbs;
 }
 
@@ -514,8 +526,8 @@ std::string cliVerbList()
 int runCli(const std::string &verb, const std::vector<std::string> &givenArgs)
 {
     try {
-        const std::vector<std::string> args = takeDemangleOption(takeProfileName(
-            namesUrl(givenArgs) && serverVerbs().fetch ? serverVerbs().fetch(givenArgs) : givenArgs));
+        const std::vector<std::string> args = takeTimeRangeOptions(verb, takeDemangleOption(takeProfileName(
+            namesUrl(givenArgs) && serverVerbs().fetch ? serverVerbs().fetch(givenArgs) : givenArgs)));
         if (verb == "info")
             return runInfo(args);
         if (verb == "top")
@@ -534,6 +546,8 @@ int runCli(const std::string &verb, const std::vector<std::string> &givenArgs)
             return runGraph(args);
         if (verb == "disasm")
             return runDisasm(args);
+        if (verb == "heatmap")
+            return runHeatmap(args);
         if (verb == "rounds")
             return wantsServer(args) ? runServerVerb(serverVerbs().rounds, args) : runRounds(args);
         usageError("unknown verb " + verb);

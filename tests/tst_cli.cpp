@@ -559,7 +559,7 @@ void tst_Cli::windowWithoutDisplay()
     const QByteArray err = p.readAllStandardError();
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);   // no SIGABRT
     QCOMPARE(p.exitCode(), 1);
-    const QByteArray tail = "); without one, these verbs work: info, top, diff, convert, merge, pgo, rounds, list, graph, disasm (qflame --help)\n";
+    const QByteArray tail = "); without one, these verbs work: info, top, diff, convert, merge, pgo, rounds, list, graph, disasm, heatmap (qflame --help)\n";
     QVERIFY2(err.startsWith("qflame: the window needs a display (") && err.endsWith(tail), err.constData());
     QCOMPARE(err.count('\n'), 1);
     if (!why.isEmpty())

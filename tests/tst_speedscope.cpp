@@ -41,6 +41,7 @@ private Q_SLOTS:
     void rejectsWithOneLine();
     void sniffsByContent();
     void cpuProfileTotals();
+    void oldV8CpuProfile();
     void nodeCpuProfile();
     void pprofRoundTrip_data();
     void pprofRoundTrip();
@@ -194,6 +195,22 @@ const char kCpuProfile[] = R"({"nodes":[
  {"id":4,"callFrame":{"functionName":"","url":"m.js","lineNumber":6},"hitCount":1}],
  "startTime":100,"endTime":160,"samples":[2,3,3,4,3],"timeDeltas":[10,5,5,20,10]})";
 
+// The old V8 tree form (Node 10's v8-profiler, Chrome before 58): the nodes nest under "head", "id" after the
+// children, times are absolute "timestamps" in microseconds, startTime and endTime in seconds.
+const char kOldCpuProfile[] = R"js({"typeId":"CPU","uid":"1","title":"","head":{"functionName":"(root\u0029",
+ "scriptId":"0","url":"","lineNumber":0,"columnNumber":0,"hitCount":0,"callUID":11,"children":[
+  {"functionName":"main","scriptId":"5","url":"m.js","lineNumber":0,"columnNumber":0,"hitCount":1,"callUID":12,
+   "children":[
+    {"functionName":"a","url":"m.js","lineNumber":3,"hitCount":2,"callUID":13,"children":[],"deoptReason":"",
+     "id":3,"positionTicks":[{"line":4,"ticks":2}]},
+    {"functionName":"","url":"m.js","lineNumber":6,"hitCount":1,"callUID":14,"children":[
+     {"functionName":"a","url":"m.js","lineNumber":3,"hitCount":1,"callUID":13,"children":[],"id":5}],"id":4}],
+   "id":2},
+  {"functionName":"(garbage collector)","url":"","lineNumber":0,"hitCount":1,"callUID":15,"children":[],"id":6}],
+ "deoptReason":"","id":1},
+ "startTime":12.5,"endTime":12.5001,"samples":[2,3,5,6,3,4],
+ "timestamps":[12500010,12500020,12500035,12500040,12500060,12500080]})js";
+
 }   // namespace
 
 void tst_Speedscope::sampledTotals()
@@ -311,6 +328,26 @@ void tst_Speedscope::cpuProfileTotals()
     const QByteArray hits = R"({"nodes":[{"id":1,"callFrame":{"functionName":"(root\u0029"},"children":[2]},
         {"id":2,"callFrame":{"functionName":"f"},"hitCount":4}]})";
     QCOMPARE(describe(flatCum(read(hits))), QStringLiteral("f=4/4"));
+}
+
+void tst_Speedscope::oldV8CpuProfile()
+{
+    QCOMPARE(int(sniffProfileFormat(kOldCpuProfile)), int(ProfileFormat::ChromeCpuProfile));
+    const auto p = read(kOldCpuProfile);
+    // Each sample lasts until the next timestamp, the last until endTime (12.5001 s = 12500100 us): main 10 us
+    // (at 10), a 15 (at 20), a under the anonymous function 5 (at 35), GC 20 (at 40), a 20 (at 60), the
+    // anonymous function 20 (at 80). main's cum: 10 + 15 + 5 + 20 + 20 = 70 us; the anonymous one's 20 + 5.
+    QCOMPARE(describe(flatCum(p, 1)), QStringLiteral("(anonymous m.js:7)=20000/25000 (garbage collector)=20000/20000 "
+                                                     "a=40000/40000 main=10000/70000"));
+    QCOMPARE(describe(flatCum(p, 0)), QStringLiteral("(anonymous m.js:7)=1/2 (garbage collector)=1/1 a=3/3 main=1/5"));
+    QCOMPARE(p->durationNanos, int64_t(100000));   // 12.5 s to 12.5001 s
+    // Without samples, the hit counts; a node without "id" (older still) is read too.
+    const QByteArray hits = R"({"head":{"functionName":"(root\u0029","children":[{"functionName":"f","hitCount":4,
+        "children":[{"functionName":"g","hitCount":2,"children":[]}]}]}})";
+    QCOMPARE(describe(flatCum(read(hits))), QStringLiteral("f=4/6 g=2/2"));
+    // Timestamps that do not match the samples are refused in one line.
+    QCOMPARE(readError(R"({"head":{"functionName":"f","id":1},"samples":[1,1],"timestamps":[5]})"),
+             QStringLiteral("in: cpuprofile: \"samples\" has 2 entries but \"timestamps\" 1"));
 }
 
 // node --cpu-prof's own file (tests/data/formats/node__busy.cpuprofile), and a fresh one when node is here.

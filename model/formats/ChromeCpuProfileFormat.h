@@ -11,6 +11,11 @@
 // it. The profile has samples/count (one per sample) and cpu/nanoseconds (their durations); a file without
 // samples has hitCount per node, which becomes samples/count alone. A frame is its functionName, or
 // "(anonymous URL:LINE)" when that is empty (lineNumber is 0-based in the file, 1-based here).
+//
+// The old tree form (Node 10's v8-profiler, Chrome before 58) is read too: {"head": {"functionName", "url",
+// "lineNumber", "hitCount", "callUID", "children": [nodes...], "id"}, "startTime": 12.5, "endTime": 12.6 (seconds),
+// "samples": [ids], "timestamps": [absolute microseconds]}: its nested nodes become the same nodes, and its
+// times count as DevTools' CPUProfileDataModel counts the old form's.
 #pragma once
 
 #include "io/ReadOptions.h"
@@ -22,8 +27,8 @@
 
 namespace qflame {
 
-// Whether `head` is a JSON object with "nodes" and a "callFrame" in it (V8 writes the nodes first); speedscope
-// and flamebearer files have no call frames.
+// Whether `head` is a JSON object with "nodes" and a "callFrame" in it (V8 writes the nodes first), or with
+// "head" and a "functionName" (the old form); speedscope and flamebearer files have neither.
 bool looksLikeChromeCpuProfile(std::string_view head);
 
 std::shared_ptr<const Profile> readChromeCpuProfile(std::string_view json, const std::string &sourceName,

@@ -1,5 +1,7 @@
 #include "formats/PerfScriptFormat.h"
 
+#include "time/Timeline.h"
+
 #include <charconv>
 #include <optional>
 #include <unordered_map>
@@ -107,6 +109,22 @@ bool isTime(std::string_view t)
     return allOf(t.substr(0, dot), isDigit) && (dot == std::string_view::npos || allOf(t.substr(dot + 1), isDigit));
 }
 
+// The time field in nanoseconds: "13144.649758:" -> 13144649758000.
+std::optional<int64_t> timeNanos(std::string_view t)
+{
+    t.remove_suffix(1);
+    const size_t dot = t.find('.');
+    const std::string_view whole = t.substr(0, dot), fraction = dot == t.npos ? t.substr(t.size()) : t.substr(dot + 1);
+    if (whole.size() > 10 || fraction.size() > 9)
+        return std::nullopt;
+    int64_t nanos = 0;
+    for (char c : whole)
+        nanos = nanos * 10 + (c - '0');
+    for (size_t k = 0; k < 9; ++k)
+        nanos = nanos * 10 + (k < fraction.size() ? fraction[k] - '0' : 0);
+    return nanos;
+}
+
 bool isModifier(char c)
 {
     return std::string_view("ukhIGHpPSDWeb").find(c) != std::string_view::npos;
@@ -125,7 +143,7 @@ std::string_view eventName(std::string_view t)
 
 struct Header {
     std::string_view comm;   // empty when not printed
-    std::optional<int64_t> pid, tid, period;
+    std::optional<int64_t> pid, tid, period, nanos;
     std::string_view event;
     std::string_view rest;   // the frame on the header line, when the record has no call graph
 };
@@ -158,8 +176,10 @@ bool parseHeader(std::string_view line, Header *h)
         const std::string_view tok = t[i].text;
         if (tok.size() > 2 && tok.front() == '[' && tok.back() == ']' && allOf(tok.substr(1, tok.size() - 2), isDigit))
             continue;   // [cpu]
-        if (isTime(tok))
+        if (isTime(tok)) {
+            h->nanos = timeNanos(tok);
             continue;
+        }
         if (tok.back() == ':') {
             h->event = eventName(tok);
             if (h->event.empty())
@@ -386,11 +406,13 @@ public:
             if (s.event == event && s.comm == comm && s.pid == pid && s.tid == tid && sameStack(it->second)) {
                 ++s.count;
                 s.period = wrappingAdd(s.period, m_header.period.value_or(0));
+                record(it->second);
                 return;
             }
         }
         m_sampleOf.emplace(h, uint32_t(m_samples.size()));
         m_samples.push_back(Sample{event, comm, pid, tid, 1, m_header.period.value_or(0)});
+        record(uint32_t(m_samples.size() - 1));
         m_p.sampleLocations.insert(m_p.sampleLocations.end(), m_stack.begin(), m_stack.end());
         m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
         if (comm)
@@ -412,7 +434,7 @@ public:
                                 (sizeof(Location) + sizeof(Line) + 48) * m_p.locations.size() +
                                 (sizeof(Function) + 48) * m_p.functions.size() +
                                 (sizeof(Mapping) + 48) * m_p.mappings.size() + (sizeof(Sample) + 32) * m_samples.size() +
-                                48 * m_strings.size();
+                                48 * m_strings.size() + m_timeline.bytes();
         const uint64_t budget = uint64_t(m_options.memoryPerInputByte) * inputBytes + (uint64_t(64) << 20);
         if (stored > budget)
             throw ProfileError(m_source + ": line " + std::to_string(lineNo) + ": the perf script input needs more than " +
@@ -460,6 +482,14 @@ public:
             if (periodColumn[e] >= 0)
                 m_p.values[i * types + size_t(periodColumn[e])] = m_samples[i].period;
         }
+        // Each record's time, its period its own weight in the period types (time/Timeline.h); none when a
+        // record has no time.
+        std::vector<uint8_t> weighted(types, 0);
+        for (int column : periodColumn)
+            if (column >= 0)
+                weighted[size_t(column)] = 1;
+        if (!m_untimed)
+            m_p.timeline = m_timeline.build(std::move(weighted));
         m_p.comments.push_back(str("qflame: imported from perf script"));
         m_p.sourceName = m_source;
         return std::make_shared<Profile>(std::move(m_p));
@@ -592,6 +622,22 @@ private:
         return it->second;
     }
 
+    // The record's time and thread ("comm pid/tid", as perf prints them) for the timeline.
+    void record(uint32_t sample)
+    {
+        m_untimed = m_untimed || !m_header.nanos;
+        if (m_untimed)
+            return;
+        if (sample + 1 == m_samples.size()) {
+            std::string name(m_header.comm);
+            if (m_header.tid)
+                name += (name.empty() ? "" : " ") + (m_header.pid ? std::to_string(*m_header.pid) + "/" : std::string()) +
+                        std::to_string(*m_header.tid);
+            m_timeline.setSampleThread(sample, m_timeline.thread(name));
+        }
+        m_timeline.add(sample, *m_header.nanos, m_header.period.value_or(0));
+    }
+
     bool sameStack(uint32_t sample) const
     {
         const uint64_t b = m_p.sampleLocBegin[sample], e = m_p.sampleLocBegin[sample + 1];
@@ -621,6 +667,8 @@ private:
     size_t m_headerLine = 0;
     std::vector<uint32_t> m_stack;   // innermost first, as perf prints and pprof stores
     bool m_open = false;
+    TimelineBuilder m_timeline;
+    bool m_untimed = false;   // a record without a time: no timeline
 };
 
 std::string_view withoutBom(std::string_view text)

@@ -12,6 +12,8 @@
 // the ip column (or, without it, the +0x offset, which is taken off the name), whose function is the symbol
 // ("[unknown]" kept as perf prints it) and whose mapping is the DSO in parentheses. comm is a string label, pid
 // and tid numeric labels. A lone number after comm is the thread id: that is what perf's default fields print.
+// Each record's time and thread ("comm pid/tid") go to the profile's timeline (time/Timeline.h) when every
+// record prints a time.
 #pragma once
 
 #include "io/ReadOptions.h"

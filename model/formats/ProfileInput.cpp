@@ -11,6 +11,7 @@
 #include "names/Demangle.h"
 #include "names/TemplateArguments.h"
 #include "pprof/PprofReader.h"
+#include "time/TimeRange.h"
 
 #include <algorithm>
 #include <optional>
@@ -181,7 +182,9 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
 std::shared_ptr<const Profile> readAndDemangle(std::string_view bytes, const std::string &sourceName,
                                                const ReadOptions &options, std::optional<ProfileFormat> only)
 {
-    auto profile = demangleProfile(readThroughDoor(bytes, sourceName, options, only), options.demangle);
+    auto profile = demangleProfile(cutToTimeOptions(readThroughDoor(bytes, sourceName, options, only),
+                                                    options.timeFrom, options.timeTo),
+                                   options.demangle);
     return options.collapseTemplates ? collapseTemplates(std::move(profile)) : profile;
 }
 

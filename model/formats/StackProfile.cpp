@@ -160,6 +160,11 @@ uint32_t StackProfileBuilder::stackHash(const uint32_t *indexes, size_t count)
     return finish(h);
 }
 
+void StackProfileBuilder::setTimeline(std::shared_ptr<const Timeline> timeline)
+{
+    m_out->timeline = std::move(timeline);
+}
+
 size_t StackProfileBuilder::stackCount() const
 {
     return m_out->sampleCount();

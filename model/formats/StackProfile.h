@@ -55,6 +55,8 @@ public:
     void setPeriod(const SampleType &periodType, int64_t period);
     void setDurationNanos(int64_t nanos);
     void addComment(std::string_view comment);
+    // The samples' times (time/Timeline.h), its sample indexes the ones this builder made.
+    void setTimeline(std::shared_ptr<const Timeline> timeline);
 
     // `rootFirst` lists the frames from the outermost caller to the leaf; an empty stack is a sample with no
     // location (its value counts in the total, as pprof counts it). Identical stacks are summed into one sample.

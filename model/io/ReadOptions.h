@@ -66,6 +66,10 @@ struct ReadOptions {
     // Told, in one line naming the source, what a reader skipped and read on without (folded stacks' comment and
     // invalid lines). The CLI prints it on stderr; the profile keeps it as a comment too, for `qflame info`.
     std::function<void(const std::string &)> warning;
+    // Only the samples from timeFrom to timeTo (seconds from the first sample, or RFC 3339 where the file's
+    // times are wall-clock times; "" for an open end): the CLI's --from/--to. The front door cuts the profile
+    // (time/TimeRange.h); a file without sample times is refused.
+    std::string timeFrom, timeTo;
 };
 
 // What a reader may hold for an input of `inputBytes`: memoryPerInputByte per byte, plus 64 MiB.

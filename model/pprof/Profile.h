@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -112,6 +113,8 @@ struct Label {
     friend bool operator==(const Label &, const Label &) = default;
 };
 
+struct Timeline;   // time/Timeline.h: each sample's time and thread, where the file has them
+
 struct Profile {
     StringTable strings;                  // string_table; strings[0] == ""
     std::vector<ValueType> sampleTypes;
@@ -142,6 +145,9 @@ struct Profile {
     // and no tree, only the number of samples the file has (`qflame info`), and a file can hold 500 million of
     // them in 1 GiB (2 bytes each), which stored cost 16 bytes each.
     uint64_t emptySamples = 0;
+
+    // The file's records in time order with their samples (time/Timeline.h); null when the file has no times.
+    std::shared_ptr<const Timeline> timeline;
 
     // The samples stored (the arrays' entries); fileSampleCount() is how many the file has.
     size_t sampleCount() const { return sampleLocBegin.empty() ? 0 : sampleLocBegin.size() - 1; }

@@ -8,6 +8,7 @@
 #include "flame/FlameView.h"
 #include "flame/FrameDetails.h"
 #include "graphview/GraphPane.h"
+#include "time/TimePane.h"
 #include "pgoview/PgoPanel.h"
 #include "pprof/Units.h"
 #include "sourceview/SourceView.h"
@@ -88,6 +89,7 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
     m_panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
     auto *graph = new GraphPane;   // the call graph (ui/graphview), built when first shown
     m_panes->addSecondaryPane(graph, tr("Graph"), 0.6);
+    m_panes->addSecondaryPane(new TimePane, tr("Time"), 0.6);   // sample times (ui/time), issue #35
     // A node selected in the graph selects its function's row in the top table (which outlines its frames).
     connect(graph, &GraphPane::nodeSelected, this, [this](const QString &name) {
         const FrameTable *frames = m_view.tree ? &m_view.tree->frames() : nullptr;
@@ -383,6 +385,8 @@ void ProfilePane::showView(LoadedView view)
     m_view.firstLook.reset();
     if (auto *graph = findChild<GraphPane *>())
         graph->setInputs({}, m_view.profiles, m_view.sampleType, m_view.granularity, m_view.filters);
+    if (auto *time = findChild<TimePane *>())
+        time->setInputs(m_view.profiles, m_view.sampleType, BuildOptions{m_view.granularity, m_view.filters, {}, {}});
     m_model->setTable(m_view.flat);
     sizeColumnsToText(m_table);
     m_sandwich->clear();

@@ -1,0 +1,11 @@
+// `qflame heatmap FILE`: the subsecond-offset heatmap of a profile with sample times (model/time/Heatmap.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace qflame {
+
+int runHeatmap(const std::vector<std::string> &args);
+
+}   // namespace qflame

@@ -1,0 +1,67 @@
+#include "time/Heatmap.h"
+
+#include "io/ReadOptions.h"
+#include "time/TimeRange.h"
+#include "time/Timeline.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace qflame {
+
+int64_t Heatmap::cellStartNanos(size_t column, uint32_t row) const
+{
+    return int64_t(column) * columnNanos + int64_t((__int128(columnNanos) * row + rows - 1) / rows);   // the first nanosecond whose row is `row`
+}
+
+int64_t Heatmap::cellEndNanos(size_t column, uint32_t row) const
+{
+    return row + 1 == rows ? int64_t(column + 1) * columnNanos : cellStartNanos(column, row + 1);
+}
+
+Heatmap computeHeatmap(const Profile &profile, const HeatmapOptions &options)
+{
+    const Timeline &t = requireTimeline(profile, "a heatmap");
+    if (options.columnNanos <= 0)
+        throw ProfileError("the heatmap's column width must be positive");
+    if (options.rows < 1 || options.rows > 100000)
+        throw ProfileError("the heatmap's rows must be 1 to 100000, not " + std::to_string(options.rows));
+    if (options.type >= profile.sampleTypes.size())
+        throw ProfileError(profile.sourceName + ": no sample type " + std::to_string(options.type));
+    Heatmap h;
+    h.columnNanos = options.columnNanos;
+    h.rows = options.rows;
+    h.startNanos = t.startNanos;
+    h.wallClock = t.wallClock;
+    const uint64_t columns = uint64_t(t.spanNanos / options.columnNanos) + 1;
+    if (columns > kMaxHeatmapCells / options.rows)
+        throw ProfileError(profile.sourceName + ": the heatmap would have " + std::to_string(columns) + " columns of " +
+                           std::to_string(options.rows) + " rows, more than " + std::to_string(kMaxHeatmapCells) +
+                           " cells: choose wider columns");
+    h.columns = size_t(columns);
+    h.cells.assign(h.columns * h.rows, 0);
+    std::vector<uint8_t> keepThread(t.threadNames.size(), 1);
+    if (!options.threadRegex.empty()) {
+        const QRegularExpression re(QString::fromStdString(options.threadRegex));
+        if (!re.isValid())
+            throw ProfileError("the thread regex '" + options.threadRegex + "' is not valid: " + re.errorString().toStdString());
+        for (size_t i = 0; i < keepThread.size(); ++i)
+            keepThread[i] = re.match(QString::fromStdString(t.threadNames[i])).hasMatch();
+    }
+    const EventValues value(profile, options.type);
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t weight) {
+        if (!keepThread[t.threadOf(s)])
+            return;
+        const int64_t column = nanos / options.columnNanos;
+        const int64_t offset = nanos - column * options.columnNanos;
+        const uint32_t row = uint32_t((__int128(offset) * options.rows) / options.columnNanos);
+        int64_t &cell = h.cells[size_t(column) * h.rows + row];
+        cell = wrappingAdd(cell, value(weight, s));
+    });
+    for (int64_t v : h.cells)
+        h.maxValue = std::max(h.maxValue, v);
+    return h;
+}
+
+}   // namespace qflame

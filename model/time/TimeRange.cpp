@@ -1,0 +1,164 @@
+#include "time/TimeRange.h"
+
+#include "io/ReadOptions.h"
+#include "time/Timeline.h"
+
+#include <QDateTime>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <regex>
+
+namespace qflame {
+
+const Timeline &requireTimeline(const Profile &profile, const std::string &what)
+{
+    if (!profile.timeline)
+        throw ProfileError(profile.sourceName + ": the profile has no sample times, which " + what +
+                           " needs (perf script and Chrome .cpuprofile files have them)");
+    return *profile.timeline;
+}
+
+namespace {
+
+// Seconds with up to nine decimals, exactly: "12.5" -> 12500000000.
+std::optional<int64_t> secondsToNanos(const std::string &text)
+{
+    static const std::regex number(R"(^(-?)([0-9]{1,9})(?:\.([0-9]{0,9}))?$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, number))
+        return std::nullopt;
+    std::string fraction = m[3].str();
+    fraction.resize(9, '0');
+    const int64_t nanos = std::stoll(m[2].str()) * 1000000000 + std::stoll(fraction);
+    return m[1].length() ? -nanos : nanos;
+}
+
+}   // namespace
+
+int64_t parseTimePoint(const Timeline &timeline, const std::string &text, const std::string &sourceName)
+{
+    if (const auto nanos = secondsToNanos(text))
+        return *nanos;
+    // RFC 3339: a date, 'T' or ' ', a time with optional fraction, and Z or an offset.
+    static const QRegularExpression rfc(QStringLiteral(
+        R"(^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$)"));
+    const QRegularExpressionMatch m = rfc.match(QString::fromStdString(text));
+    const QDateTime when = m.hasMatch()
+        ? QDateTime::fromString(m.captured(1) + QLatin1Char('T') + m.captured(2) +
+                                    (m.captured(4).toUpper() == QLatin1String("Z") ? QStringLiteral("Z") : m.captured(4)),
+                                Qt::ISODate)
+        : QDateTime();
+    if (!when.isValid())
+        throw ProfileError(sourceName + ": '" + text + "' is neither seconds from the first sample nor an RFC 3339 time");
+    if (!timeline.wallClock)
+        throw ProfileError(sourceName + ": '" + text + "' is a clock time, but the file's sample times are not "
+                           "(give seconds from the first sample)");
+    QString fraction = m.captured(3);
+    fraction = fraction.leftJustified(9, QLatin1Char('0'));
+    const int64_t epoch = int64_t(when.toSecsSinceEpoch()) * 1000000000 + fraction.toLongLong();
+    return epoch - timeline.startNanos;
+}
+
+TimeRange parseTimeRange(const Timeline &timeline, const std::optional<std::string> &from,
+                         const std::optional<std::string> &to, const std::string &sourceName)
+{
+    TimeRange r;
+    if (from)
+        r.fromNanos = parseTimePoint(timeline, *from, sourceName);
+    if (to)
+        r.toNanos = parseTimePoint(timeline, *to, sourceName);
+    if (r.fromNanos >= r.toNanos)
+        throw ProfileError(sourceName + ": the time range is empty (--from must be before --to)");
+    return r;
+}
+
+std::shared_ptr<const Profile> profileInRange(const std::shared_ptr<const Profile> &profile, const TimeRange &range,
+                                              const std::string &threadRegex)
+{
+    const Profile &in = *profile;
+    const Timeline &t = requireTimeline(in, "a time range");
+    const size_t types = in.sampleTypes.size();
+    // The threads kept.
+    std::vector<uint8_t> keepThread(t.threadNames.size(), 1);
+    if (!threadRegex.empty()) {
+        const QRegularExpression re(QString::fromStdString(threadRegex));
+        if (!re.isValid())
+            throw ProfileError("the thread regex '" + threadRegex + "' is not valid: " + re.errorString().toStdString());
+        for (size_t i = 0; i < keepThread.size(); ++i)
+            keepThread[i] = re.match(QString::fromStdString(t.threadNames[i])).hasMatch();
+    }
+    std::vector<EventValues> values;
+    for (size_t k = 0; k < types; ++k)
+        values.emplace_back(in, k);
+    // Per sample: the sum of its events in range, and whether it has one.
+    std::vector<int64_t> sums(in.sampleCount() * types, 0);
+    std::vector<uint8_t> hit(in.sampleCount(), 0);
+    TimelineBuilder events;
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t weight) {
+        if (!range.contains(nanos) || !keepThread[t.threadOf(s)])
+            return;
+        hit[s] = 1;
+        for (size_t k = 0; k < types; ++k)
+            sums[s * types + k] = wrappingAdd(sums[s * types + k], values[k](weight, s));
+        events.add(s, t.startNanos + nanos, weight);
+    });
+    auto out = std::make_shared<Profile>();
+    Profile &p = *out;
+    p.strings = in.strings;
+    p.sampleTypes = in.sampleTypes;
+    p.defaultSampleType = in.defaultSampleType;
+    p.mappings = in.mappings;
+    p.functions = in.functions;
+    p.lines = in.lines;
+    p.locations = in.locations;
+    p.dropFrames = in.dropFrames, p.keepFrames = in.keepFrames;
+    p.periodType = in.periodType, p.period = in.period;
+    p.comments = in.comments;
+    p.sourceName = in.sourceName;
+    p.sampleLocBegin.push_back(0);
+    p.sampleLabelBegin.push_back(0);
+    std::vector<uint32_t> sampleOf(in.sampleCount(), UINT32_MAX);
+    for (size_t s = 0; s < in.sampleCount(); ++s) {
+        if (!hit[s])
+            continue;
+        sampleOf[s] = uint32_t(p.sampleCount());
+        events.setSampleThread(uint32_t(s), t.threadOf(uint32_t(s)));
+        p.sampleLocations.insert(p.sampleLocations.end(), in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s]),
+                                 in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s + 1]));
+        p.sampleLocBegin.push_back(p.sampleLocations.size());
+        p.values.insert(p.values.end(), sums.begin() + int64_t(s * types), sums.begin() + int64_t((s + 1) * types));
+        if (in.sampleLabelBegin.size() > s + 1)
+            p.labels.insert(p.labels.end(), in.labels.begin() + int64_t(in.sampleLabelBegin[s]),
+                            in.labels.begin() + int64_t(in.sampleLabelBegin[s + 1]));
+        p.sampleLabelBegin.push_back(p.labels.size());
+    }
+    // The range's part of the recording, which starts at the first event and lasts the file's duration.
+    const int64_t end = std::max(t.spanNanos, in.durationNanos);
+    const int64_t from = std::clamp<int64_t>(range.fromNanos, 0, end), to = std::clamp<int64_t>(range.toNanos, 0, end);
+    p.durationNanos = to - from;
+    p.timeNanos = in.timeNanos ? in.timeNanos + from : 0;
+    // The same threads by index, so that the cut's thread names are the file's.
+    for (const std::string &name : t.threadNames)
+        events.thread(name);
+    events.setWallClock(t.wallClock);
+    events.setOrigin(t.startNanos);   // the same seconds from the first sample as the file's
+    p.timeline = events.build(t.weighted, &sampleOf);
+    return out;
+}
+
+std::shared_ptr<const Profile> cutToTimeOptions(std::shared_ptr<const Profile> profile, const std::string &from,
+                                                const std::string &to)
+{
+    if (from.empty() && to.empty())
+        return profile;
+    const Timeline &t = requireTimeline(*profile, "--from/--to");
+    const TimeRange range = parseTimeRange(t, from.empty() ? std::nullopt : std::optional<std::string>(from),
+                                           to.empty() ? std::nullopt : std::optional<std::string>(to),
+                                           profile->sourceName);
+    return profileInRange(profile, range);
+}
+
+}   // namespace qflame

@@ -1,0 +1,47 @@
+// A time range of a profile with a timeline (time/Timeline.h), and the profile of just its samples: what
+// `--from T --to T` gives `top`, `diff`, `convert`, `graph` and `heatmap`, and the Time tab its selection.
+#pragma once
+
+#include "pprof/Profile.h"
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace qflame {
+
+struct Timeline;
+
+// [fromNanos, toNanos), in nanoseconds from the timeline's first event.
+struct TimeRange {
+    int64_t fromNanos = std::numeric_limits<int64_t>::min();
+    int64_t toNanos = std::numeric_limits<int64_t>::max();
+    bool contains(int64_t nanos) const { return nanos >= fromNanos && nanos < toNanos; }
+};
+
+// The profile's timeline, or ProfileError "<source>: the profile has no sample times (...)" naming the formats
+// that have them; `what` says who asked ("--from/--to").
+const Timeline &requireTimeline(const Profile &profile, const std::string &what);
+
+// "12.5" (seconds from the first sample) or an RFC 3339 time ("2026-12-04T11:24:26.5Z", files whose times are
+// wall-clock times): nanoseconds from the first sample. ProfileError when it is neither, or when it is a clock
+// time and the file's times are not.
+int64_t parseTimePoint(const Timeline &timeline, const std::string &text, const std::string &sourceName);
+// --from and --to (either may be left out: from the first or to past the last sample); from must be before to.
+TimeRange parseTimeRange(const Timeline &timeline, const std::optional<std::string> &from,
+                         const std::optional<std::string> &to, const std::string &sourceName);
+
+// The profile of the samples in `range` (of the threads whose name `threadRegex` matches, all when empty):
+// each sample's values are the sum of its events' values in the range, samples without one are left out; its
+// timeline is theirs, its duration the range's part of the recording. ProfileError without a timeline.
+std::shared_ptr<const Profile> profileInRange(const std::shared_ptr<const Profile> &profile, const TimeRange &range,
+                                              const std::string &threadRegex = {});
+
+// The front door's cut for ReadOptions::timeFrom/timeTo ("" for either: open); the profile as is when both are
+// empty.
+std::shared_ptr<const Profile> cutToTimeOptions(std::shared_ptr<const Profile> profile, const std::string &from,
+                                                const std::string &to);
+
+}   // namespace qflame

@@ -1,0 +1,255 @@
+// Each sample's time (model/time, issue #35): the timelines of a hand-made perf script and .cpuprofile, their
+// heatmap cells counted by hand from the records, a time range's profile, and two ranges compared.
+#include "diff/DiffTree.h"
+#include "formats/ProfileInput.h"
+#include "time/Heatmap.h"
+#include "time/RangeDiff.h"
+#include "time/TimeRange.h"
+#include "time/Timeline.h"
+#include "tree/FlatTable.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace qflame;
+
+class tst_Timeline : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void perfScriptTimes();
+    void perfScriptHeatmap();
+    void cpuProfileTimes();
+    void rangeProfile();
+    void twoRangesDiff();
+    void frontDoorCut();
+    void refusals();
+};
+
+namespace {
+
+// Five records: prog's thread 100 (main;f) at 0, 0.5 and 1.0001 s after the first, with periods 1000, 1000 and
+// 2000; its thread 101 (main;g) at 0.2499 s, period 3000; other's 200 (main;g) at 2.6 s, period 1000.
+const char kPerf[] = "prog 100/100 [000] 10.000100: 1000 cpu-clock:\n"
+                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
+                     "prog 100/101 [001] 10.250000: 3000 cpu-clock:\n"
+                     "\t1100 g+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
+                     "prog 100/100 [000] 10.500100: 1000 cpu-clock:\n"
+                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
+                     "prog 100/100 [000] 11.000200: 2000 cpu-clock:\n"
+                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
+                     "other 200/200 [001] 12.600100: 1000 cpu-clock:\n"
+                     "\t1100 g+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n";
+
+// Samples at 110, 115, 120, 140, 150 us (startTime 100 plus the deltas), the last lasting until endTime 160:
+// main 5 us, a 5, a 20, the anonymous function 10, a 10.
+const char kCpu[] = R"({"nodes":[
+ {"id":1,"callFrame":{"functionName":"(root\u0029","url":"","lineNumber":-1},"children":[2]},
+ {"id":2,"callFrame":{"functionName":"main","url":"m.js","lineNumber":0},"children":[3,4]},
+ {"id":3,"callFrame":{"functionName":"a","url":"m.js","lineNumber":3}},
+ {"id":4,"callFrame":{"functionName":"","url":"m.js","lineNumber":6}}],
+ "startTime":100,"endTime":160,"samples":[2,3,3,4,3],"timeDeltas":[10,5,5,20,10]})";
+
+std::shared_ptr<const Profile> read(std::string_view text, const ReadOptions &options = {})
+{
+    return readProfile(text, "in", options);
+}
+
+// "column:row=value" for every non-empty cell, in time order.
+QString cells(const Heatmap &h)
+{
+    QStringList out;
+    for (size_t c = 0; c < h.columns; ++c)
+        for (uint32_t r = 0; r < h.rows; ++r)
+            if (h.value(c, r))
+                out << QStringLiteral("%1:%2=%3").arg(c).arg(r).arg(h.value(c, r));
+    return out.join(QLatin1Char(' '));
+}
+
+// "name=flat/cum" of the top table, by name.
+QString top(const std::shared_ptr<const Profile> &p, const char *type)
+{
+    const auto table = FlatTable::compute({p}, size_t(p->findSampleType(type)), {});
+    std::map<std::string, std::pair<int64_t, int64_t>> rows;
+    for (size_t i = 0; i < table->rows().size(); ++i)
+        rows[std::string(table->label(i))] = {table->rows()[i].flat, table->rows()[i].cum};
+    QStringList out;
+    for (const auto &[name, v] : rows)
+        out << QStringLiteral("%1=%2/%3").arg(QString::fromStdString(name)).arg(v.first).arg(v.second);
+    return out.join(QLatin1Char(' '));
+}
+
+QString times(const Timeline &t)
+{
+    QStringList out;
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t) { out << QStringLiteral("%1@%2").arg(s).arg(nanos); });
+    return out.join(QLatin1Char(' '));
+}
+
+}   // namespace
+
+void tst_Timeline::perfScriptTimes()
+{
+    const auto p = read(kPerf);
+    QVERIFY(p->timeline);
+    const Timeline &t = *p->timeline;
+    QCOMPARE(t.size(), size_t(5));
+    QCOMPARE(t.startNanos, int64_t(10000100000));
+    QCOMPARE(t.spanNanos, int64_t(2600000000));
+    QVERIFY(!t.wallClock);
+    // Samples: 0 = prog 100/100 main;f, 1 = prog 100/101 main;g, 2 = other 200/200 main;g.
+    QCOMPARE(times(t), QStringLiteral("0@0 1@249900000 0@500000000 0@1000100000 2@2600000000"));
+    QCOMPARE(t.threadNames, (std::vector<std::string>{"prog 100/100", "prog 100/101", "other 200/200"}));
+    QCOMPARE(t.threadOf(1), uint32_t(1));
+    // Sample 0's records differ in their period (1000, 1000, 2000): the weights are kept.
+    QCOMPARE(t.weight, (std::vector<int64_t>{1000, 3000, 1000, 2000, 1000}));
+    // 8 bytes a record, 8 more for the weights.
+    QCOMPARE(t.sample.size() + t.delta.size(), size_t(10));
+}
+
+void tst_Timeline::perfScriptHeatmap()
+{
+    const auto p = read(kPerf);
+    HeatmapOptions o;
+    o.type = size_t(p->findSampleType("samples"));
+    // 1 s columns of 50 rows of 20 ms: 0 s -> 0:0, 0.2499 -> 0:12, 0.5 -> 0:25, 1.0001 -> 1:0, 2.6 -> 2:30.
+    Heatmap h = computeHeatmap(*p, o);
+    QCOMPARE(h.columns, size_t(3));
+    QCOMPARE(cells(h), QStringLiteral("0:0=1 0:12=1 0:25=1 1:0=1 2:30=1"));
+    QCOMPARE(h.cellStartNanos(2, 30), int64_t(2600000000));
+    o.type = size_t(p->findSampleType("cpu-clock"));
+    QCOMPARE(cells(computeHeatmap(*p, o)), QStringLiteral("0:0=1000 0:12=3000 0:25=1000 1:0=2000 2:30=1000"));
+    o.threadRegex = "100/100";
+    QCOMPARE(cells(computeHeatmap(*p, o)), QStringLiteral("0:0=1000 0:25=1000 1:0=2000"));
+    // 500 ms columns of 5 rows of 100 ms: 0 -> 0:0, 0.2499 -> 0:2, 0.5 -> 1:0, 1.0001 -> 2:0, 2.6 -> 5:1.
+    o.threadRegex.clear();
+    o.columnNanos = 500000000;
+    o.rows = 5;
+    h = computeHeatmap(*p, o);
+    QCOMPARE(h.columns, size_t(6));
+    QCOMPARE(cells(h), QStringLiteral("0:0=1000 0:2=3000 1:0=1000 2:0=2000 5:1=1000"));
+    QCOMPARE(h.maxValue, int64_t(3000));
+}
+
+void tst_Timeline::cpuProfileTimes()
+{
+    const auto p = read(kCpu);
+    QVERIFY(p->timeline);
+    const Timeline &t = *p->timeline;
+    QCOMPARE(t.startNanos, int64_t(110000));
+    QCOMPARE(t.spanNanos, int64_t(40000));
+    QCOMPARE(t.threadNames, std::vector<std::string>{""});
+    // 20 us columns of 4 rows of 5 us, cpu/nanoseconds (each sample's duration): main 5000 at 0 -> 0:0, a 5000
+    // at 5 -> 0:1, a 20000 at 10 -> 0:2, the anonymous function 10000 at 30 -> 1:2, a 10000 at 40 -> 2:0.
+    HeatmapOptions o;
+    o.type = 1;
+    o.columnNanos = 20000;
+    o.rows = 4;
+    QCOMPARE(cells(computeHeatmap(*p, o)), QStringLiteral("0:0=5000 0:1=5000 0:2=20000 1:2=10000 2:0=10000"));
+    o.type = 0;
+    QCOMPARE(cells(computeHeatmap(*p, o)), QStringLiteral("0:0=1 0:1=1 0:2=1 1:2=1 2:0=1"));
+    // The old V8 form: absolute timestamps.
+    const auto old = read(R"({"head":{"functionName":"(root\u0029","children":[{"functionName":"f","id":2,
+        "children":[]}],"id":1},"startTime":1.0,"endTime":1.00005,"samples":[2,2],"timestamps":[1000010,1000030]})");
+    QVERIFY(old->timeline);
+    QCOMPARE(old->timeline->startNanos, int64_t(1000010000));
+    QCOMPARE(times(*old->timeline), QStringLiteral("0@0 0@20000"));
+}
+
+void tst_Timeline::rangeProfile()
+{
+    const auto p = read(kPerf);
+    // [0.2 s, 1 s): thread 101's g (3000) at 0.2499 and thread 100's f (1000) at 0.5.
+    auto cut = profileInRange(p, TimeRange{200000000, 1000000000});
+    QCOMPARE(top(cut, "cpu-clock"), QStringLiteral("f=1000/1000 g=3000/3000 main=0/4000"));
+    QCOMPARE(top(cut, "samples"), QStringLiteral("f=1/1 g=1/1 main=0/2"));
+    QCOMPARE(cut->durationNanos, int64_t(800000000));
+    QVERIFY(cut->timeline);
+    // Its times keep the file's origin.
+    QCOMPARE(cut->timeline->startNanos, p->timeline->startNanos);
+    QCOMPARE(times(*cut->timeline), QStringLiteral("1@249900000 0@500000000"));
+    // [1 s, 3 s): f's 2000 at 1.0001, other's g 1000 at 2.6; and of thread 200 alone, g.
+    cut = profileInRange(p, TimeRange{1000000000, 3000000000});
+    QCOMPARE(top(cut, "cpu-clock"), QStringLiteral("f=2000/2000 g=1000/1000 main=0/3000"));
+    QCOMPARE(top(profileInRange(p, TimeRange{1000000000, 3000000000}, "^other"), "cpu-clock"),
+             QStringLiteral("g=1000/1000 main=0/1000"));
+    // The whole range is the whole profile.
+    QCOMPARE(top(profileInRange(p, TimeRange{}), "cpu-clock"), top(p, "cpu-clock"));
+    // .cpuprofile: [5 us, 30 us) holds a's two samples, 5000 + 20000 ns.
+    const auto cpu = profileInRange(read(kCpu), TimeRange{5000, 30000});
+    QCOMPARE(top(cpu, "cpu"), QStringLiteral("a=25000/25000 main=0/25000"));
+    QCOMPARE(top(cpu, "samples"), QStringLiteral("a=2/2 main=0/2"));
+}
+
+void tst_Timeline::twoRangesDiff()
+{
+    const auto p = read(kPerf);
+    // Before [0, 1 s): f 1000 + 1000, g 3000; after [1 s, 3 s): f 2000, g 1000.
+    const auto d = diffTimeRanges(p, TimeRange{0, 1000000000}, TimeRange{1000000000, 3000000000},
+                                  size_t(p->findSampleType("cpu-clock")));
+    std::map<std::string, QString> byName;
+    for (NodeId n = 1; n < d->size(); ++n)
+        byName[d->label(n)] = QStringLiteral("%1->%2 %3").arg(d->beforeTotalRaw(n)).arg(d->afterTotalRaw(n))
+                                  .arg(QString::fromLatin1(diffClassName(d->classOf(n))));
+    // Counts are known (samples/count): g's 1 sample against 1 is within the noise of 2 standard errors.
+    QVERIFY(d->hasSampleCounts());
+    QCOMPARE(byName["main"].section(QLatin1Char(' '), 0, 0), QStringLiteral("5000->3000"));
+    QCOMPARE(byName["f"], QStringLiteral("2000->2000 unchanged"));
+    QCOMPARE(byName["g"].section(QLatin1Char(' '), 0, 0), QStringLiteral("3000->1000"));
+    // |delta| 2000 against sqrt(3000^2/1 + 1000^2/1) * 2 = 6325: noise.
+    QCOMPARE(byName["g"].section(QLatin1Char(' '), 1), QStringLiteral("noise"));
+}
+
+void tst_Timeline::frontDoorCut()
+{
+    ReadOptions o;
+    o.timeFrom = "0.2";
+    o.timeTo = "1";
+    QCOMPARE(top(read(kPerf, o), "cpu-clock"), QStringLiteral("f=1000/1000 g=3000/3000 main=0/4000"));
+    o.timeFrom.clear();   // from the first sample
+    QCOMPARE(top(read(kPerf, o), "cpu-clock"), QStringLiteral("f=2000/2000 g=3000/3000 main=0/5000"));
+}
+
+void tst_Timeline::refusals()
+{
+    const auto error = [](auto &&fn) {
+        try {
+            fn();
+        } catch (const ProfileError &e) {
+            return QString::fromUtf8(e.what());
+        }
+        return QString();
+    };
+    // perf script without the time field: no timeline.
+    const auto untimed = read("prog 100/100 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n");
+    QVERIFY(!untimed->timeline);
+    QCOMPARE(error([&] { profileInRange(untimed, TimeRange{}); }),
+             QStringLiteral("in: the profile has no sample times, which a time range needs (perf script and Chrome "
+                            ".cpuprofile files have them)"));
+    ReadOptions o;
+    o.timeTo = "1";
+    QCOMPARE(error([&] { read("prog 100/100 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n", o); }),
+             QStringLiteral("in: the profile has no sample times, which --from/--to needs (perf script and Chrome "
+                            ".cpuprofile files have them)"));
+    const auto p = read(kPerf);
+    QCOMPARE(error([&] { parseTimePoint(*p->timeline, "2026-12-04T11:00:00Z", "in"); }),
+             QStringLiteral("in: '2026-12-04T11:00:00Z' is a clock time, but the file's sample times are not (give "
+                            "seconds from the first sample)"));
+    QCOMPARE(error([&] { parseTimePoint(*p->timeline, "soon", "in"); }),
+             QStringLiteral("in: 'soon' is neither seconds from the first sample nor an RFC 3339 time"));
+    QCOMPARE(error([&] { parseTimeRange(*p->timeline, std::string("2"), std::string("1"), "in"); }),
+             QStringLiteral("in: the time range is empty (--from must be before --to)"));
+    Timeline wall = *p->timeline;
+    wall.wallClock = true;
+    wall.startNanos = 1764846000000000000;   // 2025-12-04T11:00:00Z
+    QCOMPARE(parseTimePoint(wall, "2025-12-04T11:00:01.5Z", "in"), int64_t(1500000000));
+    QCOMPARE(parseTimePoint(wall, "2025-12-04T12:00:02+01:00", "in"), int64_t(2000000000));
+    QCOMPARE(parseTimePoint(wall, "1.25", "in"), int64_t(1250000000));
+    HeatmapOptions h;
+    h.columnNanos = 1;
+    QVERIFY(error([&] { computeHeatmap(*p, h); }).contains(QStringLiteral("choose wider columns")));
+}
+
+QTEST_GUILESS_MAIN(tst_Timeline)
+#include "tst_timeline.moc"
