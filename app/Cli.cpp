@@ -411,6 +411,8 @@ const char *cliUsage()
            "                                <TAB>cum, then edge<TAB>CALLER<TAB>CALLEE<TAB>weight<TAB>KIND (call,\n"
            "                                inline, residual); diff --graph: before, after, delta (and class)\n"
            "                                in place of each value; --dot: a Graphviz dot file ('-': stdout)\n"
+           "                                diff --graph marks the calls whose inlining changed (diff --inlining's)\n"
+           "                                on their edges: for people, --dot, --svg, --png (not in --tsv)\n"
            "  qflame pgo FILE... [--threshold P] [--tsv | --json | --preprofile OUT]\n"
            "                                the call edges go build -pgo builds from CPU profiles (the last two\n"
            "                                frames of each sample; several FILEs are merged): readiness lines\n"

@@ -2,6 +2,7 @@
 
 #include "Cli.h"
 #include "formats/ProfileInput.h"
+#include "graph/GraphMarks.h"
 #include "graph/GraphReport.h"
 
 #include <cmath>
@@ -134,12 +135,14 @@ void printForPeople(const CallGraph &g)
             std::cout << "  (" << diffClassName(g.classOf(n)) << ")";
         std::cout << "\n";
         for (const GraphEdge &e : g.edges()) {
+            const uint32_t edge = uint32_t(&e - g.edges().data());
+            const std::string change = edgeInliningText(g, edge);   // the PGO panel's inlining change, if any
             if (e.to == i)
                 std::cout << "    <- " << escapeField(g.name(e.from)) << "  " << graphValueText(g, e.value()) << "  "
-                          << e.kind() << "\n";
+                          << e.kind() << (change.empty() ? "" : "  (" + change + ")") << "\n";
             if (e.from == i)
                 std::cout << "    -> " << escapeField(g.name(e.to)) << "  " << graphValueText(g, e.value()) << "  "
-                          << e.kind() << "\n";
+                          << e.kind() << (change.empty() ? "" : "  (" + change + ")") << "\n";
         }
     }
 }
@@ -214,6 +217,12 @@ int runDiffGraph(const std::vector<std::string> &argv)
     const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
     const size_t type = chosenSampleType(*base, a.sample);
     auto graph = CallGraph::buildDiff({base}, {comparison}, type, build, options, noiseK);
+    // The inlining changes the PGO panel finds (its sample type: samples/count, cpu, else the default), on the
+    // edges they name; a pair of profiles the PGO model cannot compare keeps its graph unmarked.
+    try {
+        graph = withInliningChanges(graph, computeInliningChanges({base}, {comparison}));
+    } catch (const ProfileError &) {
+    }
     leaveToProcessEnd(base);
     leaveToProcessEnd(comparison);
     return output(graph, a);

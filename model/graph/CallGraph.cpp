@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <limits>
 
 namespace qflame {
@@ -343,6 +344,13 @@ int64_t CallGraph::shownFlat() const
 
 DiffClass CallGraph::classOf(const GraphNode &n) const
 {
+    const std::less<const GraphNode *> before;   // n may be a copy: only the graph's own nodes have an index
+    const bool own = !m_nodes.empty() && !before(&n, m_nodes.data()) && before(&n, m_nodes.data() + m_nodes.size());
+    const size_t index = own ? size_t(&n - m_nodes.data()) : m_measuredError.size();
+    if (index < m_measuredError.size() && m_measuredError[index] > 0) {   // the rounds' spread, in their unit
+        const double delta = double(n.cum[1]) * m_measuredScale[1] - double(n.cum[0]) * m_measuredScale[0];
+        return classifyDelta(n.onSide[0], n.onSide[1], delta, m_measuredError[index], m_noiseK);
+    }
     const double se = m_countsKnown ? deltaStandardError(double(n.cum[0]), n.cumSamples[0], double(n.cum[1]),
                                                          n.cumSamples[1])
                                     : 0;

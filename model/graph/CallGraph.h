@@ -25,6 +25,13 @@
 
 namespace qflame {
 
+struct InliningChanges;
+struct MeasuredNoise;
+class CallGraph;
+std::shared_ptr<const CallGraph> withInliningChanges(std::shared_ptr<const CallGraph>, const InliningChanges &);
+std::shared_ptr<const CallGraph> withMeasuredNoise(std::shared_ptr<const CallGraph>, const MeasuredNoise &, double,
+                                                   double);
+
 struct GraphOptions {
     int64_t nodeCount = 80;        // at most this many nodes; 0 = no limit
     double nodeFraction = 0.005;   // drop nodes whose |cum| is under this share of the sum of flat
@@ -100,8 +107,25 @@ public:
     DiffClass classOf(const GraphNode &n) const;
     DiffClass classOf(const GraphEdge &e) const;
 
+    // What a comparison's graph learns from elsewhere (graph/GraphMarks.h). An edge's inlining change from the
+    // PGO panel's model: int(InliningChange::Kind), or -1 for none.
+    int inliningChangeOf(uint32_t edge) const { return edge < m_edgeInlining.size() ? m_edgeInlining[edge] : -1; }
+    bool hasInliningChanges() const { return !m_edgeInlining.empty(); }
+    // A node's standard error measured by rounds (in the scaled unit of measuredScale), 0 for Poisson's.
+    double measuredError(uint32_t node) const { return node < m_measuredError.size() ? m_measuredError[node] : 0; }
+    bool hasMeasuredNoise() const { return !m_measuredError.empty(); }
+    const std::string &measuredSource() const { return m_measuredSource; }
+
 private:
     friend class GraphPruning;
+    friend std::shared_ptr<const CallGraph> withInliningChanges(std::shared_ptr<const CallGraph>,
+                                                                const InliningChanges &);
+    friend std::shared_ptr<const CallGraph> withMeasuredNoise(std::shared_ptr<const CallGraph>, const MeasuredNoise &,
+                                                              double, double);
+    std::vector<int8_t> m_edgeInlining;
+    std::vector<double> m_measuredError;
+    double m_measuredScale[2] = {1, 1};
+    std::string m_measuredSource;
     std::vector<GraphNode> m_nodes;
     std::vector<GraphEdge> m_edges;
     std::shared_ptr<const FrameTable> m_frames;

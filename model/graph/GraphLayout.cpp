@@ -137,4 +137,14 @@ std::shared_ptr<const GraphLayout> GraphLayout::compute(std::shared_ptr<const Ca
     return layout;
 }
 
+std::shared_ptr<const GraphLayout> GraphLayout::withGraph(const GraphLayout &layout,
+                                                         std::shared_ptr<const CallGraph> graph)
+{
+    if (!graph || graph->nodes().size() != layout.m_nodes.size() || graph->edges().size() != layout.m_edges.size())
+        throw std::runtime_error("a layout can only take the graph it laid out");
+    auto copy = std::shared_ptr<GraphLayout>(new GraphLayout(layout));
+    copy->m_graph = std::move(graph);
+    return copy;
+}
+
 }   // namespace qflame

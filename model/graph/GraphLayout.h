@@ -30,6 +30,10 @@ class GraphLayout {
 public:
     // Lays `graph` out. The only exception is std::runtime_error when Graphviz fails.
     static std::shared_ptr<const GraphLayout> compute(std::shared_ptr<const CallGraph> graph);
+    // The same boxes and splines for `graph`, the laid-out graph with other marks (graph/GraphMarks.h): the same
+    // nodes and edges in the same order, so nothing moves.
+    static std::shared_ptr<const GraphLayout> withGraph(const GraphLayout &layout,
+                                                        std::shared_ptr<const CallGraph> graph);
 
     const CallGraph &graph() const { return *m_graph; }
     std::shared_ptr<const CallGraph> graphPtr() const { return m_graph; }

@@ -1,5 +1,7 @@
 #include "graph/GraphReport.h"
 
+#include "graph/GraphMarks.h"
+
 #include "pprof/Units.h"
 
 #include <QRegularExpression>
@@ -280,9 +282,15 @@ std::string graphDot(const CallGraph &g)
                (g.isDiff() ? diffColor(cls, false) : heatColor(score, false)) + "\" fillcolor=\"" +
                (g.isDiff() ? diffColor(cls, true) : heatColor(score, true)) + "\"]\n";
     }
-    for (const GraphEdge &e : g.edges()) {
+    for (uint32_t i = 0; i < g.edges().size(); ++i) {
+        const GraphEdge &e = g.edges()[i];
         const std::string w = graphValueText(g, e.value());
-        std::string attr = "label=\" " + w + (e.inlined ? "\\n (inline)" : "") + "\"";
+        // An inlining change of the PGO panel's (graph/GraphMarks.h): a line of the label, in purple.
+        const std::string change = edgeInliningText(g, i);
+        std::string attr = "label=\" " + w + (e.inlined ? "\\n (inline)" : "") +
+                           (change.empty() ? "" : "\\n " + change) + "\"";
+        if (!change.empty())
+            attr += " fontcolor=\"" + std::string(kInliningChangeColor) + "\"";
         if (total != 0) {
             const int64_t weight = 1 + std::min<int64_t>(std::llabs(e.value() * 100 / int64_t(total)), 100);
             if (weight > 1)

@@ -18,7 +18,11 @@ std::string graphTsv(const CallGraph &graph);
 // A dot file Graphviz's dot lays out: boxes labelled with the short name, flat and cum, font size by flat,
 // edges with their weight, pen width by weight, residual edges dotted, inline edges marked; a comparison in
 // the diff colours (red more cost, green less, grey within noise).
+// An edge with an inlining change (graph/GraphMarks.h) says it on a line of its label, in kInliningChangeColor.
 std::string graphDot(const CallGraph &graph);
+
+// The purple the diff flamegraph marks inlining changes with (ui/flame/FlamePainter), for the graph's edges too.
+inline constexpr const char *kInliningChangeColor = "#7b1fa2";
 
 // The order graphTsv prints: node indexes, then edge indexes.
 std::vector<uint32_t> tsvNodeOrder(const CallGraph &graph);

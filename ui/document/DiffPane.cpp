@@ -1,5 +1,6 @@
 #include "document/DiffPane.h"
 
+#include "compare/DiffTableModel.h"
 #include "compare/DiffView.h"
 #include "controls/SearchBar.h"
 #include "controls/SecondaryPanes.h"
@@ -11,7 +12,9 @@
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QItemSelectionModel>
 #include <QMenu>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace qflame {
@@ -29,7 +32,8 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     SecondaryPanes *panes = m_diffView->secondaryPanes();
     panes->addSecondaryPane(m_source, tr("Source"), 0.5);
     panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
-    panes->addSecondaryPane(new GraphPane, tr("Graph"), 0.6);   // the comparison's call graph (ui/graphview)
+    auto *graph = new GraphPane;   // the comparison's call graph (ui/graphview)
+    panes->addSecondaryPane(graph, tr("Graph"), 0.6);
     connect(m_pgo, &PgoPanel::computed, this, [this] { markPgoTab(m_diffView->secondaryPanes(), m_pgo); });
     addHeaderWidget(m_diffView->takeSearchBar(), 1);
     auto *layout = new QVBoxLayout(this);
@@ -38,6 +42,36 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     layout->addLayout(header());
     layout->addWidget(m_diffView, 1);
     connect(m_pgo, &PgoPanel::inliningChangesReady, m_diffView, &DiffView::setInliningChanges);
+    connect(m_pgo, &PgoPanel::inliningChangesReady, graph, &GraphPane::setInliningChanges);   // on their edges
+    // Selection both ways: a graph node selects its function's row of the diff table (which outlines its frames);
+    // a row, or a frame of the diff flamegraph, selects the function's node.
+    connect(graph, &GraphPane::nodeSelected, this, [this](const QString &name) {
+        const DiffTable *table = m_diffView->diffTable();
+        if (!table || name.isEmpty())
+            return;
+        const FrameTable &frames = table->tree().frames();
+        for (FrameId f = 1; f < frames.size(); ++f)
+            if (frames.label(f) == name.toStdString()) {
+                QAbstractItemModel *model = m_diffView->table()->model();
+                const QModelIndexList rows = model->match(model->index(0, 0), DiffTableModel::FrameRole, QVariant(uint(f)),
+                                                          1, Qt::MatchExactly);
+                if (!rows.isEmpty())
+                    m_diffView->table()->setCurrentIndex(rows.first());
+                return;
+            }
+    });
+    connect(m_diffView->table()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, graph](const QModelIndex &current) {
+                const DiffTable *table = m_diffView->diffTable();
+                if (table && current.isValid())
+                    graph->selectFunction(QString::fromStdString(
+                        table->tree().frames().label(FrameId(current.data(DiffTableModel::FrameRole).toUInt()))));
+            });
+    connect(m_diffView->diffGraph()->graph(), &FlameGraphWidget::selectionChanged, this, [this, graph](NodeId n) {
+        const DiffTree *d = m_diffView->diff();
+        if (d && n != DiffTree::kRoot)
+            graph->selectFunction(QString::fromStdString(d->frames().label(d->frame(n))));
+    });
     connect(m_pgo, &PgoPanel::edgeSelected, this, [this](const std::string &caller, const std::string &callee) {
         // The edges are the new side's: its frames in the diff flamegraph keep their colour, the rest fade.
         const DiffTree *d = m_diffView->diff();
@@ -76,9 +110,17 @@ void DiffPane::showDiff(LoadedDiff d)
     m_loaded = std::move(d);
     fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
     m_diffView->setDiff(m_loaded.diff);
-    if (auto *graph = findChild<GraphPane *>())
+    if (auto *graph = findChild<GraphPane *>()) {
+        // Rounds' measured noise, where the comparison is in its unit (per second), as the diff table uses it.
+        const MeasuredNoise *noise = m_diffView->measuredNoise();
+        if (noise && m_loaded.diff && noise->normalization == m_loaded.diff->options().normalization)
+            graph->setMeasuredNoise(std::make_shared<MeasuredNoise>(*noise), m_loaded.diff->beforeScale(),
+                                    m_loaded.diff->afterScale());
+        else
+            graph->setMeasuredNoise(nullptr);
         graph->setInputs(m_loaded.before, m_loaded.after, m_loaded.sampleType, m_loaded.granularity, {},
                          m_diffView->options().noiseK);
+    }
     uint64_t bytes = 0;
     for (const QString &p : m_after)
         bytes += uint64_t(QFileInfo(p).size());

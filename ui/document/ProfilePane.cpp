@@ -155,6 +155,21 @@ ProfilePane::ProfilePane(QWidget *parent) : DocumentPane(parent)
                 g->setHighlightedFrame(current.isValid() ? std::optional<FrameId>(current.data(TopTableModel::FrameRole).toUInt())
                                                          : std::nullopt);
             });
+    // The other way: a row of the top table, or a frame of the flamegraph, selects the function's graph node.
+    auto selectInGraph = [this](FrameId frame) {
+        auto *graph = findChild<GraphPane *>();
+        if (graph && m_view.tree && frame < m_view.tree->frames().size())
+            graph->selectFunction(QString::fromStdString(m_view.tree->frames().label(frame)));
+    };
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [selectInGraph](const QModelIndex &current) {
+                if (current.isValid())
+                    selectInGraph(FrameId(current.data(TopTableModel::FrameRole).toUInt()));
+            });
+    connect(g, &FlameGraphWidget::selectionChanged, this, [this, selectInGraph](NodeId n) {
+        if (m_view.tree && n != CallTree::kRoot)
+            selectInGraph(m_view.tree->frame(n));
+    });
 }
 
 FlameGraphWidget *ProfilePane::flameGraph() const

@@ -29,6 +29,12 @@ void GraphCanvas::setLayout(std::shared_ptr<const GraphLayout> layout)
     fitToView();
 }
 
+void GraphCanvas::replaceLayout(std::shared_ptr<const GraphLayout> layout)
+{
+    m_layout = std::move(layout);
+    update();
+}
+
 int GraphCanvas::setSearch(const QRegularExpression &pattern)
 {
     m_state.matches.clear();

@@ -16,6 +16,8 @@ public:
     explicit GraphCanvas(QWidget *parent = nullptr);
 
     void setLayout(std::shared_ptr<const GraphLayout> layout);   // fits it to the view
+    // The same layout with other marks (GraphLayout::withGraph): zoom, selection and search stay.
+    void replaceLayout(std::shared_ptr<const GraphLayout> layout);
     const GraphLayout *graphLayout() const { return m_layout.get(); }
     // Nodes whose name matches `pattern` stay bright, the others fade; an empty pattern ends the search.
     // Returns how many nodes match.

@@ -1,6 +1,7 @@
 #include "graphview/GraphPainter.h"
 
 #include "compare/DiffSource.h"
+#include "graph/GraphMarks.h"
 
 #include <QFile>
 #include <QImage>
@@ -103,6 +104,14 @@ void paintGraph(QPainter &p, const GraphLayout &layout, const GraphPaintState &s
         QPainterPath path(le.spline[0]);
         for (size_t k = 1; k + 2 < le.spline.size(); k += 3)
             path.cubicTo(le.spline[k], le.spline[k + 1], le.spline[k + 2]);
+        const QString change = QString::fromStdString(edgeInliningText(g, i));
+        if (!change.isEmpty()) {   // the PGO panel's inlining change: a purple band under the edge
+            QColor band = QColor::fromString(QLatin1String(kInliningChangeColor));
+            band.setAlpha(faded(e.from) && faded(e.to) ? 40 : 110);
+            p.setPen(QPen(band, width + 5, Qt::SolidLine, Qt::RoundCap));
+            p.drawPath(path);
+            p.setPen(pen);
+        }
         p.drawPath(path);
         if (le.hasArrow) {   // a filled triangle from the spline's end to the tip
             const QPointF from = le.spline.back(), tip = le.arrowTip;
@@ -123,6 +132,15 @@ void paintGraph(QPainter &p, const GraphLayout &layout, const GraphPaintState &s
         const QString label = QString::fromStdString(graphValueText(g, e.value())) +
                               (e.inlined ? QStringLiteral(" (inline)") : QString());
         p.drawText(splinePoint(le.spline, 0.5) + QPointF(3, 0), label);
+        if (!change.isEmpty()) {
+            QColor purple = QColor::fromString(QLatin1String(kInliningChangeColor));
+            purple.setAlpha(faded(e.from) && faded(e.to) ? 60 : 255);
+            font.setBold(true);
+            p.setFont(font);
+            p.setPen(purple);
+            p.drawText(splinePoint(le.spline, 0.5) + QPointF(3, 8), change);
+            font.setBold(false);
+        }
     }
     for (uint32_t i = 0; i < g.nodes().size(); ++i) {
         const GraphLayoutNode &ln = layout.nodes()[i];

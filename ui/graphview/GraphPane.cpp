@@ -2,6 +2,8 @@
 
 #include "graphview/GraphCanvas.h"
 
+#include "graph/GraphMarks.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -64,6 +66,8 @@ GraphPane::GraphPane(QWidget *parent) : QWidget(parent), m_canvas(new GraphCanva
             m_status->setText(tr("No graph: %1").arg(m_error ? *m_error : QString()));
             return;
         }
+        if (m_inlining && layout->graph().isDiff() && !layout->graph().hasInliningChanges())   // came while building
+            layout = GraphLayout::withGraph(*layout, withInliningChanges(layout->graphPtr(), *m_inlining));
         {
             m_canvas->setLayout(layout);
             const CallGraph &g = layout->graph();
@@ -80,6 +84,11 @@ GraphPane::GraphPane(QWidget *parent) : QWidget(parent), m_canvas(new GraphCanva
             if (g.isDiff())
                 text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
                             .arg(g.noiseK());
+            if (g.hasMeasuredNoise())
+                text += tr("; %n nodes by the noise measured from %1", nullptr, int(measuredNodeCount(g)))
+                            .arg(QString::fromStdString(g.measuredSource()));
+            if (g.hasInliningChanges())
+                text += tr("; purple edges: inlining changes (PGO)");
             m_status->setText(text);
             updateSearch();
             Q_EMIT graphReady();
@@ -143,16 +152,53 @@ void GraphPane::rebuild()
     auto error = std::make_shared<QString>();
     m_error = error;
     m_watcher.setFuture(QtConcurrent::run([before = m_before, after = m_after, type = size_t(m_sampleType), build,
-                                           options, noiseK = m_noiseK, error]() {
+                                           options, noiseK = m_noiseK, error, inlining = m_inlining,
+                                           measured = m_measured, sb = m_measuredScale[0], sa = m_measuredScale[1]]() {
         try {
             auto graph = before.empty() ? CallGraph::build(after, type, build, options)
                                         : CallGraph::buildDiff(before, after, type, build, options, noiseK);
+            if (measured)
+                graph = withMeasuredNoise(std::move(graph), *measured, sb, sa);
+            if (inlining)
+                graph = withInliningChanges(std::move(graph), *inlining);
             return GraphLayout::compute(std::move(graph));
         } catch (const std::exception &e) {   // a filter that matches nothing, Graphviz failing: one line
             *error = QString::fromUtf8(e.what());
             return std::shared_ptr<const GraphLayout>();
         }
     }));
+}
+
+void GraphPane::setInliningChanges(std::shared_ptr<const InliningChanges> changes)
+{
+    m_inlining = std::move(changes);
+    const GraphLayout *layout = m_canvas->graphLayout();
+    if (!layout || !m_inlining || !layout->graph().isDiff())
+        return;   // a later build marks them
+    // Marks only: the shown layout keeps its place (Graphviz is not asked again).
+    m_canvas->replaceLayout(GraphLayout::withGraph(*layout, withInliningChanges(layout->graphPtr(), *m_inlining)));
+    if (!m_status->text().contains(tr("inlining changes")))
+        m_status->setText(m_status->text() + tr("; purple edges: inlining changes (PGO)"));
+}
+
+void GraphPane::setMeasuredNoise(std::shared_ptr<const MeasuredNoise> noise, double scaleBefore, double scaleAfter)
+{
+    m_measured = std::move(noise);
+    m_measuredScale[0] = scaleBefore;
+    m_measuredScale[1] = scaleAfter;
+}
+
+void GraphPane::selectFunction(const QString &name)
+{
+    const GraphLayout *layout = m_canvas->graphLayout();
+    if (!layout || name == selectedName())
+        return;
+    int node = -1;
+    const std::string wanted = name.toStdString();
+    for (uint32_t i = 0; i < layout->graph().nodes().size() && node < 0; ++i)
+        if (layout->graph().name(i) == wanted)
+            node = int(i);
+    m_canvas->selectNode(node);
 }
 
 void GraphPane::focusOn(int node)

@@ -4,7 +4,9 @@
 // on that function, re-pruned around it) are its controls.
 #pragma once
 
+#include "diff/DiffTable.h"
 #include "graph/GraphLayout.h"
+#include "pgo/InliningChanges.h"
 #include "tree/CallTreeBuilder.h"
 
 #include <QFutureWatcher>
@@ -32,6 +34,13 @@ public:
     // A profile's graph (filters as the tab has them), or a comparison's (`before` not empty).
     void setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity, SampleFilters filters,
                    double noiseK = 2.0);
+    // A comparison's inlining changes (the PGO panel's) marked on their edges, now and in later builds.
+    void setInliningChanges(std::shared_ptr<const InliningChanges> changes);
+    // A comparison opened from rounds: the rounds' measured noise classes the nodes it names (graph/GraphMarks.h),
+    // the graph's values scaled by `scaleBefore`/`scaleAfter` into its unit. nullptr: Poisson's for all.
+    void setMeasuredNoise(std::shared_ptr<const MeasuredNoise> noise, double scaleBefore = 1, double scaleAfter = 1);
+    // Selects the node of the function `name` (a row or frame selected elsewhere); none when the graph has none.
+    void selectFunction(const QString &name);
     GraphCanvas *canvas() const { return m_canvas; }
     const GraphLayout *graphLayout() const;
     bool isBuilding() const { return m_watcher.isRunning(); }
@@ -55,6 +64,9 @@ private:
     Granularity m_granularity = Granularity::Functions;
     SampleFilters m_filters;
     double m_noiseK = 2.0;
+    std::shared_ptr<const InliningChanges> m_inlining;
+    std::shared_ptr<const MeasuredNoise> m_measured;
+    double m_measuredScale[2] = {1, 1};
     QString m_focus;            // the focused function's name, "" for none
     bool m_stale = false;
     int m_builtNodeCount = -1;
