@@ -21,6 +21,7 @@ private Q_SLOTS:
     void perfScriptTimes();
     void perfScriptHeatmap();
     void cpuProfileTimes();
+    void speedscopeTimes();
     void rangeProfile();
     void twoRangesDiff();
     void frontDoorCut();
@@ -71,6 +72,18 @@ QString cells(const Heatmap &h)
 QString top(const std::shared_ptr<const Profile> &p, const char *type)
 {
     const auto table = FlatTable::compute({p}, size_t(p->findSampleType(type)), {});
+    std::map<std::string, std::pair<int64_t, int64_t>> rows;
+    for (size_t i = 0; i < table->rows().size(); ++i)
+        rows[std::string(table->label(i))] = {table->rows()[i].flat, table->rows()[i].cum};
+    QStringList out;
+    for (const auto &[name, v] : rows)
+        out << QStringLiteral("%1=%2/%3").arg(QString::fromStdString(name)).arg(v.first).arg(v.second);
+    return out.join(QLatin1Char(' '));
+}
+
+QString describeType(const std::shared_ptr<const Profile> &p, size_t type)
+{
+    const auto table = FlatTable::compute({p}, type, {});
     std::map<std::string, std::pair<int64_t, int64_t>> rows;
     for (size_t i = 0; i < table->rows().size(); ++i)
         rows[std::string(table->label(i))] = {table->rows()[i].flat, table->rows()[i].cum};
@@ -155,6 +168,33 @@ void tst_Timeline::cpuProfileTimes()
     QVERIFY(old->timeline);
     QCOMPARE(old->timeline->startNanos, int64_t(1000010000));
     QCOMPARE(times(*old->timeline), QStringLiteral("0@0 0@20000"));
+}
+
+void tst_Timeline::speedscopeTimes()
+{
+    // A sampled profile in milliseconds: sample i starts where the weights before it end: main;a at 0 (1.5 ms),
+    // main;a;b at 1.5 (2), main;c at 3.5 (3), main;a;b at 6.5 (0.5). Either order of samples and weights.
+    const char *samples = R"("samples":[[0,1],[0,1,2],[0,3],[0,1,2]])";
+    const char *weights = R"("weights":[1.5,2,3,0.5])";
+    for (const bool weightsFirst : {false, true}) {
+        const std::string json = std::string(R"({"shared":{"frames":[{"name":"main"},{"name":"a"},{"name":"b"},)"
+                                             R"({"name":"c"}]},"profiles":[{"type":"sampled","name":"cpu",)"
+                                             R"("unit":"milliseconds","startValue":0,"endValue":7,)") +
+                                 (weightsFirst ? weights : samples) + "," + (weightsFirst ? samples : weights) + "}]}";
+        const auto p = read(json);
+        QVERIFY(p->timeline);
+        QCOMPARE(times(*p->timeline), QStringLiteral("0@0 1@1500000 2@3500000 1@6500000"));
+        // 2 ms columns of two 1 ms rows: 0 -> 0:0, 1.5 -> 0:1, 3.5 -> 1:1, 6.5 -> 3:0, each its own weight.
+        HeatmapOptions o;
+        o.type = 1;
+        o.columnNanos = 2000000;
+        o.rows = 2;
+        QCOMPARE(cells(computeHeatmap(*p, o)), QStringLiteral("0:0=1500000 0:1=2000000 1:1=3000000 3:0=500000"));
+        // [1 ms, 4 ms): b's 2 ms at 1.5 and c's 3 ms at 3.5.
+        const auto cut = profileInRange(p, TimeRange{1000000, 4000000});
+        QCOMPARE(top(cut, "samples"), QStringLiteral("a=0/1 b=1/1 c=1/1 main=0/2"));
+        QCOMPARE(describeType(cut, 1), QStringLiteral("a=0/2000000 b=2000000/2000000 c=3000000/3000000 main=0/5000000"));
+    }
 }
 
 void tst_Timeline::rangeProfile()

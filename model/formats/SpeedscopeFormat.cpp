@@ -3,6 +3,7 @@
 #include "formats/FlamebearerFormat.h"
 #include "formats/JsonStream.h"
 #include "formats/StackProfile.h"
+#include "time/Timeline.h"
 
 #include <cmath>
 #include <vector>
@@ -64,6 +65,9 @@ public:
         b.addComment("qflame: imported from speedscope, " + kind + " profile \"" + std::string(m_texts[p.name]) + "\"");
         m_ids.assign(m_frames.size(), 0);
         m_nodes.assign(1, Node{0, 0, 0, 0});
+        // A sampled profile in time units: sample i starts where the weights before it end (time/Timeline.h).
+        if (!m_evented && type.unit == "nanoseconds")
+            m_timeline = std::make_shared<Timeline>();
         m_pass = 2;
         readJson(json, *this, m_source + ": ", m_options.maxJsonDepth);
         if (m_evented)
@@ -72,6 +76,15 @@ public:
             fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
         if (type.unit == "nanoseconds" && p.hasStart && p.hasEnd && p.end > p.start)
             b.setDurationNanos(scaled(p.end, [] { return "endValue"; }) - scaled(p.start, [] { return "startValue"; }));
+        if (m_timeline && !m_timeline->sample.empty()) {
+            Timeline &t = *m_timeline;
+            t.startNanos = p.hasStart ? scaled(p.start, [] { return "startValue"; }) : 0;
+            t.endNanos = t.spanNanos + m_gap;
+            t.gapWeights = true;
+            t.weighted = m_countToo ? std::vector<uint8_t>{0, 1} : std::vector<uint8_t>{1};
+            t.threadNames = {std::string(m_texts[p.name])};
+            b.setTimeline(std::move(m_timeline));
+        }
         m_builder = nullptr;
         return b.build(m_source);
     }
@@ -376,6 +389,8 @@ private:
             values[1] = m_weights[i];
         }
         const uint32_t sample = m_builder->addStackIds(m_leafFirst.data(), m_leafFirst.size(), m_countToo ? values : values + 1);
+        if (!m_weights.empty() || m_weightCount > 0)
+            timed(sample, values[1]);
         if (m_weightCount == 0) {
             if (m_sampleOf.size() == m_sampleOf.capacity())
                 account();   // before it grows: a full vector counts as grown, so a growth past the budget never happens
@@ -391,6 +406,7 @@ private:
                 fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
             const int64_t values[2] = {0, weight};
             m_builder->addValues(m_sampleOf[i], m_countToo ? values : values + 1);
+            timed(m_sampleOf[i], weight);
         } else {
             if (m_weights.size() == m_weights.capacity())
                 account();
@@ -398,11 +414,30 @@ private:
         }
     }
 
+    // The sample's place in time: its start is the end of the one before (the gap is that one's weight).
+    void timed(uint32_t sample, int64_t weight)
+    {
+        if (!m_timeline)
+            return;
+        Timeline &t = *m_timeline;
+        if (t.sample.size() == t.sample.capacity())
+            account();
+        const int64_t gap = t.sample.empty() ? 0 : m_gap;
+        t.delta.push_back(gap >= int64_t(Timeline::kLongDelta) ? Timeline::kLongDelta : uint32_t(gap));
+        if (gap >= int64_t(Timeline::kLongDelta))
+            t.longDeltas.push_back(gap);
+        t.sample.push_back(sample);
+        if (__builtin_add_overflow(t.spanNanos, gap, &t.spanNanos))
+            fail("the weights overflow 64 bits");
+        m_gap = weight;
+    }
+
     void account()
     {
         m_builder->setOtherBytes(heldBytes(m_frames) + heldBytes(m_texts) + heldBytes(m_profiles) + fixedBytes(m_ids) +
                                  heldBytes(m_sampleOf) + heldBytes(m_weights) + heldBytes(m_nodes) + m_childOf.bytes() +
-                                 2 * heldBytes(m_stack));   // and m_leafFirst, as long
+                                 2 * heldBytes(m_stack) +   // and m_leafFirst, as long
+                                 (m_timeline ? heldBytes(m_timeline->sample) + heldBytes(m_timeline->delta) : 0));
     }
 
     // An evented profile's time per distinct stack: the stacks open form a tree (a trie of frames), each
@@ -494,6 +529,8 @@ private:
     std::vector<uint64_t> m_leafFirst;
     std::vector<uint32_t> m_sampleOf;      // per sample, when the weights come after: where it went
     std::vector<int64_t> m_weights;        // the weights, when they come before the samples
+    std::shared_ptr<Timeline> m_timeline;  // a sampled profile's times, in time units
+    int64_t m_gap = 0;                     // the last sample's weight: the gap to the next
     Event m_event;
     std::vector<Node> m_nodes;             // node 0: nothing open
     StackProfileBuilder::HashSlots m_childOf;   // (parent, frame) -> node
