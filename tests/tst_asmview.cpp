@@ -80,6 +80,37 @@ void tst_AsmView::goProgram()
     if (const QString shots = qEnvironmentVariable("QFLAME_SCREENSHOT"); !shots.isEmpty())
         QVERIFY(view.grab().save(shots));
 
+    // A comparison with the build without inlining: a group row per source line group of the model's diff, each
+    // followed by its instructions, the largest |delta| current.
+    QDir().mkpath(dir.filePath("noinl"));
+    QVERIFY(QFile::copy(dir.filePath("main.go"), dir.filePath("noinl/main.go")));
+    const Run buildL = runGo(go, {QStringLiteral("build"), QStringLiteral("-gcflags=-l"), QStringLiteral("-o"),
+                                  QStringLiteral("prog"), QStringLiteral("main.go")},
+                             dir.filePath("noinl"));
+    QVERIFY2(buildL.code == 0, buildL.err.constData());
+    QProcess runL;
+    runL.start(dir.filePath("noinl/prog"), {QStringLiteral("-o"), dir.filePath("noinl.pprof"), QStringLiteral("-s"), QStringLiteral("1")});
+    QVERIFY(runL.waitForFinished(60000));
+    const auto after = readProfileFile(dir.filePath("noinl.pprof"), ReadOptions{});
+    const size_t type = profile->sampleTypes.size() - 1;
+    view.showFunctionDiff({profile}, {after}, type, "main.spin", 2.0);
+    QVERIFY(ready.wait(60000));
+    const AsmResult diff = disassembleFunctionDiff({profile}, {after}, type, "main.spin", 2.0);
+    QVERIFY2(diff.diff, qPrintable(diff.error));
+    size_t rows = 0;
+    const DisasmGroup *largest = nullptr;
+    for (const DisasmGroup &g : diff.diff->groups) {
+        rows += 1 + g.before.size() + g.after.size();
+        if (!largest || std::abs(g.cumDelta()) > std::abs(largest->cumDelta()))
+            largest = &g;
+    }
+    QCOMPARE(size_t(tree->topLevelItemCount()), rows);
+    QVERIFY(tree->currentItem() && tree->currentItem() == view.hottestItem());
+    QVERIFY(view.hottestItem()->text(3).contains(QString::fromLatin1(diffClassName(largest->cls))));
+    QCoreApplication::processEvents();
+    if (const QString shots = qEnvironmentVariable("QFLAME_SCREENSHOT_DIFF"); !shots.isEmpty())
+        QVERIFY(view.grab().save(shots));
+
     // A missing binary: the CLI's line in the pane.
     QFile::remove(dir.filePath("prog"));
     view.showFunction({profile}, profile->sampleTypes.size() - 1, "main.spin");

@@ -71,9 +71,10 @@ Costs qflameDisasm(const QByteArray &tsv, QMap<QByteArray, Cost> *byLine = nullp
             continue;
         const Cost c{f[2].toLongLong(), f[3].toLongLong()};
         out[f[1].toULongLong(nullptr, 16)] = c;
-        if (byLine) {
-            (*byLine)[f[4]].flat += c.flat;
-            (*byLine)[f[4]].cum += c.cum;
+        if (byLine) {   // by the file's base name and line: two builds' groups match so
+            const QByteArray key = f[4].mid(f[4].lastIndexOf('/') + 1);
+            (*byLine)[key].flat += c.flat;
+            (*byLine)[key].cum += c.cum;
         }
     }
     return out;
@@ -200,8 +201,8 @@ void tst_Disasm::goEqualsPprof()
         QVERIFY2(expected.size() > 20, pp.out.left(300).constData());
         // Go's decoder stops a byte short of a symbol's end (pprof asks for [start, start + size - 1]), so it
         // reads a routine's last instruction as "?" rows (and whatever the bytes after them decode to), or not at
-        // all when it is one byte; objdump reads it whole. Every other instruction is the same address with the same flat and cum on both sides;
-        // the rows of pprof's broken tail sum to qflame's last instruction.
+        // all when it is one byte; objdump reads it whole. Every other instruction is the same address with the
+        // same flat and cum on both sides; the rows of pprof's broken tail sum to qflame's last instruction.
         std::set<uint64_t> last;   // each routine's last instruction
         QByteArray function;
         uint64_t previous = 0;
@@ -432,9 +433,12 @@ void tst_Disasm::diffOfTwoBuilds()
     QMap<QByteArray, Cost> beforeGroups, afterGroups;   // per file:line, the groups' cum summed (flat unused)
     int groups = 0;
     int64_t groupBefore = 0, groupAfter = 0, rowsBefore = 0, rowsAfter = 0;
+    int both = 0, instructionsBefore = 0, instructionsAfter = 0;
     auto closeGroup = [&]() {
         QCOMPARE(rowsBefore, groupBefore);
         QCOMPARE(rowsAfter, groupAfter);
+        both += instructionsBefore > 0 && instructionsAfter > 0;
+        instructionsBefore = instructionsAfter = 0;
     };
     for (const QByteArray &line : d.out.split('\n')) {
         const QList<QByteArray> f = line.split('\t');
@@ -448,15 +452,19 @@ void tst_Disasm::diffOfTwoBuilds()
             QVERIFY(QByteArrayList({"unchanged", "noise", "slower", "faster", "new", "removed"}).contains(f[7]));
             if (groupBefore == groupAfter && groupBefore != 0)
                 QCOMPARE(f[7], QByteArray("unchanged"));
-            beforeGroups[f[3]].cum += groupBefore;
-            afterGroups[f[3]].cum += groupAfter;
+            const QByteArray key = f[3].mid(f[3].lastIndexOf('/') + 1);
+            beforeGroups[key].cum += groupBefore;
+            afterGroups[key].cum += groupAfter;
         } else if (f.value(0) == "before" || f.value(0) == "after") {
             QCOMPARE(f.size(), 5);
             (f[0] == "before" ? rowsBefore : rowsAfter) += f[3].toLongLong();
+            ++(f[0] == "before" ? instructionsBefore : instructionsAfter);
         }
     }
     closeGroup();
     QVERIFY(groups > 3);
+    // The builds were made in different folders: their lines still meet in groups of both sides.
+    QVERIFY(both >= 3);
     // Per source line, the groups hold exactly each side's disasm.
     for (auto [lines, groupsOf] : {std::pair{&beforeLines, &beforeGroups}, std::pair{&afterLines, &afterGroups}}) {
         for (auto it = lines->begin(); it != lines->end(); ++it)

@@ -5,6 +5,17 @@
 
 namespace qflame {
 
+namespace {
+
+// Two builds are often made in different folders (CI checkouts): a source line is its file's base name and number.
+std::string baseName(const std::string &path)
+{
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}   // namespace
+
 DisasmDiff diffDisassembly(const Disassembly &before, const Disassembly &after, double noiseK)
 {
     DisasmDiff out;
@@ -20,9 +31,11 @@ DisasmDiff diffDisassembly(const Disassembly &before, const Disassembly &after, 
     auto add = [&](const Disassembly &d, bool isAfter) {
         for (const DisasmRoutine &r : d.routines)
             for (const DisasmInstruction &in : r.instructions) {
-                const Key key{r.name, in.file, in.line, in.function};
+                const Key key{r.name, baseName(in.file), in.line, in.function};
                 DisasmGroup &g = groups[key];
-                g.routine = r.name, g.function = in.function, g.file = in.file, g.line = in.line;
+                g.routine = r.name, g.function = in.function, g.line = in.line;
+                if (g.file.empty())
+                    g.file = in.file;   // the baseline's path where it has the line
                 auto &c = counts[key];
                 if (isAfter) {
                     g.afterFlat = wrappingAdd(g.afterFlat, in.flat), g.afterCum = wrappingAdd(g.afterCum, in.cum);

@@ -15,7 +15,8 @@ namespace qflame {
 
 struct DisasmGroup {
     std::string routine;          // the ROUTINE (symbol) it belongs to
-    std::string function, file;   // the inline frame and its source line; empty without line information
+    std::string function, file;   // the inline frame and its source line (matched by the file's base name, the
+                                  // baseline's path shown); empty without line information
     int64_t line = 0;
     int64_t beforeFlat = 0, beforeCum = 0, afterFlat = 0, afterCum = 0;
     double standardError = 0;

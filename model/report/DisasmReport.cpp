@@ -142,7 +142,9 @@ void writeDisasmDiffText(const DisasmDiff &d, const TextSink &out)
                 std::string c = pad(valueOrDot(v[i].cum, d.unit), 8) + " " + pad(hex(v[i].address), 8) + ": " + v[i].text;
                 return c.size() < 60 ? c + std::string(60 - c.size(), ' ') : c.substr(0, 59) + " ";
             };
-            out("      " + cell(g.before) + "| " + cell(g.after) + "\n");
+            std::string row = "      " + cell(g.before) + "| " + cell(g.after);
+            row.erase(row.find_last_not_of(' ') + 1);
+            out(row + "\n");
         }
     }
 }

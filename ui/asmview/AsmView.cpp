@@ -48,24 +48,58 @@ std::vector<QString> readLines(const std::string &path)
 
 }   // namespace
 
+namespace {
+
+QRegularExpression exactName(const std::string &function)
+{
+    // The name whole, wherever pprof's printable name (address, name, file:line) or a symbol holds it.
+    const QString escaped = QRegularExpression::escape(QString::fromStdString(function));
+    return QRegularExpression(QStringLiteral("(?:^|\\s)") + escaped + QStringLiteral("(?:\\s|$)"));
+}
+
+BinarySearch envSearch()
+{
+    BinarySearch search;
+    if (const char *env = std::getenv("PPROF_BINARY_PATH"))
+        for (const QString &d : QString::fromLocal8Bit(env).split(QLatin1Char(':'), Qt::SkipEmptyParts))
+            search.folders.push_back(d.toStdString());
+    return search;
+}
+
+}   // namespace
+
 AsmResult disassembleFunction(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
                               const std::string &function)
 {
     AsmResult out;
     try {
-        // The name whole, wherever pprof's printable name (address, name, file:line) or a symbol holds it.
-        const QString escaped = QRegularExpression::escape(QString::fromStdString(function));
-        const QRegularExpression re(QStringLiteral("(?:^|\\s)") + escaped + QStringLiteral("(?:\\s|$)"));
-        BinarySearch search;
-        if (const char *env = std::getenv("PPROF_BINARY_PATH"))
-            for (const QString &d : QString::fromLocal8Bit(env).split(QLatin1Char(':'), Qt::SkipEmptyParts))
-                search.folders.push_back(d.toStdString());
-        auto d = std::make_shared<Disassembly>(disassembleProfiles(profiles, type, re, search, function));
+        auto d = std::make_shared<Disassembly>(disassembleProfiles(profiles, type, exactName(function), envSearch(),
+                                                                   function));
         for (const DisasmRoutine &r : d->routines)
             for (const DisasmInstruction &in : r.instructions)
                 if (!out.sources.count(in.file))
                     out.sources[in.file] = readLines(in.file);
         out.disassembly = std::move(d);
+    } catch (const std::exception &e) {
+        out.error = QString::fromUtf8(e.what());
+    }
+    return out;
+}
+
+AsmResult disassembleFunctionDiff(const std::vector<std::shared_ptr<const Profile>> &before,
+                                  const std::vector<std::shared_ptr<const Profile>> &after, size_t type,
+                                  const std::string &function, double noiseK)
+{
+    AsmResult out;
+    try {
+        const Profile &first = *before.front();
+        const Disassembly b = disassembleProfiles(before, type, exactName(function), envSearch(), function);
+        size_t afterType = 0;
+        for (size_t t = 0; t < after.front()->sampleTypes.size(); ++t)
+            if (after.front()->typeName(t) == first.typeName(type) && after.front()->unitName(t) == first.unitName(type))
+                afterType = t;
+        const Disassembly a = disassembleProfiles(after, afterType, exactName(function), envSearch(), function);
+        out.diff = std::make_shared<DisasmDiff>(diffDisassembly(b, a, noiseK));
     } catch (const std::exception &e) {
         out.error = QString::fromUtf8(e.what());
     }
@@ -106,6 +140,70 @@ void AsmView::showFunction(std::vector<std::shared_ptr<const Profile>> profiles,
     }, [this](AsmResult r) { setResult(r); });
 }
 
+void AsmView::showFunctionDiff(std::vector<std::shared_ptr<const Profile>> before,
+                               std::vector<std::shared_ptr<const Profile>> after, size_t type, std::string function,
+                               double noiseK)
+{
+    m_title->setText(tr("Disassembling %1 of both builds...").arg(QString::fromStdString(function)));
+    m_tree->clear();
+    m_hottest = nullptr;
+    m_job.start([before = std::move(before), after = std::move(after), type, function = std::move(function), noiseK] {
+        return disassembleFunctionDiff(before, after, type, function, noiseK);
+    }, [this](AsmResult r) { setResult(r); });
+}
+
+void AsmView::showDiff(const DisasmDiff &d)
+{
+    m_tree->setHeaderLabels({tr("Before"), tr("After"), tr("Delta"), tr("Source line / instruction")});
+    int64_t largest = 0;
+    for (const DisasmGroup &g : d.groups)
+        largest = std::max({largest, g.beforeCum, g.afterCum});
+    auto label = [&d](int64_t v) { return v ? QString::fromStdString(pprofScaledLabel(v, d.unit)) : QStringLiteral("."); };
+    int64_t bestDelta = 0;
+    for (const DisasmGroup &g : d.groups) {
+        auto *group = new QTreeWidgetItem(m_tree);
+        group->setText(Flat, label(g.beforeCum));
+        group->setText(Cum, label(g.afterCum));
+        const int64_t delta = g.cumDelta();
+        group->setText(Address, delta == 0 ? QStringLiteral(".")
+                                           : (delta > 0 ? QStringLiteral("+") : QString()) + label(delta));
+        group->setData(Flat, kFractionRole, largest > 0 ? double(g.beforeCum) / double(largest) : 0.0);
+        group->setData(Cum, kFractionRole, largest > 0 ? double(g.afterCum) / double(largest) : 0.0);
+        const QString where = g.file.empty() ? tr("(no line)")
+                                             : QString::fromStdString(g.file.substr(g.file.rfind('/') + 1)) +
+                                                   QLatin1Char(':') + QString::number(g.line);
+        group->setText(Text, where + QStringLiteral("  ") + QString::fromStdString(g.function) + QStringLiteral("  ") +
+                                 QString::fromLatin1(diffClassName(g.cls)));
+        QColor tint = palette().color(QPalette::AlternateBase);
+        if (g.cls == DiffClass::Slower || g.cls == DiffClass::New)
+            tint = QColor(250, 215, 205);
+        else if (g.cls == DiffClass::Faster || g.cls == DiffClass::Removed)
+            tint = QColor(210, 240, 215);
+        for (int c = Address; c < ColumnCount; ++c)
+            group->setBackground(c, tint);
+        QFont bold = m_tree->font();
+        bold.setBold(true);
+        group->setFont(Text, bold);
+        if (std::abs(delta) > bestDelta) {
+            bestDelta = std::abs(delta);
+            m_hottest = group;
+        }
+        for (int side = 0; side < 2; ++side)
+            for (const DisasmInstruction &in : side ? g.after : g.before) {
+                auto *item = new QTreeWidgetItem(m_tree);
+                item->setText(side ? Cum : Flat, label(in.cum));
+                item->setText(Text, (side ? QStringLiteral("after   ") : QStringLiteral("before  ")) +
+                                        QString::number(in.address, 16) + QStringLiteral("  ") +
+                                        QString::fromStdString(in.text));
+                item->setForeground(Text, side ? QColor(40, 40, 40) : QColor(110, 110, 110));
+            }
+    }
+    m_title->setText(tr("%1 groups by source line: total %2 -> %3 (cum before, after, delta)")
+                         .arg(d.groups.size())
+                         .arg(QString::fromStdString(pprofScaledLabel(d.beforeTotal, d.unit)),
+                              QString::fromStdString(pprofScaledLabel(d.afterTotal, d.unit))));
+}
+
 QString AsmView::titleText() const
 {
     return m_title->text();
@@ -115,6 +213,18 @@ void AsmView::setResult(const AsmResult &result)
 {
     m_tree->clear();
     m_hottest = nullptr;
+    m_tree->setHeaderLabels({tr("Flat"), tr("Cum"), tr("Address"), tr("Instruction")});
+    if (result.diff) {
+        showDiff(*result.diff);
+        for (int c = 0; c < Text; ++c)
+            m_tree->resizeColumnToContents(c);
+        if (m_hottest) {
+            m_tree->setCurrentItem(m_hottest);
+            m_tree->scrollToItem(m_hottest, QAbstractItemView::PositionAtTop);
+        }
+        Q_EMIT disassemblyReady();
+        return;
+    }
     if (!result.disassembly) {
         m_title->setText(result.error);
         Q_EMIT disassemblyReady();

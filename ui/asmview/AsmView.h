@@ -7,6 +7,7 @@
 
 #include "controls/LatestJob.h"
 #include "disasm/Disasm.h"
+#include "disasm/DisasmDiff.h"
 
 #include <QWidget>
 
@@ -24,12 +25,18 @@ namespace qflame {
 struct AsmResult {
     std::shared_ptr<const Disassembly> disassembly;
     std::map<std::string, std::vector<QString>> sources;   // the source files' lines, where readable
+    std::shared_ptr<const DisasmDiff> diff;   // a comparison's: the two builds grouped by source line
     QString error;
 };
 
 // The work of the job, exposed for tests: disassembles the function named exactly `function`.
 AsmResult disassembleFunction(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
                               const std::string &function);
+
+// A comparison's: each side disassembled from its own binary, grouped by source line and inline frame.
+AsmResult disassembleFunctionDiff(const std::vector<std::shared_ptr<const Profile>> &before,
+                                  const std::vector<std::shared_ptr<const Profile>> &after, size_t type,
+                                  const std::string &function, double noiseK);
 
 class AsmView : public QWidget {
     Q_OBJECT
@@ -39,6 +46,11 @@ public:
 
     // Disassembles `function` of the tab's profiles off the GUI thread, then shows it; a newer request wins.
     void showFunction(std::vector<std::shared_ptr<const Profile>> profiles, size_t type, std::string function);
+    // A comparison: per source line group cum before, after and the delta in the diff's class, then the
+    // instructions of each side (before's first), aligned by source line.
+    void showFunctionDiff(std::vector<std::shared_ptr<const Profile>> before,
+                          std::vector<std::shared_ptr<const Profile>> after, size_t type, std::string function,
+                          double noiseK);
     void setResult(const AsmResult &result);
     bool isDisassembling() const { return m_job.running(); }
 
@@ -51,6 +63,7 @@ Q_SIGNALS:
     void disassemblyReady();
 
 private:
+    void showDiff(const DisasmDiff &d);
     LatestJob<AsmResult> m_job{this};
     QLabel *m_title;
     QTreeWidget *m_tree;

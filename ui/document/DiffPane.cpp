@@ -9,6 +9,7 @@
 #include "graphview/GraphPane.h"
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
+#include "asmview/AsmView.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -31,6 +32,8 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     // panes below it, the table open at first. The PGO panel's readiness stays in its pane: its tab gets a mark.
     SecondaryPanes *panes = m_diffView->secondaryPanes();
     panes->addSecondaryPane(m_source, tr("Source"), 0.5);
+    m_asm = new AsmView;   // both builds' instructions by source line (ui/asmview)
+    panes->addSecondaryPane(m_asm, tr("Assembly"), 0.5);
     panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
     auto *graph = new GraphPane;   // the comparison's call graph (ui/graphview)
     panes->addSecondaryPane(graph, tr("Graph"), 0.6);
@@ -90,6 +93,14 @@ void DiffPane::diffFrameMenu(NodeId node, QPoint globalPos)
         return;
     QMenu menu(this);
     menu.addAction(tr("Show So&urce (Before and After)"), this, [this, node] { showSource(node); });
+    menu.addAction(tr("Show &Assembly (Before and After)"), this, [this, node] {
+        const DiffTree *diff = m_diffView->diff();
+        const FrameTable &frames = diff->frames();
+        m_asm->showFunctionDiff(m_loaded.before, m_loaded.after, size_t(m_loaded.sampleType),
+                                frames.strings().str(frames.frame(diff->frame(node)).key.name),
+                                m_diffView->options().noiseK);
+        m_diffView->secondaryPanes()->showPane(m_asm);
+    });
     menu.exec(globalPos);
 }
 

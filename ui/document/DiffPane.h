@@ -6,6 +6,8 @@
 
 namespace qflame {
 
+class AsmView;
+
 class DiffPane : public DocumentPane {
     Q_OBJECT
 
@@ -24,6 +26,7 @@ public:
     // The PGO panel of the comparison's new side, with the inlining changes from the baseline.
     PgoPanel *pgoPanel() const { return m_pgo; }
     SourceView *sourceView() const { return m_source; }
+    AsmView *asmView() const { return m_asm; }
     // Lists the source lines of the function of a diff flamegraph node, before and after.
     void showSource(NodeId node);
     // Label values as frames and bottom-up (tagRoot, tagLeaf, inverted; View > Group by Label..., View >
@@ -45,6 +48,7 @@ private:
     DiffView *m_diffView;
     PgoPanel *m_pgo;
     SourceView *m_source;
+    AsmView *m_asm;
 };
 
 }   // namespace qflame
