@@ -3,6 +3,7 @@
 
 #include "Cli.h"
 #include "report/ListReport.h"
+#include "report/ListingColumns.h"
 #include "formats/ProfileInput.h"
 #include "diff/DiffTree.h"
 #include "pprof/PprofLabels.h"
@@ -72,21 +73,6 @@ SourceFinder finderFor(const ListPaths &paths, const std::vector<std::shared_ptr
     sp.searchPath = splitList(paths.sourcePath);
     sp.trimPaths = splitList(paths.trimPath);
     return sourceFinderFor(sp, profiles);
-}
-
-std::string padLeft(const std::string &s, size_t width)
-{
-    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
-
-std::string valueOrDot(int64_t v, const std::string &unit)
-{
-    return v == 0 ? "." : pprofScaledLabel(v, unit);
-}
-
-std::string signedValue(int64_t v, const std::string &unit)
-{
-    return v == 0 ? "." : (v > 0 ? "+" : "") + pprofScaledLabel(v, unit);
 }
 
 // Files that could not be shown, and files that are shorter than the profile says, on stderr: the listing on

@@ -1,6 +1,7 @@
 #include "report/DisasmReport.h"
 
 #include "pprof/PprofLabels.h"
+#include "report/ListingColumns.h"
 #include "report/TextEscape.h"
 
 #include <cstdio>
@@ -29,21 +30,6 @@ std::string baseName(const std::string &path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::string pad(const std::string &s, size_t width)
-{
-    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
-
-std::string valueOrDot(int64_t v, const std::string &unit)
-{
-    return v == 0 ? "." : pprofScaledLabel(v, unit);
-}
-
-std::string signedValue(int64_t v, const std::string &unit)
-{
-    return v == 0 ? "." : (v > 0 ? "+" : "") + pprofScaledLabel(v, unit);
-}
-
 }   // namespace
 
 void writeDisasmTsv(const Disassembly &d, const TextSink &out)
@@ -67,7 +53,7 @@ void writeDisasmText(const Disassembly &d, const TextSink &out)
     out("Total: " + pprofScaledLabel(d.total, d.unit) + "\n");
     for (const DisasmRoutine &r : d.routines) {
         out("ROUTINE ======================== " + r.name + " in " + r.binary + "\n");
-        out(pad(pprofScaledLabel(r.flat, d.unit), 10) + " " + pad(pprofScaledLabel(r.cum, d.unit), 10) +
+        out(padLeft(pprofScaledLabel(r.flat, d.unit), 10) + " " + padLeft(pprofScaledLabel(r.cum, d.unit), 10) +
             " (flat, cum) " + pprofPercentage(r.cum, d.total) + " of Total\n");
         std::string function, file;
         int64_t line = 0;
@@ -79,8 +65,8 @@ void writeDisasmText(const Disassembly &d, const TextSink &out)
                 if (!in.file.empty())
                     loc += baseName(in.file) + (in.line ? ":" + std::to_string(in.line) : std::string());
             }
-            std::string row = pad(valueOrDot(in.flat, d.unit), 10) + " " + pad(valueOrDot(in.cum, d.unit), 10) + " " +
-                              pad(hex(in.address), 10) + ": " + in.text;
+            std::string row = padLeft(valueOrDot(in.flat, d.unit), 10) + " " + padLeft(valueOrDot(in.cum, d.unit), 10) + " " +
+                              padLeft(hex(in.address), 10) + ": " + in.text;
             if (!loc.empty())
                 row += (in.text.size() < 40 ? std::string(40 - in.text.size(), ' ') : std::string(" ")) + ";" + loc;
             out(row + "\n");
@@ -129,8 +115,8 @@ void writeDisasmDiffText(const DisasmDiff &d, const TextSink &out)
             out("ROUTINE ======================== " + routine + " (cum before, after, delta)\n");
         }
         const std::string cls = g.cls == DiffClass::Unchanged ? "" : diffClassName(g.cls);
-        out(pad(valueOrDot(g.beforeCum, d.unit), 10) + " " + pad(valueOrDot(g.afterCum, d.unit), 10) + " " +
-            pad(signedValue(g.cumDelta(), d.unit), 10) + " " + pad(cls, 7) + "  " +
+        out(padLeft(valueOrDot(g.beforeCum, d.unit), 10) + " " + padLeft(valueOrDot(g.afterCum, d.unit), 10) + " " +
+            padLeft(signedValue(g.cumDelta(), d.unit), 10) + " " + padLeft(cls, 7) + "  " +
             (g.function.empty() ? std::string() : g.function + " ") +
             (g.file.empty() ? std::string("(no line)") : baseName(g.file) + ":" + std::to_string(g.line)) +
             (g.sameCode ? "  (same code)" : "") + "\n");
@@ -139,7 +125,7 @@ void writeDisasmDiffText(const DisasmDiff &d, const TextSink &out)
             auto cell = [&](const std::vector<DisasmInstruction> &v) {
                 if (i >= v.size())
                     return std::string(60, ' ');
-                std::string c = pad(valueOrDot(v[i].cum, d.unit), 8) + " " + pad(hex(v[i].address), 8) + ": " + v[i].text;
+                std::string c = padLeft(valueOrDot(v[i].cum, d.unit), 8) + " " + padLeft(hex(v[i].address), 8) + ": " + v[i].text;
                 return c.size() < 60 ? c + std::string(60 - c.size(), ' ') : c.substr(0, 59) + " ";
             };
             std::string row = "      " + cell(g.before) + "| " + cell(g.after);
