@@ -1,6 +1,7 @@
 // Times the call graph of a profile at N nodes: building it (model/graph/CallGraph) and laying it out with
 // Graphviz (GraphLayout), the median of 3 runs each. Usage: qflame-bench-graph FILE [NODES]. The target:
-// a 2,000-node graph laid out within 1 s.
+// a 2,000-node graph laid out within 1 s. Further arguments NAME=VALUE are Graphviz graph attributes set for the
+// layout (splines=line, nslimit=0.05, ...), to try dot's knobs.
 #include "formats/ProfileInput.h"
 #include "graph/GraphLayout.h"
 
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace qflame;
@@ -20,6 +23,13 @@ int main(int argc, char **argv)
     if (argc < 2) {
         std::fprintf(stderr, "usage: qflame-bench-graph FILE [NODES]\n");
         return 1;
+    }
+    std::vector<std::pair<std::string, std::string>> attributes;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        const size_t eq = a.find('=');
+        if (eq != std::string::npos)
+            attributes.emplace_back(a.substr(0, eq), a.substr(eq + 1));
     }
     const auto profile = readProfileFile(QString::fromLocal8Bit(argv[1]), {});
     GraphOptions options;
@@ -34,7 +44,7 @@ int main(int argc, char **argv)
         graph = CallGraph::build({profile}, size_t(profile->effectiveDefaultType()), {}, options);
         build.push_back(double(t.nsecsElapsed()) / 1e6);
         t.start();
-        const auto laid = GraphLayout::compute(graph);
+        const auto laid = GraphLayout::compute(graph, attributes);
         layout.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     std::sort(build.begin(), build.end());

@@ -11,6 +11,7 @@
 
 using namespace qflame;
 using namespace qflame::pgotest;
+using qflame::test::runQflameWith;
 
 namespace {
 
@@ -68,6 +69,9 @@ private Q_SLOTS:
     void dotAndTsvOfMarkedGraph();
     void cliDiffGraphMarksInliningChanges();
     void measuredNoiseClassesNodes();
+    void cliOptionsAsTheModel_data();
+    void cliOptionsAsTheModel();
+    void cliPictures();
 };
 
 void tst_GraphMarks::inliningChangesOnEdges()
@@ -183,6 +187,91 @@ void tst_GraphMarks::measuredNoiseClassesNodes()
     QCOMPARE(measured->classOf(copy), DiffClass::Faster);
     // Edges keep Poisson's.
     QCOMPARE(measured->classOf(measured->edges()[0]), graph->classOf(graph->edges()[0]));
+}
+
+// Each option of `qflame graph` and `diff --graph` (issue #33's CLI), run through the real binary, against the model.
+void tst_GraphMarks::cliOptionsAsTheModel_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("diff");
+    QTest::addColumn<int>("sample");
+    QTest::addColumn<int>("granularity");
+    QTest::addColumn<int>("nodeCount");   // -1: the default
+    QTest::addColumn<QString>("filter");  // focus=, ignore=, show=, hide=, tagfocus=
+    auto add = [](const char *name, QStringList args, bool diff, int sample, Granularity g, int nodes, QString filter) {
+        QTest::newRow(name) << args << diff << sample << int(g) << nodes << filter;
+    };
+    using G = Granularity;
+    add("nodecount 0", {"--nodecount", "0"}, false, 1, G::Functions, 0, {});
+    add("sample by index", {"--sample", "0"}, false, 0, G::Functions, -1, {});
+    add("sample by name", {"--sample", "samples"}, false, 0, G::Functions, -1, {});
+    add("lines", {"--granularity", "lines"}, false, 1, G::Lines, -1, {});
+    add("addresses", {"--granularity=addresses", "--nodecount=0"}, false, 1, G::Addresses, 0, {});
+    add("focus", {"--focus", "checksum"}, false, 1, G::Functions, -1, "focus=checksum");
+    add("ignore", {"--ignore", "checksum"}, false, 1, G::Functions, -1, "ignore=checksum");
+    add("show", {"--show", "main\\."}, false, 1, G::Functions, -1, "show=main\\.");
+    add("hide", {"--hide=runtime"}, false, 1, G::Functions, -1, "hide=runtime");
+    add("tagfocus", {"--tagfocus", "x=y"}, false, 1, G::Functions, -1, "tagfocus=x=y");
+    add("diff nodecount 0 lines", {"--nodecount", "0", "--granularity", "lines"}, true, 1, G::Lines, 0, {});
+    add("diff sample focus", {"--sample", "samples", "--focus", "main"}, true, 0, G::Functions, -1, "focus=main");
+}
+
+void tst_GraphMarks::cliOptionsAsTheModel()
+{
+    QFETCH(QStringList, args);
+    QFETCH(bool, diff);
+    QFETCH(int, sample);
+    QFETCH(int, granularity);
+    QFETCH(int, nodeCount);
+    QFETCH(QString, filter);
+    const QString base = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
+    const QString next = QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz");
+    const auto b = readProfileFile(base, {}), n = readProfileFile(next, {});
+    BuildOptions build;
+    build.granularity = Granularity(granularity);
+    if (!filter.isEmpty()) {
+        const QString key = filter.section(QLatin1Char('='), 0, 0);
+        const std::string value = filter.section(QLatin1Char('='), 1).toStdString();
+        (key == QLatin1String("focus")    ? build.filters.focus
+         : key == QLatin1String("ignore") ? build.filters.ignore
+         : key == QLatin1String("show")   ? build.filters.show
+         : key == QLatin1String("hide")   ? build.filters.hide
+                                          : build.filters.tagFocus) = value;
+    }
+    GraphOptions options;
+    if (nodeCount >= 0)
+        options.nodeCount = nodeCount;
+    const auto graph = diff ? CallGraph::buildDiff({b}, {n}, size_t(sample), build, options)
+                            : CallGraph::build({b}, size_t(sample), build, options);
+    QStringList all = diff ? QStringList{QStringLiteral("diff"), base, next, QStringLiteral("--graph")}
+                           : QStringList{QStringLiteral("graph"), base};
+    const Run r = runQflame(all + args + QStringList{QStringLiteral("--tsv")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.toStdString(), graphTsv(*graph));
+    if (nodeCount == 0)   // no limit: every node that passes nodefraction
+        QCOMPARE(graph->nodes().size(), graph->nodesBeforeLimit());
+}
+
+void tst_GraphMarks::cliPictures()
+{
+    const QString base = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
+    const QString next = QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz");
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("g.png")), svg = dir.filePath(QStringLiteral("d.svg"));
+    Run r = runQflameWith({QStringLiteral("graph"), base, QStringLiteral("--png"), png},
+                          {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
+    QCOMPARE(r.code, 0);
+    QFile p(png);
+    QVERIFY(p.open(QIODevice::ReadOnly));
+    QCOMPARE(p.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+    r = runQflameWith({QStringLiteral("diff"), base, next, QStringLiteral("--graph"), QStringLiteral("--svg"), svg},
+                      {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
+    QCOMPARE(r.code, 0);
+    QFile s(svg);
+    QVERIFY(s.open(QIODevice::ReadOnly));
+    const QByteArray text = s.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("checksumBlock"));
 }
 
 QTEST_MAIN(tst_GraphMarks)

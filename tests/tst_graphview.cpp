@@ -2,10 +2,16 @@
 // GUI thread, every node and edge placed, hover/selection/search/focus, pictures, and the --dot text read back
 // by Graphviz's own parser.
 #include "ProfileFactory.h"
+#include "WaitLoad.h"
+#include "controls/SecondaryPanes.h"
+#include "document/ProfilePane.h"
+#include "flame/FlameGraphWidget.h"
+#include "graph/GraphMarks.h"
 #include "graph/GraphLayout.h"
 #include "graph/GraphReport.h"
 #include "graphview/GraphCanvas.h"
 #include "graphview/GraphPane.h"
+#include "tables/TopTableModel.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -14,6 +20,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -49,6 +56,8 @@ private Q_SLOTS:
     void dotTextIsReadByGraphviz();
     void paneBuildsSelectsSearchesAndFocuses();
     void comparisonColours();
+    void paneMarksInliningChangesAndMeasuredNoise();
+    void selectionFollowsTableAndFlamegraph();
 };
 
 void tst_GraphView::layoutPlacesEverything()
@@ -173,6 +182,101 @@ void tst_GraphView::comparisonColours()
     QCOMPARE(writeGraphPicture(*layout, svg, true), QString());
     QVERIFY(!QImage(png).isNull());
     QVERIFY(QFileInfo(svg).size() > 500);
+}
+
+void tst_GraphView::paneMarksInliningChangesAndMeasuredNoise()
+{
+    const auto before = test::profileFromFolded("main;a 100\nmain;b 50\n");
+    const auto after = test::profileFromFolded("main;a 40\nmain;b 52\nmain;c 30\n");
+    GraphPane pane;
+    pane.resize(900, 700);
+    QSignalSpy ready(&pane, &GraphPane::graphReady);
+    // b: +2/s against 2 * 0.5 measured (rounds of 1 s): slower, where Poisson's 2 * sqrt(102) calls it noise.
+    MeasuredNoise noise;
+    noise.cumStandardError = {{"b", 0.5}};
+    noise.source = "the spread of the rounds x (3 observations) and y (3)";
+    pane.setMeasuredNoise(std::make_shared<MeasuredNoise>(noise), 1, 1);
+    pane.setInputs({before}, {after}, 0, Granularity::Functions, {});
+    pane.show();
+    QVERIFY(ready.wait(10000));
+    const CallGraph *g = &pane.graphLayout()->graph();
+    QVERIFY(g->hasMeasuredNoise());
+    for (uint32_t i = 0; i < g->nodes().size(); ++i)
+        if (g->name(i) == "b")
+            QCOMPARE(g->classOf(g->nodes()[i]), DiffClass::Slower);
+    // The PGO panel's changes arrive after the layout: marks only, nothing moves.
+    InliningChanges changes;
+    changes.inlining.push_back({InliningChange::Kind::BecameInlined, "main", "a", {10, 0}, {0, 4}});
+    const QRectF bounds = pane.graphLayout()->bounds();
+    pane.setInliningChanges(std::make_shared<InliningChanges>(changes));
+    g = &pane.graphLayout()->graph();
+    QCOMPARE(pane.graphLayout()->bounds(), bounds);
+    QCOMPARE(ready.count(), 1);   // no new layout
+    int marked = 0;
+    for (uint32_t e = 0; e < g->edges().size(); ++e)
+        if (!edgeInliningText(*g, e).empty()) {
+            ++marked;
+            QCOMPARE(g->name(g->edges()[e].to), std::string("a"));
+        }
+    QCOMPARE(marked, 1);
+    // The purple band and label are painted.
+    const QImage shot = pane.grab().toImage();
+    shot.save(QDir::currentPath() + QStringLiteral("/tst_graphview-inlining.png"));
+    int purple = 0;
+    for (int y = 0; y < shot.height(); ++y)
+        for (int x = 0; x < shot.width(); ++x) {
+            const QColor c = shot.pixelColor(x, y);
+            purple += c.blue() > c.green() + 60 && c.red() > c.green() + 30;
+        }
+    QVERIFY2(purple > 50, qPrintable(QString::number(purple)));
+    // A function selected elsewhere selects its node; one the graph lacks clears the selection.
+    QSignalSpy selected(&pane, &GraphPane::nodeSelected);
+    pane.selectFunction(QStringLiteral("c"));
+    QCOMPARE(pane.selectedName(), QStringLiteral("c"));
+    QCOMPARE(selected.count(), 1);
+    pane.selectFunction(QStringLiteral("c"));   // already selected: nothing
+    QCOMPARE(selected.count(), 1);
+    pane.selectFunction(QStringLiteral("nowhere"));
+    QCOMPARE(pane.canvas()->selectedNode(), -1);
+}
+
+void tst_GraphView::selectionFollowsTableAndFlamegraph()
+{
+    ProfilePane tab;
+    tab.resize(1200, 900);
+    tab.show();
+    tab.open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")});
+    QVERIFY(test::waitLoad(tab));
+    auto *graph = tab.findChild<GraphPane *>();
+    QVERIFY(graph);
+    QSignalSpy ready(graph, &GraphPane::graphReady);
+    tab.secondaryPanes()->showPane(graph);
+    QVERIFY(ready.wait(20000));
+    const CallGraph &g = graph->graphLayout()->graph();
+    // A top table row selects its function's node.
+    QTableView *table = tab.topTable();
+    const QModelIndex first = table->model()->index(0, 0);
+    const std::string firstName =
+        tab.view().tree->frames().label(FrameId(first.data(TopTableModel::FrameRole).toUInt()));
+    table->setCurrentIndex(first);
+    QCOMPARE(graph->selectedName().toStdString(), firstName);
+    // A node selects its function's row.
+    const std::string other = g.name(g.nodes().size() - 1);
+    graph->selectFunction(QString::fromStdString(other));
+    QCOMPARE(tab.view().tree->frames().label(FrameId(table->currentIndex().data(TopTableModel::FrameRole).toUInt())),
+             other);
+    // A frame of the flamegraph selects its function's node.
+    const CallTree &tree = *tab.view().tree;
+    NodeId frame = CallTree::kRoot;   // a frame deep enough to be another function than the one selected
+    for (NodeId n = tree.firstChild(CallTree::kRoot); n < tree.size() && frame == CallTree::kRoot; ++n) {
+        const std::string &label = tree.frames().label(tree.frame(n));
+        for (uint32_t i = 0; i < g.nodes().size(); ++i)
+            if (g.name(i) == label && label != other)
+                frame = n;
+    }
+    QVERIFY(frame != CallTree::kRoot);
+    tab.flameGraph()->setSelectedNode(int64_t(frame));
+    QCOMPARE(graph->selectedName().toStdString(), tree.frames().label(tree.frame(frame)));
 }
 
 QTEST_MAIN(tst_GraphView)

@@ -38,7 +38,8 @@ std::string number(double v)
 
 }   // namespace
 
-std::shared_ptr<const GraphLayout> GraphLayout::compute(std::shared_ptr<const CallGraph> graphPtr)
+std::shared_ptr<const GraphLayout> GraphLayout::compute(std::shared_ptr<const CallGraph> graphPtr,
+                                                       const std::vector<std::pair<std::string, std::string>> &attributes)
 {
     auto layout = std::shared_ptr<GraphLayout>(new GraphLayout);
     layout->m_graph = graphPtr;
@@ -78,6 +79,8 @@ std::shared_ptr<const GraphLayout> GraphLayout::compute(std::shared_ptr<const Ca
         set(g, "nslimit1", "0.2");
         set(g, "searchsize", "10");
     }
+    for (const auto &[name, value] : attributes)
+        set(g, name.c_str(), value);
     std::vector<Agnode_t *> nodes(graph.nodes().size());
     for (uint32_t i = 0; i < nodes.size(); ++i) {
         const GraphLayoutNode &box = layout->m_nodes[i];

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace qflame {
@@ -29,7 +30,10 @@ struct GraphLayoutEdge {
 class GraphLayout {
 public:
     // Lays `graph` out. The only exception is std::runtime_error when Graphviz fails.
-    static std::shared_ptr<const GraphLayout> compute(std::shared_ptr<const CallGraph> graph);
+    // `attributes`: Graphviz graph attributes set after qflame's own (name, value), e.g. {"splines", "line"}: for
+    // the benchmark's trials of dot's knobs.
+    static std::shared_ptr<const GraphLayout> compute(
+        std::shared_ptr<const CallGraph> graph, const std::vector<std::pair<std::string, std::string>> &attributes = {});
     // The same boxes and splines for `graph`, the laid-out graph with other marks (graph/GraphMarks.h): the same
     // nodes and edges in the same order, so nothing moves.
     static std::shared_ptr<const GraphLayout> withGraph(const GraphLayout &layout,

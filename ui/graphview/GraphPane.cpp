@@ -85,7 +85,9 @@ GraphPane::GraphPane(QWidget *parent) : QWidget(parent), m_canvas(new GraphCanva
                 text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
                             .arg(g.noiseK());
             if (g.hasMeasuredNoise())
-                text += tr("; %n nodes by the noise measured from %1", nullptr, int(measuredNodeCount(g)))
+                text += tr("; %1 of %2 nodes by the noise measured from %3")
+                            .arg(measuredNodeCount(g))
+                            .arg(g.nodes().size())
                             .arg(QString::fromStdString(g.measuredSource()));
             if (g.hasInliningChanges())
                 text += tr("; purple edges: inlining changes (PGO)");
