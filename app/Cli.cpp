@@ -13,6 +13,7 @@
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
 #include "names/Demangle.h"
+#include "names/NameOptions.h"
 #include "pprof/SampleTypes.h"
 #include "pprof/Units.h"
 #include "report/InfoReport.h"
@@ -217,16 +218,10 @@ namespace {
 
 // --demangle and --collapse-templates are common to every verb that reads profiles: runCli takes them out of the
 // arguments before a verb parses them, and every verb's read options (readOptionsFor) carry them.
-DemangleMode &cliDemangleMode()
+NameOptions &cliNameOptions()
 {
-    static DemangleMode mode = DemangleMode::Simple;   // pprof's default
-    return mode;
-}
-
-bool &cliCollapseTemplates()
-{
-    static bool collapse = false;
-    return collapse;
+    static NameOptions names;   // pprof's defaults, as the window's
+    return names;
 }
 
 std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv)
@@ -239,7 +234,7 @@ std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv
             break;
         }
         if (argv[i] == "--collapse-templates")
-            cliCollapseTemplates() = true;
+            cliNameOptions().collapseTemplates = true;
         else if (!takeOption(argv, i, "--demangle", value))
             rest.push_back(argv[i]);
     }
@@ -247,7 +242,7 @@ std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv
         const auto mode = parseDemangleMode(*value);
         if (!mode)
             usageError("--demangle must be none, simple, templates or full, not '" + *value + "'");
-        cliDemangleMode() = *mode;
+        cliNameOptions().demangle = *mode;
     }
     return rest;
 }
@@ -277,9 +272,7 @@ std::vector<std::string> takeProfileName(const std::vector<std::string> &args)
 
 ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
 {
-    ReadOptions o;
-    o.demangle = cliDemangleMode();
-    o.collapseTemplates = cliCollapseTemplates();
+    ReadOptions o = cliNameOptions().appliedTo({});
     o.profileName = profileNameOption();
     o.warning = [](const std::string &message) { std::cerr << "qflame: warning: " << message << "\n"; };
     if (maxSizeMiB) {
