@@ -16,6 +16,7 @@
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
 #include "names/Demangle.h"
+#include "names/NameOptions.h"
 #include "pprof/SampleTypes.h"
 #include "pprof/Units.h"
 #include "report/InfoReport.h"
@@ -220,16 +221,10 @@ namespace {
 
 // --demangle and --collapse-templates are common to every verb that reads profiles: runCli takes them out of the
 // arguments before a verb parses them, and every verb's read options (readOptionsFor) carry them.
-DemangleMode &cliDemangleMode()
+NameOptions &cliNameOptions()
 {
-    static DemangleMode mode = DemangleMode::Simple;   // pprof's default
-    return mode;
-}
-
-bool &cliCollapseTemplates()
-{
-    static bool collapse = false;
-    return collapse;
+    static NameOptions names;   // pprof's defaults, as the window's
+    return names;
 }
 
 std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv)
@@ -242,7 +237,7 @@ std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv
             break;
         }
         if (argv[i] == "--collapse-templates")
-            cliCollapseTemplates() = true;
+            cliNameOptions().collapseTemplates = true;
         else if (!takeOption(argv, i, "--demangle", value))
             rest.push_back(argv[i]);
     }
@@ -250,7 +245,7 @@ std::vector<std::string> takeDemangleOption(const std::vector<std::string> &argv
         const auto mode = parseDemangleMode(*value);
         if (!mode)
             usageError("--demangle must be none, simple, templates or full, not '" + *value + "'");
-        cliDemangleMode() = *mode;
+        cliNameOptions().demangle = *mode;
     }
     return rest;
 }
@@ -280,9 +275,7 @@ std::vector<std::string> takeProfileName(const std::vector<std::string> &args)
 
 ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
 {
-    ReadOptions o;
-    o.demangle = cliDemangleMode();
-    o.collapseTemplates = cliCollapseTemplates();
+    ReadOptions o = cliNameOptions().appliedTo({});
     o.profileName = profileNameOption();
     o.timeFrom = cliTimeFrom(), o.timeTo = cliTimeTo();
     o.warning = [](const std::string &message) { std::cerr << "qflame: warning: " << message << "\n"; };

@@ -2,16 +2,14 @@
 #include "CliFormats.h"
 
 #include "Cli.h"
-#include "export/FoldedWriter.h"
 #include "export/ProfileWriter.h"
-#include "export/SpeedscopeWriter.h"
+#include "export/StackExport.h"
 #include "formats/ProfileInput.h"
 #include "pgo/PgoTrim.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/LabelFrames.h"
 
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <cstdio>
 #include <iostream>
@@ -89,16 +87,7 @@ std::string trimmedForPgoReport(uint64_t inputBytes, const PgoTrimmedFile &trimm
 
 void writeOutput(const std::string &path, const std::string &bytes)
 {
-    if (path == "-") {
-        if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
-            throw ProfileError("<stdout>: cannot write");
-        return;
-    }
-    // QSaveFile replaces the target only once everything is written: a failed export leaves no half file.
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) ||
-        !file.commit())
-        throw ProfileError(path + ": cannot write: " + file.errorString().toStdString());
+    writeExportFile(path, bytes);   // the window's File > Export writes through the same function
 }
 
 int runConvert(const std::vector<std::string> &argv)
@@ -111,7 +100,8 @@ int runConvert(const std::vector<std::string> &argv)
     if (a.forTool && ((a.to && *a.to != "pprof") || a.sample || a.granularity))
         usageError("--for pgo writes pprof with the compiler's sample types and frames: it takes neither --to " +
                    std::string("folded, --sample nor --granularity"));
-    if (!a.forTool && (!a.to || (*a.to != "pprof" && *a.to != "folded" && *a.to != "speedscope")))
+    const std::optional<StackFormat> format = a.to ? parseStackFormat(*a.to) : std::nullopt;
+    if (!a.forTool && !format)
         usageError("convert needs --to pprof, --to folded, --to speedscope or --for pgo");
     BuildOptions build;
     if (a.granularity && !parseGranularity(*a.granularity, &build.granularity))
@@ -139,14 +129,7 @@ int runConvert(const std::vector<std::string> &argv)
     const size_t type = chosenSampleType(*profiles.front(), a.sample);
     const auto tree = CallTreeBuilder::build(profiles, type, build);
     leaveToProcessEnd(tree);
-    if (*a.to == "speedscope") {
-        const Profile &p = *profiles.front();
-        const std::string name = QFileInfo(QString::fromStdString(p.sourceName)).fileName().toStdString() + " " +
-                                 p.typeName(type) + "/" + p.unitName(type);
-        writeOutput(output, writeSpeedscope(*tree, name));
-        return 0;
-    }
-    writeOutput(output, *a.to == "pprof" ? gzipCompress(encodePprof(*tree)) : writeFolded(*tree));
+    writeOutput(output, stackExportBytes(*tree, *format, speedscopeProfileName(*profiles.front(), type)));
     return 0;
 }
 

@@ -62,14 +62,8 @@ QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>>
                                      std::vector<std::shared_ptr<const Profile>> after, int sampleType,
                                      Granularity granularity, DiffOptions options, SampleFilters frames = {});
 
-// Rounds (rounds/): every file read, then the rounds compared. The inputs are kept, so that another sample type,
-// noise setting or set of rounds (renamed, reordered, one removed) is compared again without reading again.
-struct LoadedRounds {
-    std::vector<RoundInput> inputs;
-    RoundsOptions options;
-    std::shared_ptr<const RoundsResult> result;
-    QString error;
-};
+// Rounds (rounds/): every file read, then the rounds compared (LoadedRounds: rounds/RoundFiles.h; a server's:
+// qryn/ServerRounds.h's fetchServerRoundsAsync).
 QFuture<LoadedRounds> loadRoundsAsync(std::vector<RoundFiles> rounds, RoundsOptions options,
                                       ReadOptions readOptions = {});
 QFuture<LoadedRounds> compareRoundsAsync(std::vector<RoundInput> inputs, RoundsOptions options);

@@ -8,6 +8,9 @@
 - A folder includes only itself and the folders below it (LAYERS). The loose files of model/ and ui/ are the top of
   their library and may include everything in it; ui/ may include all of model/.
 - No source file (model/, ui/, app/, tests/, bench/, fuzz/) is over MAX_LINES lines.
+- Background work has one place: in ui/ and app/ only JOB_HELPER (controls/LatestJob.h, "the latest job wins")
+  includes QtConcurrent or QFutureWatcher; model/ starts its jobs as it likes. No widget starts or watches a job
+  of its own, so no widget keeps a hand-written "latest request" counter.
 
 Prints one line per breach and exits 1, or prints a summary and exits 0. `--self-test` plants a breach of each
 kind in a copy of the tree and fails unless every one is caught (ctest runs both).
@@ -61,6 +64,8 @@ SOURCE = re.compile(r'\.(h|cpp)$')
 QUOTED = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ANGLED = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
 GENERATED = re.compile(r'(\.pb\.h|\.moc)$')
+JOB_HEADER = re.compile(r'^(QtConcurrent|QFutureWatcher)')   # <QtConcurrent/...>, <QtConcurrentRun>, <QFutureWatcher>
+JOB_HELPER = os.path.join('ui', 'controls', 'LatestJob.h')
 
 
 def qt_headers(qt_include_dir):
@@ -112,6 +117,10 @@ def check(root, qt_include_dir):
                 if m and library == 'model' and m.group(1) in gui:
                     breaches.append(f'{at}: model/ includes the GUI header <{m.group(1)}>')
                     continue
+                if m and library == 'ui' and JOB_HEADER.match(m.group(1)) and shown != JOB_HELPER:
+                    breaches.append(f'{at}: <{m.group(1)}> outside {JOB_HELPER}: a widget\'s background work is a '
+                                    f'LatestJob (or a model job it follows)')
+                    continue
                 m = QUOTED.match(line)
                 if not m or GENERATED.search(m.group(1)):
                     continue
@@ -134,7 +143,14 @@ def check(root, qt_include_dir):
                 breaches.append(f'{shown}: {len(lines) - 1} lines, more than {MAX_LINES}')
     for path in (p for folder in ('app', 'tests', 'bench', 'fuzz') for p in sources(root, folder)):
         with open(path, encoding='utf-8', errors='replace') as f:
-            n = f.read().count('\n')
+            text = f.read()
+        n = text.count('\n')
+        if path.startswith(os.path.join(root, 'app') + os.sep):
+            for number, line in enumerate(text.split('\n'), 1):
+                m = ANGLED.match(line)
+                if m and JOB_HEADER.match(m.group(1)):
+                    breaches.append(f'{os.path.relpath(path, root)}:{number}: <{m.group(1)}> outside {JOB_HELPER}: '
+                                    f'app/ runs no job of its own (the model\'s, or a LatestJob)')
         if n > MAX_LINES:
             breaches.append(f'{os.path.relpath(path, root)}: {n} lines, more than {MAX_LINES}')
     return breaches, counted
@@ -165,6 +181,9 @@ def self_test(root, qt_include_dir):
         ('model/io/Prefault.h', '#pragma once', '#include "LoadJob.h"', 'the top of model/'),
         ('ui/flame/FlameView.h', '#pragma once', '#include "compare/DiffView.h"', 'ui/flame/ includes ui/compare/'),
         ('model/layout/FlameLayout.h', '#pragma once', '#include "CallTree.h"', 'includes carry the folder'),
+        ('ui/flame/FlameView.h', '#pragma once', '#include <QtConcurrent/QtConcurrentRun>', 'outside ui/controls'),
+        ('ui/compare/DiffView.h', '#pragma once', '#include <QFutureWatcher>', 'outside ui/controls'),
+        ('app/Cli.h', '#pragma once', '#include <QtConcurrent>', 'outside ui/controls'),
     ]
     clean, _ = check(root, qt_include_dir)
     if clean:

@@ -94,7 +94,8 @@ void tst_Exports::initTestCase()
 void tst_Exports::actionsFollowTheCurrentTab()
 {
     MainWindow w;
-    for (Format f : {Format::Pprof, Format::Folded, Format::TopCsv, Format::DiffCsv, Format::Png, Format::Svg}) {
+    for (Format f : {Format::Pprof, Format::Folded, Format::TopCsv, Format::DiffCsv, Format::Png, Format::Svg,
+                     Format::Speedscope}) {
         QVERIFY(w.exportAction(f));
         QVERIFY(!w.exportAction(f)->isEnabled());   // no tab
         QVERIFY(!w.exportTo(f, m_dir.filePath(QStringLiteral("none"))));
@@ -104,13 +105,13 @@ void tst_Exports::actionsFollowTheCurrentTab()
 
     w.openFiles({data("gen__heap.pb.gz")});
     QVERIFY(waitLoad(w));
-    for (Format f : {Format::Pprof, Format::Folded, Format::TopCsv, Format::Png, Format::Svg})
+    for (Format f : {Format::Pprof, Format::Folded, Format::TopCsv, Format::Png, Format::Svg, Format::Speedscope})
         QVERIFY(w.exportAction(f)->isEnabled());
     QVERIFY(!w.exportAction(Format::DiffCsv)->isEnabled());
 
     w.compareFiles({data("gen__baseline.cpu.pb.gz")}, {data("gen__optimized.cpu.pb.gz")});
     QVERIFY(waitLoad(w));
-    for (Format f : {Format::Pprof, Format::Folded, Format::TopCsv})
+    for (Format f : {Format::Pprof, Format::Folded, Format::TopCsv, Format::Speedscope})
         QVERIFY(!w.exportAction(f)->isEnabled());
     for (Format f : {Format::DiffCsv, Format::Png, Format::Svg})
         QVERIFY(w.exportAction(f)->isEnabled());
@@ -140,12 +141,21 @@ void tst_Exports::pprofAndFoldedReadBackEqual()
     const QString folded = m_dir.filePath(QStringLiteral("whole.folded"));
     QVERIFY(w.exportTo(Format::Pprof, pprof));
     QVERIFY(w.exportTo(Format::Folded, folded));
+    // The window's speedscope export is convert --to speedscope's (export/StackExport), read back alike.
+    const QString speedscope = m_dir.filePath(QStringLiteral("whole.speedscope.json"));
+    QVERIFY(w.exportTo(Format::Speedscope, speedscope));
     QVERIFY(readAll(pprof).startsWith("\x1f\x8b"));   // gzip
+    QVERIFY(readAll(speedscope).contains("\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""));
 
-    for (const QString &path : {pprof, folded}) {
+    for (const QString &path : {pprof, folded, speedscope}) {
         const auto p = readProfileFile(path);
-        QCOMPARE(p->sampleTypes.size(), size_t(1));   // the tree's sample type
-        const auto back = CallTreeBuilder::build({p}, 0);
+        // The tree's sample type; speedscope's reader adds a sample count beside a weighted profile's values.
+        size_t type = 0;
+        if (path == speedscope && p->sampleTypes.size() == 2)
+            type = CallTreeBuilder::build({p}, 0)->total(CallTree::kRoot) == shown->total(CallTree::kRoot) ? 0 : 1;
+        else
+            QCOMPARE(p->sampleTypes.size(), size_t(1));
+        const auto back = CallTreeBuilder::build({p}, type);
         QCOMPARE(back->total(CallTree::kRoot), shown->total(CallTree::kRoot));
         QCOMPARE(back->size(), shown->size());
         QVERIFY(functions(back) == functions(shown));

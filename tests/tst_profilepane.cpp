@@ -267,15 +267,16 @@ void tst_ProfilePane::earlyJobWithOtherSettingsIsDropped()
     DocumentPane::startEarly({file});
     QTRY_COMPARE_WITH_TIMEOUT(DocumentPane::earlyJobState(), DocumentPane::EarlyJobState::Ended, 60000);
     QVERIFY(QFile::remove(file));
+    NameOptions changed;
     if (collapseTemplates)
-        DocumentPane::setCollapseTemplates(true);
+        changed.collapseTemplates = true;
     else
-        DocumentPane::setDemangleMode(DemangleMode::Full);
+        changed.demangle = DemangleMode::Full;
+    DocumentPane::setNameOptions(changed);
     ProfilePane pane;
     QSignalSpy spy(&pane, &DocumentPane::loadFinished);
     pane.open({file});
-    DocumentPane::setDemangleMode(DemangleMode::Simple);
-    DocumentPane::setCollapseTemplates(false);
+    DocumentPane::setNameOptions({});
     QVERIFY(spy.wait(60000));
     QCOMPARE(spy.at(0).at(0).toBool(), false);
     QVERIFY2(pane.lastError().contains(QStringLiteral("gen__baseline.cpu.pb.gz")), qPrintable(pane.lastError()));

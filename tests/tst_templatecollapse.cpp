@@ -307,7 +307,7 @@ void tst_TemplateCollapse::viewToggle()
     QCOMPARE(w.tabs()->currentWidget(), pane);   // the same tab, read again
     QTRY_COMPARE(pane->topTable()->model()->rowCount(), 3);
     QCOMPARE(shownRows(pane), QStringList({"7 std::vector<>::size() const", "2 std::vector<>::push_back(int const&)", "0 main"}));
-    QVERIFY(DocumentPane::collapseTemplates());
+    QVERIFY(DocumentPane::nameOptions().collapseTemplates);
     loads.clear();
     toggle->trigger();
     QVERIFY(loads.wait(30000));

@@ -5,6 +5,7 @@
 #include "ViewArrangement.h"
 
 #include "compare/DiffView.h"
+#include "controls/LatestJob.h"
 #include "controls/OpenUrlDialog.h"
 #include "controls/SearchBar.h"
 #include "controls/SecondaryPanes.h"
@@ -41,13 +42,13 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include <functional>
+#include <tuple>
 
 namespace qflame {
 
@@ -61,7 +62,7 @@ namespace {
 void giveMemoryBack()
 {
 #ifdef __GLIBC__
-    QTimer::singleShot(0, qApp, [] { (void)QtConcurrent::run([] { malloc_trim(0); }); });
+    QTimer::singleShot(0, qApp, [] { runDetached([] { malloc_trim(0); }); });
 #endif
 }
 
@@ -155,23 +156,25 @@ void MainWindow::createActions()
     QMenu *exportMenu = file->addMenu(tr("&Export"));
     exportMenu->setToolTipsVisible(true);   // the tooltips say that filters apply
     const QString shown = tr("What the tab shows: its sample type and granularity, with the active filters");
-    const std::pair<QString, QString> exportItems[] = {
-        {tr("Profile as &pprof (gzip)..."), shown},
-        {tr("&Folded Stacks..."), shown},
-        {tr("&Top Table as CSV..."), tr("Every function of the top table, exact values, in pprof's order; with "
+    const std::tuple<ExportFormat, QString, QString> exportItems[] = {
+        {ExportFormat::Pprof, tr("Profile as &pprof (gzip)..."), shown},
+        {ExportFormat::Folded, tr("&Folded Stacks..."), shown},
+        {ExportFormat::Speedscope, tr("&Speedscope JSON..."), shown},
+        {ExportFormat::TopCsv, tr("&Top Table as CSV..."), tr("Every function of the top table, exact values, in pprof's order; with "
                                         "the active filters")},
-        {tr("&Diff Table as CSV..."), tr("Every function of the diff table, exact values under the normalisation "
+        {ExportFormat::DiffCsv, tr("&Diff Table as CSV..."), tr("Every function of the diff table, exact values under the normalisation "
                                          "in force")},
-        {tr("View as P&NG..."), tr("The whole flame graph as shown, every level")},
-        {tr("View as &SVG..."), tr("The whole flame graph as shown, every level")},
+        {ExportFormat::Png, tr("View as P&NG..."), tr("The whole flame graph as shown, every level")},
+        {ExportFormat::Svg, tr("View as &SVG..."), tr("The whole flame graph as shown, every level")},
     };
-    for (int f = 0; f < int(std::size(exportItems)); ++f) {
-        if (ExportFormat(f) == ExportFormat::Png)
+    m_exportActions.resize(qsizetype(std::size(exportItems)));
+    for (const auto &[format, text, tip] : exportItems) {
+        if (format == ExportFormat::Png)
             exportMenu->addSeparator();
-        QAction *a = exportMenu->addAction(exportItems[f].first, this, [this, f] { exportDialog(ExportFormat(f)); });
-        a->setToolTip(exportItems[f].second);
-        a->setStatusTip(exportItems[f].second);
-        m_exportActions << a;
+        QAction *a = exportMenu->addAction(text, this, [this, format] { exportDialog(format); });
+        a->setToolTip(tip);
+        a->setStatusTip(tip);
+        m_exportActions[int(format)] = a;
     }
     connect(exportMenu, &QMenu::aboutToShow, this, &MainWindow::updateExportActions);
     updateExportActions();
@@ -269,10 +272,12 @@ void MainWindow::createActions()
     for (DemangleMode mode : {DemangleMode::None, DemangleMode::Simple, DemangleMode::Templates, DemangleMode::Full}) {
         QAction *a = demangle->addAction(QString::fromLatin1(demangleModeName(mode)));
         a->setCheckable(true);
-        a->setChecked(mode == DocumentPane::demangleMode());
+        a->setChecked(mode == DocumentPane::nameOptions().demangle);
         modes->addAction(a);
         connect(a, &QAction::triggered, this, [this, mode] {
-            DocumentPane::setDemangleMode(mode);
+            NameOptions names = DocumentPane::nameOptions();
+            names.demangle = mode;
+            DocumentPane::setNameOptions(names);
             reopenAll();
         });
     }
@@ -280,11 +285,13 @@ void MainWindow::createActions()
     QAction *collapse = view->addAction(tr("Collapse &Template Arguments"));
     collapse->setObjectName(QStringLiteral("collapseTemplates"));
     collapse->setCheckable(true);
-    collapse->setChecked(DocumentPane::collapseTemplates());
+    collapse->setChecked(DocumentPane::nameOptions().collapseTemplates);
     collapse->setStatusTip(tr("Shows std::vector<int>::size and std::vector<double>::size as one frame, "
                               "std::vector<>::size, with their values summed"));
     connect(collapse, &QAction::toggled, this, [this](bool on) {
-        DocumentPane::setCollapseTemplates(on);
+        NameOptions names = DocumentPane::nameOptions();
+        names.collapseTemplates = on;
+        DocumentPane::setNameOptions(names);
         reopenAll();
     });
     view->addSeparator();

@@ -86,7 +86,7 @@ public:
 
     // What File > Export writes, from what the current tab shows: the whole tree (not only the zoomed part) of
     // its sample type and granularity, with its active filters; the diff table under the tab's normalisation.
-    enum class ExportFormat { Pprof, Folded, TopCsv, DiffCsv, Png, Svg };
+    enum class ExportFormat { Pprof, Folded, TopCsv, DiffCsv, Png, Svg, Speedscope };
     bool canExport(ExportFormat format) const;
     // Writes the current tab as `format` to `path`, without asking (the menu asks for the path, then calls
     // this). A failure shows a message box and leaves every tab as it was.

@@ -1,10 +1,11 @@
-// File > Export: what the current tab shows (filters applied), as gzip pprof, folded stacks, the top or diff table
-// as CSV, or the flamegraph as PNG or SVG.
+// File > Export: what the current tab shows (filters applied), as gzip pprof, folded stacks or speedscope JSON (the
+// bytes of `qflame convert --to`: export/StackExport), the top or diff table as CSV, or the flamegraph as PNG or SVG.
 #include "MainWindow.h"
 
 #include "compare/DiffView.h"
 #include "document/DocumentPane.h"
 #include "explorer/QrynExplorer.h"
+#include "export/StackExport.h"
 #include "export/TableCsv.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
@@ -46,7 +47,8 @@ bool MainWindow::canExport(ExportFormat format) const
     const ProfilePane *p = exportPane();
     switch (format) {
     case ExportFormat::Pprof:
-    case ExportFormat::Folded: return p && p->view().tree;
+    case ExportFormat::Folded:
+    case ExportFormat::Speedscope: return p && p->view().tree;
     case ExportFormat::TopCsv: return p && p->view().flat;
     case ExportFormat::DiffCsv: return exportDiffView() && exportDiffView()->diffTable();
     case ExportFormat::Png:
@@ -76,6 +78,7 @@ void MainWindow::exportDialog(ExportFormat format)
         {tr("Export Diff Table as CSV"), QStringLiteral("diff.csv"), tr("CSV (*.csv)")},
         {tr("Export PNG"), QStringLiteral("flamegraph.png"), tr("PNG images (*.png)")},
         {tr("Export SVG"), QStringLiteral("flamegraph.svg"), tr("SVG images (*.svg)")},
+        {tr("Export Speedscope JSON"), QStringLiteral("profile.speedscope.json"), tr("Speedscope (*.json)")},
     };
     const Kind &k = kinds[int(format)];
     const QString path = QFileDialog::getSaveFileName(this, k.title, k.name, k.filter);
@@ -98,7 +101,7 @@ bool MainWindow::exportTo(ExportFormat format, const QString &path)
         if (!ok)
             error = tr("%1: cannot write").arg(path);
     } else if (format == ExportFormat::DiffCsv) {
-        error = writeExportFile(path, diffTableCsv(*exportDiffView()->diffTable()));
+        error = writeExportFileOrError(path, diffTableCsv(*exportDiffView()->diffTable()));
     } else {
         const LoadedView &v = exportPane()->view();
         filtered = v.filters.any();
@@ -111,9 +114,13 @@ bool MainWindow::exportTo(ExportFormat format, const QString &path)
             topDown.filters.inverted = false;
             tree = CallTreeBuilder::build(v.profiles, size_t(v.sampleType), topDown);
         }
-        error = writeExportFile(path, format == ExportFormat::TopCsv
-                                          ? flatTableCsv(*v.flat)
-                                          : treeExportBytes(*tree, format == ExportFormat::Pprof));
+        const StackFormat stacks = format == ExportFormat::Pprof    ? StackFormat::Pprof
+                                   : format == ExportFormat::Folded ? StackFormat::Folded
+                                                                    : StackFormat::Speedscope;
+        error = writeExportFileOrError(
+            path, format == ExportFormat::TopCsv
+                      ? flatTableCsv(*v.flat)
+                      : stackExportBytes(*tree, stacks, speedscopeProfileName(*v.profiles.front(), size_t(v.sampleType))));
     }
     if (!error.isEmpty()) {
         showError(error, tr("Cannot export"));

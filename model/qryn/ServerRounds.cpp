@@ -4,7 +4,9 @@
 #include "qryn/QrynClient.h"
 #include "qryn/StacksToTree.h"
 
+#include <QPromise>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -215,6 +217,25 @@ ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerR
     if (cancelled && cancelled())
         throw ProfileError("the server's rounds were cancelled");
     return out;
+}
+
+QFuture<LoadedRounds> fetchServerRoundsAsync(const ConnectionSettings &settings, const ServerRoundsQuery &query,
+                                             RoundsOptions options)
+{
+    return QtConcurrent::run([settings, query, options](QPromise<LoadedRounds> &promise) {
+        LoadedRounds loaded;
+        loaded.options = options;
+        try {
+            ServerRounds fetched = fetchServerRounds(settings, query, [&promise] { return promise.isCanceled(); });
+            loaded.options.sample = fetched.sample;
+            loaded.result = std::make_shared<RoundsResult>(compareServerRounds(fetched, loaded.options));
+            loaded.inputs = std::move(fetched.rounds);
+        } catch (const std::exception &e) {
+            loaded = LoadedRounds{};
+            loaded.error = QString::fromStdString(e.what());
+        }
+        promise.addResult(std::move(loaded));
+    });
 }
 
 }   // namespace qflame::qryn

@@ -17,9 +17,11 @@
 
 #include "qryn/ConnectionSettings.h"
 #include "qryn/QrynTypes.h"
+#include "rounds/RoundFiles.h"
 #include "rounds/Rounds.h"
 #include "rounds/RoundStats.h"
 
+#include <QFuture>
 #include <QString>
 
 #include <cstdint>
@@ -82,5 +84,11 @@ ServerRounds fetchServerRounds(const ConnectionSettings &settings, const ServerR
 // The fetched rounds compared as rounds of files are (compareRounds), at the server's sample type, the fetch's notes
 // first and the functions' noise last: what `qflame rounds --url` prints and the window's rounds tab shows.
 RoundsResult compareServerRounds(const ServerRounds &fetched, RoundsOptions options);
+
+// The window's rounds tab: fetchServerRounds with a client of its own on a pool thread, then compareServerRounds.
+// Cancelling the future aborts the requests in flight at once (polled every 50 ms), freeing the thread; a failure
+// is the result's error line, naming the round.
+QFuture<LoadedRounds> fetchServerRoundsAsync(const ConnectionSettings &settings, const ServerRoundsQuery &query,
+                                             RoundsOptions options);
 
 }   // namespace qflame::qryn

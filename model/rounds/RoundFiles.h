@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,15 @@ struct RoundFiles {
 // "round NAME: FILE: ..."; options.progress (from any thread) sees the fraction of files read, and returning
 // false throws Cancelled once the files under way are read.
 std::vector<RoundInput> readRoundFiles(const std::vector<RoundFiles> &rounds, const ReadOptions &options);
+
+// Rounds read and compared, for the window's rounds tab (LoadJob.h, qryn/ServerRounds.h). The inputs are kept, so
+// that another sample type, noise setting or set of rounds (renamed, reordered, one removed) is compared again
+// without reading again.
+struct LoadedRounds {
+    std::vector<RoundInput> inputs;
+    RoundsOptions options;
+    std::shared_ptr<const RoundsResult> result;
+    QString error;   // empty on success; one line otherwise
+};
 
 }   // namespace qflame

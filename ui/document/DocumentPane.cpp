@@ -1,12 +1,7 @@
 #include "document/DocumentPane.h"
 
 #include "document/UrlFetches.h"
-
-
-#include "export/FoldedWriter.h"
-#include "export/ProfileWriter.h"
-
-#include <QSaveFile>
+#include "export/StackExport.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -19,21 +14,15 @@
 
 namespace qflame {
 
-std::string treeExportBytes(const CallTree &tree, bool pprof)
+QString writeExportFileOrError(const QString &path, const std::string &bytes)
 {
-    return pprof ? gzipCompress(encodePprof(tree)) : writeFolded(tree);
-}
-
-QString writeExportFile(const QString &path, const std::string &bytes)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) ||
-        !f.commit())
-        return DocumentPane::tr("%1: cannot write: %2").arg(path, f.errorString());
+    try {
+        writeExportFile(path.toStdString(), bytes);
+    } catch (const ProfileError &e) {
+        return QString::fromStdString(e.what());
+    }
     return {};
 }
-
-// ---- DocumentPane -----------------------------------------------------------------------------------------
 
 DocumentPane::DocumentPane(QWidget *parent) : QWidget(parent)
 {
@@ -103,7 +92,6 @@ void DocumentPane::setProgress(int value)
 
 void DocumentPane::jobEnded()
 {
-    m_watcherActive = false;
     m_progress->hide();
     m_cancel->hide();
 }
@@ -155,14 +143,9 @@ void DocumentPane::fetchThen(const QStringList &paths, bool reuseFetched, std::f
 
 void DocumentPane::cancel()
 {
-    if (!m_watcher)
+    if (!m_job || !m_job->running())
         return;
-    auto *base = static_cast<QFutureWatcherBase *>(m_watcher);
-    base->disconnect(this);
-    base->cancel();
-    base->deleteLater();
-    m_watcher = nullptr;
-    ++m_generation;
+    m_job->drop();
     jobEnded();
     jobDropped();
 }
@@ -180,128 +163,6 @@ void DocumentPane::fillSampleTypes(const Profile &p, int current, Granularity gr
     m_sampleTypes->setCurrentIndex(current);
     m_granularity->setCurrentIndex(m_granularity->findData(int(granularity)));
     m_updatingControls = false;
-}
-
-namespace {
-
-DemangleMode g_demangle = DemangleMode::Simple;
-bool g_collapseTemplates = false;
-
-ReadOptions paneReadOptions()
-{
-    ReadOptions o;
-    o.demangle = g_demangle;
-    o.collapseTemplates = g_collapseTemplates;
-    return o;
-}
-
-bool g_openInverted = false;
-
-// The job startEarly began, until a pane takes it over or drops it.
-struct EarlyJob {
-    QStringList before, after;   // after empty: one profile
-    QFuture<LoadedView> view;
-    QFuture<LoadedDiff> diff;
-};
-std::optional<EarlyJob> g_early;
-
-// The early job when it is of these files, read as a pane would read them now; nothing otherwise (a job of
-// other files is cancelled: no pane will want it).
-std::optional<EarlyJob> takeEarlyJob(const QStringList &before, const QStringList &after, Granularity granularity)
-{
-    std::optional<EarlyJob> job = std::exchange(g_early, std::nullopt);
-    if (!job)
-        return std::nullopt;
-    if (job->before != before || job->after != after || granularity != Granularity::Functions ||
-        g_demangle != DemangleMode::Simple || g_collapseTemplates) {
-        job->view.cancel();
-        job->diff.cancel();
-        return std::nullopt;
-    }
-    return job;
-}
-
-}   // namespace
-
-void DocumentPane::startEarly(const QStringList &files)
-{
-    if (files.isEmpty() || files.size() > 2)
-        return;
-    // What open() would start with a pane's defaults: functions, simple demangling, a diff's default options.
-    EarlyJob job;
-    job.before = {files.front()};
-    if (files.size() == 2) {
-        job.after = {files.back()};
-        job.diff = loadDiffAsync(job.before, job.after, -1, Granularity::Functions, DiffOptions(), paneReadOptions());
-    } else {
-        SampleFilters filters;
-        filters.inverted = g_openInverted;
-        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, paneReadOptions(), filters);
-    }
-    g_early = std::move(job);
-}
-
-DocumentPane::EarlyJobState DocumentPane::earlyJobState()
-{
-    if (!g_early)
-        return EarlyJobState::None;
-    const bool ended = g_early->view.isValid() ? g_early->view.isFinished() : g_early->diff.isFinished();
-    return ended ? EarlyJobState::Ended : EarlyJobState::Running;
-}
-
-ReadOptions DocumentPane::readOptions()
-{
-    return paneReadOptions();
-}
-
-QFuture<LoadedView> DocumentPane::takeEarlyView(const QStringList &paths, Granularity granularity)
-{
-    std::optional<EarlyJob> early = takeEarlyJob(paths, {}, granularity);
-    return early && early->view.isValid() ? early->view : QFuture<LoadedView>();
-}
-
-QFuture<LoadedDiff> DocumentPane::takeEarlyDiff(const QStringList &before, const QStringList &after,
-                                                Granularity granularity, const DiffOptions &options)
-{
-    std::optional<EarlyJob> early = takeEarlyJob(before, after, granularity);
-    const DiffOptions defaults;
-    const bool sameOptions = options.normalization == defaults.normalization && options.factor == defaults.factor &&
-                             options.noiseK == defaults.noiseK;
-    if (early && !(early->diff.isValid() && sameOptions)) {
-        early->diff.cancel();
-        early.reset();
-    }
-    return early ? early->diff : QFuture<LoadedDiff>();
-}
-
-void DocumentPane::setDemangleMode(DemangleMode mode)
-{
-    g_demangle = mode;
-}
-
-DemangleMode DocumentPane::demangleMode()
-{
-    return g_demangle;
-}
-
-void DocumentPane::setCollapseTemplates(bool on)
-{
-    g_collapseTemplates = on;
-}
-
-bool DocumentPane::collapseTemplates()
-{
-    return g_collapseTemplates;
-}
-
-void DocumentPane::setOpenInverted(bool on)
-{
-    g_openInverted = on;
-}
-
-bool DocumentPane::openInverted()
-{
-    return g_openInverted;
 }
 
 }   // namespace qflame

@@ -3,9 +3,12 @@
 #pragma once
 
 #include "LoadJob.h"
+#include "controls/LatestJob.h"
+#include "names/NameOptions.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -30,11 +33,8 @@ class SourceView;
 class TopTableModel;
 class UrlFetches;
 
-// A call tree as export bytes: gzip pprof (one sample type, the tree's nodes and values) or folded stacks.
-std::string treeExportBytes(const CallTree &tree, bool pprof);
-// Writes `bytes` to `path` whole, through a temporary file, so that a failed write leaves no half file behind;
-// returns "" or the error, naming the path.
-QString writeExportFile(const QString &path, const std::string &bytes);
+// export/StackExport's writeExportFile for the window: "" or the error line, naming the path.
+QString writeExportFileOrError(const QString &path, const std::string &bytes);
 
 class DocumentPane : public QWidget {
     Q_OBJECT
@@ -44,7 +44,7 @@ public:
     ~DocumentPane() override;
 
     virtual QString title() const = 0;
-    bool isLoading() const { return m_watcherActive || m_fetches; }
+    bool isLoading() const { return (m_job && m_job->running()) || m_fetches; }
     bool hasContent() const { return m_hasContent; }
     QString lastError() const { return m_lastError; }
     QComboBox *sampleTypeBox() const { return m_sampleTypes; }
@@ -52,13 +52,10 @@ public:
     // What the header says beside the progress: a URL's countdown while it is fetched, or that it was cancelled.
     QLabel *statusLabel() const { return m_status; }
     void cancel();
-    // How the files read from now on show mangled names (View > Demangle; simple, as the CLI's default).
-    static void setDemangleMode(DemangleMode mode);
-    static DemangleMode demangleMode();
-    // Whether the files read from now on have their names' template arguments collapsed to "<>" (View > Collapse
-    // Template Arguments; off, as in the CLI).
-    static void setCollapseTemplates(bool on);
-    static bool collapseTemplates();
+    // How the files read from now on show names (View > Demangle, View > Collapse Template Arguments; the CLI's
+    // defaults until changed). Process-wide: every tab reads as the menu says.
+    static void setNameOptions(const NameOptions &names);
+    static NameOptions nameOptions();
     // Whether profile tabs opened from now on show their tree bottom-up (`qflame --inverted FILE`); off by default.
     static void setOpenInverted(bool on);
     static bool openInverted();
@@ -77,7 +74,7 @@ Q_SIGNALS:
     void loadFinished(bool ok, const QString &error);
 
 protected:
-    // Runs a job; a newer job supersedes a running one, whose result is dropped (generation counter). The job's
+    // Follows a job (controls/LatestJob); a newer job supersedes a running one, whose result is dropped. The job's
     // last result is its result; `onEarlier`, when given, sees an earlier result 0 while the job still runs (a
     // large tree's first look, LoadJob.h).
     template <typename T>
@@ -118,10 +115,8 @@ private:
     QPushButton *m_cancel;
     QLabel *m_status;
     UrlFetches *m_fetches = nullptr;
-    QObject *m_watcher = nullptr;
-    bool m_watcherActive = false;
+    std::unique_ptr<LatestJobBase> m_job;   // a LatestJob<T> of the last run's T
     bool m_hasContent = false;
-    quint64 m_generation = 0;
     QString m_lastError;
 };
 
@@ -129,43 +124,33 @@ template <typename T>
 void DocumentPane::run(QFuture<T> future, std::function<void(T)> onResult, std::function<void(T)> onEarlier)
 {
     cancel();
-    const quint64 generation = ++m_generation;
-    auto *watcher = new QFutureWatcher<T>(this);
-    m_watcher = watcher;
-    m_watcherActive = true;
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this](int v) { setProgress(v); });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, onResult] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;   // stale: a newer job replaced this one
-        m_watcher = nullptr;
+    auto *job = dynamic_cast<LatestJob<T> *>(m_job.get());
+    if (!job)
+        m_job.reset(job = new LatestJob<T>(this));
+    typename LatestJob<T>::Hooks hooks;
+    hooks.progress = [this](int v) { setProgress(v); };
+    hooks.earlier = std::move(onEarlier);
+    hooks.cancelled = [this] {
         jobEnded();
-        const int results = watcher->future().resultCount();
-        if (results == 0 || watcher->future().isCanceled()) {
-            jobDropped();
-            Q_EMIT loadFinished(false, tr("cancelled"));
-            return;
-        }
-        T result = watcher->future().resultAt(results - 1);
-        if (!result.error.isEmpty()) {
-            jobDropped();   // what an earlier result of this job showed goes too
-            m_lastError = result.error;
-            Q_EMIT loadFinished(false, result.error);
-            return;
-        }
-        m_lastError.clear();
-        onResult(std::move(result));
-        m_hasContent = true;
-        Q_EMIT loadFinished(true, QString());
-    });
-    if (onEarlier) {
-        connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, generation, onEarlier](int index) {
-            // Not when the job has ended meanwhile: its last result is shown at once instead.
-            if (generation == m_generation && index == 0 && !watcher->future().isFinished())
-                onEarlier(watcher->future().resultAt(0));
-        });
-    }
-    watcher->setFuture(future);
+        jobDropped();
+        Q_EMIT loadFinished(false, tr("cancelled"));
+    };
+    job->follow(
+        std::move(future),
+        [this, onResult = std::move(onResult)](T result) {
+            jobEnded();
+            if (!result.error.isEmpty()) {
+                jobDropped();   // what an earlier result of this job showed goes too
+                m_lastError = result.error;
+                Q_EMIT loadFinished(false, result.error);
+                return;
+            }
+            m_lastError.clear();
+            onResult(std::move(result));
+            m_hasContent = true;
+            Q_EMIT loadFinished(true, QString());
+        },
+        std::move(hooks));
     startedJob();
 }
 

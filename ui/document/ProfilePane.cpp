@@ -1,9 +1,11 @@
 #include "document/ProfilePane.h"
 
 #include "controls/FilterBar.h"
+#include "controls/LatestJob.h"
 #include "controls/SearchBar.h"
 #include "controls/SecondaryPanes.h"
 #include "controls/TableSizing.h"
+#include "export/StackExport.h"
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "flame/FrameDetails.h"
@@ -30,7 +32,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <optional>
 #include <utility>
@@ -231,7 +232,7 @@ void ProfilePane::showFirstLook(LoadedView look)
     m_sandwich->clear();
     runSearch();
     setHasContent();   // a sample type chosen now rebuilds from these profiles
-    (void)QtConcurrent::run([old = std::make_shared<LoadedView>(std::move(old))] {});
+    releaseOffThread(std::move(old));
 }
 
 void ProfilePane::dropFirstLook()
@@ -336,7 +337,8 @@ bool ProfilePane::exportSubtree(NodeId node, bool pprof, const QString &chosenPa
                                             pprof ? tr("pprof (*.pb.gz)") : tr("Folded stacks (*.folded *.txt)"));
     if (path.isEmpty() || !m_view.tree)
         return false;
-    const QString error = writeExportFile(path, treeExportBytes(*subtreeWithPath(*m_view.tree, node), pprof));
+    const QString error = writeExportFileOrError(
+        path, stackExportBytes(*subtreeWithPath(*m_view.tree, node), pprof ? StackFormat::Pprof : StackFormat::Folded));
     if (!error.isEmpty()) {
         Q_EMIT loadFinished(false, error);
         return false;
@@ -414,7 +416,7 @@ void ProfilePane::showView(LoadedView view)
     updatePgo();
     // Nothing shown refers to the previous view now. Freeing a large profile's millions of strings here
     // would hold the GUI thread; a worker does it.
-    (void)QtConcurrent::run([old = std::make_shared<LoadedView>(std::move(old))] {});
+    releaseOffThread(std::move(old));
 }
 
 }   // namespace qflame

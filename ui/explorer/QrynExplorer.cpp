@@ -21,7 +21,6 @@
 #include <QDateTime>
 #include <QDateTimeEdit>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -29,19 +28,12 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace qflame::qryn {
 
 namespace {
 
 constexpr qint64 kPresetMs[] = {15 * 60'000LL, 3'600'000LL, 6 * 3'600'000LL, 24 * 3'600'000LL, 7 * 24 * 3'600'000LL};
-
-// What a comparison needs from its two sides; built off the GUI thread.
-struct DiffResult {
-    std::shared_ptr<const DiffTree> diff;
-    QString error;
-};
 
 }   // namespace
 
@@ -189,8 +181,7 @@ QrynExplorer::QrynExplorer(ConnectionStore *store, QWidget *parent)
         connect(edit, &LabelSelectorEdit::valuesWanted, this, [this, edit](const QString &name) {
             if (!m_client)
                 return;
-            watch<QStringList>(m_client->labelValues(name, {}, range()), &m_valuesGen,
-                               [this, name](Result<QStringList> r) {
+            m_valuesJob.follow(m_client->labelValues(name, {}, range()), [this, name](Result<QStringList> r) {
                                    if (r.ok()) {
                                        m_selector->setLabelValues(name, r.value);
                                        m_comparisonSelector->setLabelValues(name, r.value);
@@ -280,8 +271,7 @@ void QrynExplorer::loadTypes()
 {
     // Types seen in the last 7 days: ProfileTypes only lists types with data in the range it is given.
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    watch<QList<ProfileType>>(m_client->profileTypes({now - kPresetMs[Days7], now}), &m_typesGen,
-                              [this](Result<QList<ProfileType>> r) {
+    m_typesJob.follow(m_client->profileTypes({now - kPresetMs[Days7], now}), [this](Result<QList<ProfileType>> r) {
                                   if (!r.ok())
                                       return finished(QStringLiteral("types"), false, r.error.message);
                                   const QString current = profileType();
@@ -312,8 +302,7 @@ void QrynExplorer::loadTypes()
 void QrynExplorer::loadLabelNames()
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    watch<QStringList>(m_client->labelNames({}, {now - kPresetMs[Days7], now}), &m_labelsGen,
-                       [this](Result<QStringList> r) {
+    m_labelsJob.follow(m_client->labelNames({}, {now - kPresetMs[Days7], now}), [this](Result<QStringList> r) {
                            // Without label names only completion and grouping are missing; a broken connection
                            // is already said by ProfileTypes' message, which this one must not replace.
                            if (!r.ok())
@@ -454,8 +443,7 @@ void QrynExplorer::loadTimeline(const ProfileQuery &q)
         planTimeline(q, type, m_timelineView->chosenStepSeconds(), m_groupBy->currentData().toString());
     // The timeline shows the whole query window, also when a brushed sub-range is loaded later.
     m_timeline->setWindow(q.range);
-    watch<QList<Series>>(m_client->selectSeries(plan.query, plan.options), &m_seriesGen,
-                         [this, plan](Result<QList<Series>> r) {
+    m_seriesJob.follow(m_client->selectSeries(plan.query, plan.options), [this, plan](Result<QList<Series>> r) {
                              if (!r.ok())
                                  return finished(QStringLiteral("timeline"), false, r.error.message);
                              showTimeline(stepTimeline(r.value, plan), plan.groupBy);
@@ -466,7 +454,7 @@ void QrynExplorer::loadTimeline(const ProfileQuery &q)
 void QrynExplorer::loadFlamegraph(const ProfileQuery &q)
 {
     m_flameQuery = q;
-    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(q), &m_flameGen, [this, q](Result<MergedFlamegraph> r) {
+    m_flameJob.follow(m_client->selectMergeStacktraces(q), [this, q](Result<MergedFlamegraph> r) {
         if (!r.ok())
             return finished(QStringLiteral("flamegraph"), false, r.error.message);
         if (r.value.isEmpty())   // what was shown stays; the message says why nothing new came
@@ -476,159 +464,6 @@ void QrynExplorer::loadFlamegraph(const ProfileQuery &q)
         rememberQuery();
         showMessage(QString(), false);
         finished(QStringLiteral("flamegraph"), true, QString());
-    });
-}
-
-void QrynExplorer::openRounds()
-{
-    QString why;
-    if (!ready(&why))
-        return finished(QStringLiteral("rounds"), false, why);
-    const ProfileQuery q = query();
-    ServerRoundsQuery rounds;
-    rounds.profileTypeId = q.profileTypeId;
-    // A step the user chose is the rounds' too, so their observations are the summary line's; Auto lets each
-    // round choose its own (about 60 steps of its window).
-    rounds.stepSeconds = m_timelineView->chosenStepSeconds();
-    const auto b = m_timeline->brush(TimelineWidget::Baseline), c = m_timeline->brush(TimelineWidget::Comparison);
-    const QString otherSelector = m_comparisonSelector->text().trimmed();
-    const std::string base = tr("baseline").toStdString(), other = tr("comparison").toStdString();
-    if (m_ranges->count() >= 2)
-        rounds.rounds = m_ranges->specs();
-    else if (b && c)
-        rounds.rounds = {{base, q.labelSelector, *b}, {other, q.labelSelector, *c}};
-    else if (!otherSelector.isEmpty())
-        rounds.rounds = {{base, q.labelSelector, q.range}, {other, otherSelector, q.range}};
-    else
-        rounds.rounds = {{tr("range").toStdString(), q.labelSelector, b ? *b : q.range}};
-    Q_EMIT roundsRequested(m_client->settings(), rounds);
-    finished(QStringLiteral("rounds"), true, QString());
-}
-
-void QrynExplorer::compare()
-{
-    QString why;
-    if (!ready(&why))
-        return finished(QStringLiteral("compare"), false, why);
-    // Pinned ranges and selectors first: two compared, more as rounds.
-    if (m_ranges->count() > 2)
-        return openRounds();
-    if (m_ranges->count() == 2) {
-        const ServerRoundSpec &r0 = m_ranges->specs()[0], &r1 = m_ranges->specs()[1];
-        return compareQueries({profileType(), r0.selector, r0.range}, {profileType(), r1.selector, r1.range},
-                              QStringLiteral("compare"));
-    }
-    ProfileQuery base = query(), other = query();
-    const auto b = m_timeline->brush(TimelineWidget::Baseline), c = m_timeline->brush(TimelineWidget::Comparison);
-    const QString otherSelector = m_comparisonSelector->text().trimmed();
-    if (b && c) {
-        base.range = *b;
-        other.range = *c;
-    } else if (!otherSelector.isEmpty()) {
-        other.labelSelector = otherSelector;
-    } else {
-        m_lastCompare = {};   // nothing for Retry to repeat
-        return finished(QStringLiteral("compare"), false,
-                        tr("Nothing to compare: brush a baseline (drag) and a comparison (Shift+drag) on the "
-                           "timeline, or type a comparison selector, or pin ranges or selectors (Add range, "
-                           "Add selector)"));
-    }
-    compareQueries(base, other, QStringLiteral("compare"));
-}
-
-void QrynExplorer::compareQueries(const ProfileQuery &base, const ProfileQuery &other, const QString &what,
-                                  bool windowsAsRates)
-{
-    m_lastCompare = [this, base, other, what, windowsAsRates] { compareQueries(base, other, what, windowsAsRates); };
-    // Both sides are collected here (each its flamegraph and samples:count sibling: qryn/ComparisonSide.h), then
-    // the diff is built off the GUI thread.
-    using Side = std::shared_ptr<const Profile>;
-    auto sides = std::make_shared<std::pair<std::optional<Side>, std::optional<Side>>>();
-    const quint64 gen = ++m_compareGen;
-    auto onSide = [this, sides, gen, base, other, what, windowsAsRates](int which, SideResult r) {
-        if (gen != m_compareGen || r.error.kind == ErrorKind::Cancelled)
-            return;
-        if (!r.ok() || !r.value) {
-            ++m_compareGen;   // the other side's answer is of no use now
-            return finished(what, false, r.ok() ? noProfilesMessage(which == 0 ? base : other) : r.error.message);
-        }
-        (which == 0 ? sides->first : sides->second) = r.value;
-        if (!sides->first || !sides->second)
-            return;
-        DiffOptions options = m_diff->options();
-        // Two windows compare by rate (each merged profile's duration is its window's length); two selectors
-        // over one window keep the view's choice.
-        if (windowsAsRates &&
-            (base.range.lengthMs() != other.range.lengthMs() || base.range.startMs != other.range.startMs))
-            options.normalization = Normalization::PerSecond;
-        const Side before = *sides->first, after = *sides->second;
-        ProfileType type;
-        ProfileType::parse(base.profileTypeId, &type);
-        const SampleTypeInfo compared{type.sampleType.toStdString(), type.sampleUnit.toStdString()};
-        auto *watcher = new QFutureWatcher<DiffResult>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen, what] {
-            watcher->deleteLater();
-            if (gen != m_compareGen)
-                return;
-            const DiffResult d = watcher->future().result();
-            if (!d.error.isEmpty())
-                return finished(what, false, d.error);
-            m_diff->setDiff(d.diff);
-            m_stack->setCurrentWidget(m_diff);
-            showMessage(QString(), false);
-            finished(what, true, QString());
-        });
-        watcher->setFuture(QtConcurrent::run([before, after, options, compared] {
-            DiffResult d;
-            try {
-                d.diff = DiffTree::build(DiffSide::fromProfiles({before}, compared),
-                                         DiffSide::fromProfiles({after}, compared), options);
-            } catch (const std::exception &e) {
-                d.error = QString::fromStdString(e.what());
-            }
-            return d;
-        }));
-    };
-    const QStringList *known = m_serverTypes.isEmpty() ? nullptr : &m_serverTypes;
-    watch<Side>(fetchComparisonSide(*m_client, base, known), &m_sideGen[0],
-                [onSide](SideResult r) mutable { onSide(0, std::move(r)); });
-    watch<Side>(fetchComparisonSide(*m_client, other, known), &m_sideGen[1],
-                [onSide](SideResult r) mutable { onSide(1, std::move(r)); });
-}
-
-void QrynExplorer::saveMerged(const QString &chosenPath)
-{
-    QString why;
-    if (!ready(&why))
-        return finished(QStringLiteral("save"), false, why);
-    QString path = chosenPath;
-    if (path.isEmpty())
-        path = QFileDialog::getSaveFileName(this, tr("Save Merged Profile"), QStringLiteral("default.pgo"),
-                                            tr("gzip pprof (*.pgo *.pb.gz);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    m_lastSavePath = path;
-    const ProfileQuery q = query();
-    ProfileType type;
-    ProfileType::parse(q.profileTypeId, &type);
-    // The flamegraph's total is the true one (qryn 3.2.39 inflates SelectMergeProfile): fetch both, then compare.
-    watch<MergedFlamegraph>(m_client->selectMergeStacktraces(q), &m_saveGen, [this, q, type, path](Result<MergedFlamegraph> fg) {
-        if (!fg.ok())
-            return finished(QStringLiteral("save"), false, fg.error.message);
-        watch<MergedProfile>(m_client->selectMergeProfile(q), &m_saveGen, [this, q, type, path, total = fg.value.graph.total](Result<MergedProfile> r) {
-            if (!r.ok())
-                return finished(QStringLiteral("save"), false, r.error.message);
-            if (r.value.isEmpty())
-                return finished(QStringLiteral("save"), false, noProfilesMessage(q));
-            // The file dialog already asked before replacing a file.
-            const QString error = writeGzipPprof(path, r.value.pprof, true);
-            if (!error.isEmpty())
-                return finished(QStringLiteral("save"), false, error);
-            const TotalsCheck check = checkExportTotals(total, r.value.profile.get(), type);
-            finished(QStringLiteral("save"), true,
-                     check.agree ? QString()
-                                 : tr("Saved %1, but: %2").arg(path, check.message));
-        });
     });
 }
 

@@ -3,12 +3,15 @@
 // selectors) in the diff view, more of them as rounds, list the individual profiles of a range and open or compare
 // them, and save the merged pprof.
 //
-// Every request goes through QrynClient, whose futures finish off the GUI thread's work; answers come back here by
-// QFutureWatcher. A newer request of a kind supersedes an older one (generation counters), and every failure is a
-// line in the tab's message bar, with a Retry button: what the tab showed before stays. The list of profiles,
-// the pinned ranges, Retry and the remembered query are in QrynExplorerMore.cpp.
+// Every request goes through QrynClient, whose futures finish off the GUI thread's work; answers come back here
+// through one LatestJob per kind of request: a newer request of a kind supersedes an older one (whose request is
+// aborted and whose answer is dropped), and every failure is a line in the tab's message bar, with a Retry button:
+// what the tab showed before stays. QrynExplorer.cpp: the query, its timeline and flamegraph; QrynExplorerCompare:
+// comparisons and rounds; QrynExplorerProfiles: the list of profiles and what opens from it; QrynExplorerSession:
+// the start, the remembered query, Retry, Save; QrynExplorerGroups: grouped by a label.
 #pragma once
 
+#include "controls/LatestJob.h"
 #include "document/DocumentPane.h"
 #include "qryn/ComparisonSide.h"
 #include "qryn/ProfileList.h"
@@ -16,7 +19,6 @@
 #include "qryn/ServerRounds.h"
 #include "qryn/TimelineSteps.h"
 
-#include <QFutureWatcher>
 #include <QPointer>
 #include <QSet>
 
@@ -151,8 +153,17 @@ protected:
     void rebuild() override;
 
 private:
-    template <class T>
-    void watch(QFuture<Result<T>> future, quint64 *generation, std::function<void(Result<T>)> onResult);
+    // What a comparison needs from its two sides; built off the GUI thread.
+    struct DiffResult {
+        std::shared_ptr<const DiffTree> diff;
+        QString error;
+    };
+    // Two values of a label compared (QrynExplorerGroups.cpp): their rounds fetched, the noise they measured.
+    struct ValuesFetched {
+        std::vector<RoundInput> inputs;
+        std::shared_ptr<const MeasuredNoise> noise;
+        QString error;
+    };
     void showMessage(const QString &text, bool error);
     void finished(const QString &what, bool ok, const QString &message);
     void loadTypes();
@@ -199,8 +210,6 @@ private:
     ProfileListView *m_profileList = nullptr;
     RangeList *m_ranges = nullptr;
     LabelGroupView *m_groupView = nullptr;
-    // The rounds of two values being fetched for compareValues (QrynExplorerGroups.cpp).
-    QFutureWatcher<void> *m_valuesJob = nullptr;
     QPushButton *m_retry = nullptr, *m_profilesButton = nullptr;
 
     QStringList m_serverTypes;            // what ProfileTypes listed last
@@ -210,26 +219,17 @@ private:
     std::function<void()> m_lastCompare, m_lastEntry;
     QString m_lastSavePath;
 
-    quint64 m_typesGen = 0, m_labelsGen = 0, m_valuesGen = 0, m_flameGen = 0, m_seriesGen = 0, m_compareGen = 0,
-            m_saveGen = 0, m_listGen = 0, m_entryGen = 0;
-    quint64 m_sideGen[2] = {0, 0};   // the two sides of a comparison
+    // The requests, one job per kind: the latest of a kind wins (controls/LatestJob.h).
+    LatestJob<Result<QList<ProfileType>>> m_typesJob{this};
+    LatestJob<Result<QStringList>> m_labelsJob{this}, m_valuesJob{this};   // label names; a label's values
+    LatestJob<Result<QList<Series>>> m_seriesJob{this};
+    LatestJob<Result<MergedFlamegraph>> m_flameJob{this}, m_entryJob{this};   // the query's; a listed profile's
+    LatestJob<SideResult> m_sideJobs[2] = {LatestJob<SideResult>{this}, LatestJob<SideResult>{this}};
+    LatestJob<DiffResult> m_compareJob{this};   // the two sides' diff, built on the pool
+    LatestJob<Result<MergedFlamegraph>> m_saveFlameJob{this};   // Save: the true total first,
+    LatestJob<Result<MergedProfile>> m_saveProfileJob{this};    // then the pprof
+    LatestJob<Result<std::vector<ProfileEntry>>> m_listJob{this};
+    LatestJob<ValuesFetched> m_groupValuesJob{this};   // compareValues of two values
 };
-
-template <class T>
-void QrynExplorer::watch(QFuture<Result<T>> future, quint64 *generation, std::function<void(Result<T>)> onResult)
-{
-    const quint64 gen = ++*generation;
-    auto *watcher = new QFutureWatcher<Result<T>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, gen, onResult] {
-        watcher->deleteLater();
-        QFuture<Result<T>> future = watcher->future();
-        if (gen != *generation || future.isCanceled() || future.resultCount() == 0)
-            return;   // superseded or cancelled: a newer request of the same kind owns the answer
-        // Moved, not copied: a big flamegraph's names and levels take tens of ms to copy and to free on this
-        // thread (tst_qrynstall).
-        onResult(future.takeResult());
-    });
-    watcher->setFuture(future);
-}
 
 }   // namespace qflame::qryn

@@ -7,10 +7,6 @@
 #include "explorer/TimelineWidget.h"
 #include "qryn/LabelGroups.h"
 
-#include <QFutureWatcher>
-#include <QPromise>
-#include <QtConcurrent/QtConcurrentRun>
-
 namespace qflame::qryn {
 
 LabelGroupView *QrynExplorer::createGroupView()
@@ -51,38 +47,31 @@ void QrynExplorer::compareValues(const QStringList &values)
         Q_EMIT roundsRequested(m_client->settings(), rounds);
         return finished(QStringLiteral("rounds"), true, QString());
     }
-    // Two values: their rounds on a pool thread (a client of its own there, as a rounds tab fetches), then the
-    // merged trees handed to the window with the noise their steps measured.
-    struct Fetched {
-        std::vector<RoundInput> inputs;
-        std::shared_ptr<const MeasuredNoise> noise;
-        QString error;
-    };
-    auto result = std::make_shared<Fetched>();
+    // Two values: their rounds on a pool thread (a client of its own there, as a rounds tab fetches), compared as
+    // the rounds tab and `qflame rounds --url` compare them, then the merged trees handed to the window with the
+    // noise their steps measured.
     const ConnectionSettings settings = m_client->settings();
-    QFuture<void> job = QtConcurrent::run([settings, rounds, result] {
-        try {
-            ServerRounds fetched = fetchServerRounds(settings, rounds, [] { return false; });
-            RoundsOptions options;
-            options.sample = fetched.sample;
-            const RoundsResult compared = compareRounds(fetched.rounds, options);
-            result->noise = std::make_shared<MeasuredNoise>(measuredNoiseBetween(compared, 0, 1));
-            result->inputs = std::move(fetched.rounds);
-        } catch (const std::exception &e) {
-            result->error = QString::fromStdString(e.what());
-        }
-    });
-    delete m_valuesJob;
-    m_valuesJob = new QFutureWatcher<void>(this);
-    connect(m_valuesJob, &QFutureWatcher<void>::finished, this, [this, result] {
-        if (!result->error.isEmpty() || result->inputs.size() != 2)
-            return finished(QStringLiteral("compare"), false, result->error);
-        Q_EMIT compareTreesRequested(QString::fromStdString(result->inputs[0].name), result->inputs[0].profiles,
-                                     QString::fromStdString(result->inputs[1].name), result->inputs[1].profiles,
-                                     result->noise);
-        finished(QStringLiteral("compare"), true, QString());
-    });
-    m_valuesJob->setFuture(job);
+    m_groupValuesJob.start(
+        [settings, rounds] {
+            ValuesFetched result;
+            try {
+                ServerRounds fetched = fetchServerRounds(settings, rounds, [] { return false; });
+                const RoundsResult compared = compareServerRounds(fetched, RoundsOptions());
+                result.noise = std::make_shared<MeasuredNoise>(measuredNoiseBetween(compared, 0, 1));
+                result.inputs = std::move(fetched.rounds);
+            } catch (const std::exception &e) {
+                result.error = QString::fromStdString(e.what());
+            }
+            return result;
+        },
+        [this](ValuesFetched result) {
+            if (!result.error.isEmpty() || result.inputs.size() != 2)
+                return finished(QStringLiteral("compare"), false, result.error);
+            Q_EMIT compareTreesRequested(QString::fromStdString(result.inputs[0].name), result.inputs[0].profiles,
+                                         QString::fromStdString(result.inputs[1].name), result.inputs[1].profiles,
+                                         result.noise);
+            finished(QStringLiteral("compare"), true, QString());
+        });
 }
 
 }   // namespace qflame::qryn

@@ -11,7 +11,6 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace qflame {
 
@@ -58,49 +57,47 @@ GraphPane::GraphPane(QWidget *parent) : QWidget(parent), m_canvas(new GraphCanva
     });
     connect(m_canvas, &GraphCanvas::focusRequested, this, &GraphPane::focusOn);
     connect(m_canvas, &GraphCanvas::nodeSelected, this, [this](int) { Q_EMIT nodeSelected(selectedName()); });
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const GraphLayout>>::finished, this, [this] {
-        if (m_watcher.future().isCanceled() || m_watcher.property("generation").toUInt() != m_generation)
-            return;
-        auto layout = m_watcher.result();
-        if (!layout) {
-            m_status->setText(tr("No graph: %1").arg(m_error ? *m_error : QString()));
-            return;
-        }
-        if (m_inlining && layout->graph().isDiff() && !layout->graph().hasInliningChanges())   // came while building
-            layout = GraphLayout::withGraph(*layout, withInliningChanges(layout->graphPtr(), *m_inlining));
-        {
-            m_canvas->setLayout(layout);
-            const CallGraph &g = layout->graph();
-            QString text = tr("%1 nodes, %2 edges; showing %3 of %4 total")
-                               .arg(g.nodes().size())
-                               .arg(g.edges().size())
-                               .arg(QString::fromStdString(graphValueText(g, g.shownFlat())),
-                                    QString::fromStdString(graphValueText(g, g.total())));
-            if (g.droppedNodes())
-                text += tr("; dropped %1 nodes (cum <= %2)").arg(g.droppedNodes())
-                            .arg(QString::fromStdString(graphValueText(g, g.nodeCutoff())));
-            if (g.nodes().size() < g.nodesBeforeLimit())
-                text += tr("; top %1 nodes out of %2").arg(g.nodes().size()).arg(g.nodesBeforeLimit());
-            if (g.isDiff())
-                text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
-                            .arg(g.noiseK());
-            if (g.hasMeasuredNoise())
-                text += tr("; %1 of %2 nodes by the noise measured from %3")
-                            .arg(measuredNodeCount(g))
-                            .arg(g.nodes().size())
-                            .arg(QString::fromStdString(g.measuredSource()));
-            if (g.hasInliningChanges())
-                text += tr("; purple edges: inlining changes (PGO)");
-            m_status->setText(text);
-            updateSearch();
-            Q_EMIT graphReady();
-        }
-    });
+}
+
+void GraphPane::showBuilt(const Built &built)
+{
+    std::shared_ptr<const GraphLayout> layout = built.layout;
+    if (!layout) {
+        m_status->setText(tr("No graph: %1").arg(built.error));
+        return;
+    }
+    if (m_inlining && layout->graph().isDiff() && !layout->graph().hasInliningChanges())   // came while building
+        layout = GraphLayout::withGraph(*layout, withInliningChanges(layout->graphPtr(), *m_inlining));
+    m_canvas->setLayout(layout);
+    const CallGraph &g = layout->graph();
+    QString text = tr("%1 nodes, %2 edges; showing %3 of %4 total")
+                       .arg(g.nodes().size())
+                       .arg(g.edges().size())
+                       .arg(QString::fromStdString(graphValueText(g, g.shownFlat())),
+                            QString::fromStdString(graphValueText(g, g.total())));
+    if (g.droppedNodes())
+        text += tr("; dropped %1 nodes (cum <= %2)").arg(g.droppedNodes())
+                    .arg(QString::fromStdString(graphValueText(g, g.nodeCutoff())));
+    if (g.nodes().size() < g.nodesBeforeLimit())
+        text += tr("; top %1 nodes out of %2").arg(g.nodes().size()).arg(g.nodesBeforeLimit());
+    if (g.isDiff())
+        text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
+                    .arg(g.noiseK());
+    if (g.hasMeasuredNoise())
+        text += tr("; %1 of %2 nodes by the noise measured from %3")
+                    .arg(measuredNodeCount(g))
+                    .arg(g.nodes().size())
+                    .arg(QString::fromStdString(g.measuredSource()));
+    if (g.hasInliningChanges())
+        text += tr("; purple edges: inlining changes (PGO)");
+    m_status->setText(text);
+    updateSearch();
+    Q_EMIT graphReady();
 }
 
 GraphPane::~GraphPane()
 {
-    m_watcher.waitForFinished();
+    m_job.waitForFinished();
 }
 
 void GraphPane::setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity,
@@ -150,25 +147,24 @@ void GraphPane::rebuild()
     m_focusLabel->setText(m_focus.isEmpty() ? QString() : tr("Focus: %1").arg(m_focus));
     m_clearFocus->setVisible(!m_focus.isEmpty());
     m_status->setText(tr("Building the graph..."));
-    m_watcher.setProperty("generation", ++m_generation);
-    auto error = std::make_shared<QString>();
-    m_error = error;
-    m_watcher.setFuture(QtConcurrent::run([before = m_before, after = m_after, type = size_t(m_sampleType), build,
-                                           options, noiseK = m_noiseK, error, inlining = m_inlining,
-                                           measured = m_measured, sb = m_measuredScale[0], sa = m_measuredScale[1]]() {
-        try {
-            auto graph = before.empty() ? CallGraph::build(after, type, build, options)
-                                        : CallGraph::buildDiff(before, after, type, build, options, noiseK);
-            if (measured)
-                graph = withMeasuredNoise(std::move(graph), *measured, sb, sa);
-            if (inlining)
-                graph = withInliningChanges(std::move(graph), *inlining);
-            return GraphLayout::compute(std::move(graph));
-        } catch (const std::exception &e) {   // a filter that matches nothing, Graphviz failing: one line
-            *error = QString::fromUtf8(e.what());
-            return std::shared_ptr<const GraphLayout>();
-        }
-    }));
+    m_job.start(
+        [before = m_before, after = m_after, type = size_t(m_sampleType), build, options, noiseK = m_noiseK,
+         inlining = m_inlining, measured = m_measured, sb = m_measuredScale[0], sa = m_measuredScale[1]] {
+            Built built;
+            try {
+                auto graph = before.empty() ? CallGraph::build(after, type, build, options)
+                                            : CallGraph::buildDiff(before, after, type, build, options, noiseK);
+                if (measured)
+                    graph = withMeasuredNoise(std::move(graph), *measured, sb, sa);
+                if (inlining)
+                    graph = withInliningChanges(std::move(graph), *inlining);
+                built.layout = GraphLayout::compute(std::move(graph));
+            } catch (const std::exception &e) {   // a filter that matches nothing, Graphviz failing: one line
+                built.error = QString::fromUtf8(e.what());
+            }
+            return built;
+        },
+        [this](Built built) { showBuilt(built); });
 }
 
 void GraphPane::setInliningChanges(std::shared_ptr<const InliningChanges> changes)

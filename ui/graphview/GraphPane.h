@@ -4,12 +4,12 @@
 // on that function, re-pruned around it) are its controls.
 #pragma once
 
+#include "controls/LatestJob.h"
 #include "diff/DiffTable.h"
 #include "graph/GraphLayout.h"
 #include "pgo/InliningChanges.h"
 #include "tree/CallTreeBuilder.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -43,7 +43,7 @@ public:
     void selectFunction(const QString &name);
     GraphCanvas *canvas() const { return m_canvas; }
     const GraphLayout *graphLayout() const;
-    bool isBuilding() const { return m_watcher.isRunning(); }
+    bool isBuilding() const { return m_job.running(); }
     // The name of the selected node ("" when none).
     QString selectedName() const;
 
@@ -56,6 +56,11 @@ protected:
 
 private:
     void rebuild();
+    struct Built {   // the layout, or why there is none
+        std::shared_ptr<const GraphLayout> layout;
+        QString error;
+    };
+    void showBuilt(const Built &built);
     void focusOn(int node);
     void updateSearch();
 
@@ -70,14 +75,12 @@ private:
     QString m_focus;            // the focused function's name, "" for none
     bool m_stale = false;
     int m_builtNodeCount = -1;
-    unsigned m_generation = 0;
     GraphCanvas *m_canvas;
     QSpinBox *m_nodeCount;
     QLineEdit *m_search;
     QLabel *m_status, *m_focusLabel;
     QPushButton *m_clearFocus;
-    QFutureWatcher<std::shared_ptr<const GraphLayout>> m_watcher;
-    std::shared_ptr<QString> m_error;   // the running build's error, if it fails
+    LatestJob<Built> m_job{this};
 };
 
 }   // namespace qflame

@@ -20,7 +20,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <stdexcept>
@@ -207,40 +206,13 @@ PgoPanel::PgoPanel(QWidget *parent) : QWidget(parent)
             });
     connect(m_saveTrimmed, &QPushButton::clicked, this, [this] { saveTrimmed(); });
     connect(m_savePreprofile, &QPushButton::clicked, this, [this] { savePreprofile(); });
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_watcher.future().resultCount() > 0 && !m_watcher.isCanceled())
-            show(m_watcher.future().result());
-    });
-    connect(&m_saveWatcher, &QFutureWatcherBase::finished, this, [this] {
-        const QString message = m_saveWatcher.future().result();
-        const bool ok = !message.startsWith(QLatin1Char('!'));
-        setStatus(ok ? message : message.mid(1), !ok);
-        m_saveTrimmed->setEnabled(m_analysis.edges != nullptr);
-        Q_EMIT saved(ok, ok ? message : message.mid(1));
-    });
     m_hotChangesTimer.setSingleShot(true);
     m_hotChangesTimer.setInterval(300);
     connect(&m_hotChangesTimer, &QTimer::timeout, this, &PgoPanel::recomputeHotChanges);
-    connect(&m_hotChangesWatcher, &QFutureWatcherBase::finished, this, [this] {
-        auto changes = m_hotChangesWatcher.future().result();
-        if (changes && m_analysis.inlining && !m_computing) {   // not for profiles replaced meanwhile
-            m_analysis.inlining = std::move(changes);
-            m_hotChangesThreshold = m_pendingThreshold;
-            showInlining();
-            Q_EMIT hotChangesUpdated();
-        }
-        if (threshold() != m_hotChangesThreshold)
-            m_hotChangesTimer.start();
-    });
     show(PgoAnalysis{});
 }
 
-PgoPanel::~PgoPanel()
-{
-    m_watcher.waitForFinished();   // the jobs hold only their own copies, but the watchers must not outlive us
-    m_saveWatcher.waitForFinished();
-    m_hotChangesWatcher.waitForFinished();
-}
+PgoPanel::~PgoPanel() = default;   // the jobs hold only their own copies; their results are dropped
 
 void PgoPanel::changeEvent(QEvent *event)
 {
@@ -278,10 +250,13 @@ void PgoPanel::start(ProfileList base, ProfileList profiles, uint64_t inputBytes
     m_readiness->setText(tr("Computing the PGO edges…"));
     setStatus(QString(), false);
     // The edge walk reads every sample: on the pool, as the tab's own jobs. A newer request supersedes the running
-    // one, whose result the finished handler drops (the watcher follows the newest future only).
-    m_watcher.setFuture(QtConcurrent::run([profiles = m_profiles, base = m_base, inputBytes, t = threshold()] {
-        return analysePgo(profiles, inputBytes, base, t);
-    }));
+    // one, whose result is dropped; so is a recomputation of the hot edges of the profiles replaced.
+    m_hotChangesJob.drop();
+    m_analysisJob.start(
+        [profiles = m_profiles, base = m_base, inputBytes, t = threshold()] {
+            return analysePgo(profiles, inputBytes, base, t);
+        },
+        [this](PgoAnalysis analysis) { show(std::move(analysis)); });
 }
 
 PgoLevel PgoPanel::worstReadinessLevel() const
@@ -347,7 +322,7 @@ void PgoPanel::show(PgoAnalysis analysis)
     m_tabs->setTabText(1, tr("Devirtualisation candidates (%1)").arg(m_analysis.candidates.size()));
     for (QTableView *t : {m_edgeTable, m_candidatesTable, m_inliningTable, m_hotChangesTable})
         sizeColumnsToText(t);
-    m_saveTrimmed->setEnabled(ok && !m_saveWatcher.isRunning());
+    m_saveTrimmed->setEnabled(ok && !m_saveJob.running());
     // The preprofile format has no way to say "absolute lines": go tool preprofile refuses such a profile too.
     m_savePreprofile->setEnabled(ok && m_analysis.edges->hasStartLines);
     m_savePreprofile->setToolTip(ok && !m_analysis.edges->hasStartLines
@@ -378,17 +353,27 @@ void PgoPanel::showInlining()
 
 void PgoPanel::recomputeHotChanges()
 {
-    if (m_base.empty() || !m_analysis.inlining || m_hotChangesWatcher.isRunning())
+    if (m_base.empty() || !m_analysis.inlining || m_hotChangesJob.running())
         return;   // a running job re-arms the timer when it ends, if the threshold moved on meanwhile
     m_pendingThreshold = threshold();
-    m_hotChangesWatcher.setFuture(QtConcurrent::run(
+    m_hotChangesJob.start(
         [base = m_base, next = m_profiles, t = m_pendingThreshold]() -> std::shared_ptr<const InliningChanges> {
             try {
                 return std::make_shared<InliningChanges>(computeInliningChanges(base, next, -1, t));
             } catch (const ProfileError &) {
                 return nullptr;   // it computed at load; the same profiles cannot fail now
             }
-        }));
+        },
+        [this](std::shared_ptr<const InliningChanges> changes) {
+            if (changes && m_analysis.inlining && !m_computing) {   // not for profiles replaced meanwhile
+                m_analysis.inlining = std::move(changes);
+                m_hotChangesThreshold = m_pendingThreshold;
+                showInlining();
+                Q_EMIT hotChangesUpdated();
+            }
+            if (threshold() != m_hotChangesThreshold)
+                m_hotChangesTimer.start();
+        });
 }
 
 double PgoPanel::threshold() const
@@ -438,7 +423,7 @@ void PgoPanel::setStatus(const QString &text, bool error)
 
 void PgoPanel::saveTrimmed(const QString &chosen)
 {
-    if (!m_analysis.edges || m_saveWatcher.isRunning())
+    if (!m_analysis.edges || m_saveJob.running())
         return;
     QString path = chosen;
     if (path.isEmpty())
@@ -450,7 +435,7 @@ void PgoPanel::saveTrimmed(const QString &chosen)
     setStatus(tr("Trimming for go build -pgo…"), false);
     // Encoding, gzip and the check that the bytes give the same edges read the whole profile: on the pool.
     // The message comes back as text; a leading '!' marks a failure.
-    m_saveWatcher.setFuture(QtConcurrent::run([profiles = m_profiles, path, before = m_inputBytes]() -> QString {
+    m_saveJob.start([profiles = m_profiles, path, before = m_inputBytes]() -> QString {
         try {
             const PgoTrimmedFile f = encodeTrimmedForPgo(profiles);
             if (const QString error = writeFile(path, f.gzipBytes); !error.isEmpty())
@@ -462,7 +447,13 @@ void PgoPanel::saveTrimmed(const QString &chosen)
         } catch (const std::exception &e) {   // ProfileError, or the check's logic_error (a bug)
             return QLatin1Char('!') + tr("Cannot save %1: %2").arg(path, QString::fromStdString(e.what()));
         }
-    }));
+    },
+    [this](QString message) {
+        const bool ok = !message.startsWith(QLatin1Char('!'));
+        setStatus(ok ? message : message.mid(1), !ok);
+        m_saveTrimmed->setEnabled(m_analysis.edges != nullptr);
+        Q_EMIT saved(ok, ok ? message : message.mid(1));
+    });
 }
 
 void PgoPanel::savePreprofile(const QString &chosen)

@@ -8,13 +8,13 @@
 // the thread pool; a threshold move only re-marks a copy of the edge list (markHotEdges), never rebuilds it.
 #pragma once
 
+#include "controls/LatestJob.h"
 #include "pgo/InliningChanges.h"
 #include "pgo/PgoCandidates.h"
 #include "pgo/PgoEdges.h"
 #include "pgo/PgoReadiness.h"
 #include "tree/FrameTable.h"
 
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 
@@ -127,13 +127,13 @@ private:
     ProfileList m_profiles, m_base;
     uint64_t m_inputBytes = 0;
     PgoAnalysis m_analysis;
-    QFutureWatcher<PgoAnalysis> m_watcher;
-    bool m_computing = false;   // until the newest job's result is shown (the watcher's state leads it)
-    QFutureWatcher<QString> m_saveWatcher;
+    LatestJob<PgoAnalysis> m_analysisJob{this};
+    bool m_computing = false;   // until the newest job's result is shown
+    LatestJob<QString> m_saveJob{this};   // the message; a leading '!' marks a failure
     // A comparison's hot edges that appeared or vanished depend on the threshold: recomputed on the pool once the
     // slider rests (the inlining changes themselves do not, and the diff flamegraph's marks stay).
     QTimer m_hotChangesTimer;
-    QFutureWatcher<std::shared_ptr<const InliningChanges>> m_hotChangesWatcher;
+    LatestJob<std::shared_ptr<const InliningChanges>> m_hotChangesJob{this};
     double m_hotChangesThreshold = kPgoDefaultHotThreshold, m_pendingThreshold = kPgoDefaultHotThreshold;
     QString m_readinessPlain;
 

@@ -20,14 +20,12 @@
 #include <QPainterPath>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QPromise>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <string_view>
 
@@ -39,10 +37,7 @@ namespace {
 // read, like the other tabs.
 ReadOptions demangling()
 {
-    ReadOptions o;
-    o.demangle = DocumentPane::demangleMode();
-    o.collapseTemplates = DocumentPane::collapseTemplates();
-    return o;
+    return DocumentPane::nameOptions().appliedTo({});
 }
 
 QStringList pathsOf(const std::vector<RoundFiles> &rounds)
@@ -309,22 +304,8 @@ void RoundsPane::openServer(const qryn::ConnectionSettings &settings, const qryn
     // The client is made on the pool thread and its requests run on that thread's event loop, so the GUI thread
     // only paints; a failure is a line naming the round, as for files. Cancel (or closing the tab) aborts the
     // requests in flight at once, freeing the thread.
-    auto job = QtConcurrent::run([settings, query, options](QPromise<LoadedRounds> &promise) {
-        LoadedRounds loaded;
-        loaded.options = options;
-        try {
-            qryn::ServerRounds fetched =
-                qryn::fetchServerRounds(settings, query, [&promise] { return promise.isCanceled(); });
-            loaded.options.sample = fetched.sample;
-            loaded.result = std::make_shared<RoundsResult>(qryn::compareServerRounds(fetched, loaded.options));
-            loaded.inputs = std::move(fetched.rounds);
-        } catch (const std::exception &e) {
-            loaded = LoadedRounds{};
-            loaded.error = QString::fromStdString(e.what());
-        }
-        promise.addResult(std::move(loaded));
-    });
-    run<LoadedRounds>(job, [this, names](LoadedRounds loaded) { showLoaded(std::move(loaded), names); });
+    run<LoadedRounds>(qryn::fetchServerRoundsAsync(settings, query, options),
+                      [this, names](LoadedRounds loaded) { showLoaded(std::move(loaded), names); });
 }
 
 void RoundsPane::rebuild()
