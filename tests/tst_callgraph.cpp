@@ -93,15 +93,6 @@ private:
     std::map<std::string, uint64_t> m_simple;
 };
 
-GraphOptions unpruned()
-{
-    GraphOptions o;
-    o.nodeCount = 0;
-    o.nodeFraction = 0;
-    o.edgeFraction = 0;
-    return o;
-}
-
 // "name flat cum" per node and "caller>callee weight kind" per edge, sorted, for one-line comparisons.
 QStringList describe(const CallGraph &g)
 {
@@ -326,7 +317,7 @@ void tst_CallGraph::recursionCountsOncePerSample()
     Maker m;
     m.stack("main;a;b;a;b", {10});
     m.stack("main;a", {5});
-    const auto g = CallGraph::build({m.profile()}, 0, {}, unpruned());
+    const auto g = CallGraph::build({m.profile()}, 0, {}, GraphOptions::unpruned());
     QCOMPARE(describe(*g), QStringList({"a 5 15", "a>b 10 call", "b 10 10", "b>a 10 call", "main 0 15",
                                         "main>a 15 call"}));
 }
@@ -342,7 +333,7 @@ void tst_CallGraph::inlineEdges()
     m.sample({lBothInl}, {2});
     m.sample({lBoth, lMain}, {1});
     m.sample({lBothInl}, {4});
-    const auto g = CallGraph::build({m.profile()}, 0, {}, unpruned());
+    const auto g = CallGraph::build({m.profile()}, 0, {}, GraphOptions::unpruned());
     // main -> both: 6 inlined and 1 called, so a call; outer -> inl: only inlined.
     QCOMPARE(describe(*g), QStringList({"both 7 7", "inl 7 7", "main 0 14", "main>both 7 call", "main>outer 7 call",
                                         "outer 0 7", "outer>inl 7 inline"}));
@@ -354,7 +345,7 @@ void tst_CallGraph::nodeFractionLeavesResidualEdges()
     m.stack("main;tiny;d", {1});
     m.stack("main;x", {100});
     m.stack("d", {100});
-    GraphOptions o = unpruned();
+    GraphOptions o = GraphOptions::unpruned();
     o.nodeFraction = 0.01;   // cutoff int(201 * 0.01) = 2: tiny (cum 1) goes
     const auto g = CallGraph::build({m.profile()}, 0, {}, o);
     QCOMPARE(describe(*g), QStringList({"d 101 101", "main 0 101", "main>d 1 residual", "main>x 100 call",
@@ -368,7 +359,7 @@ void tst_CallGraph::residualEdgeRemovedWhenRedundant()
     Maker m;
     m.stack("main;mid;leaf", {100});
     m.stack("main;small;leaf", {1});
-    GraphOptions o = unpruned();
+    GraphOptions o = GraphOptions::unpruned();
     o.nodeFraction = 0.02;   // cutoff 2: small goes; main ... leaf is residual, but main -> mid -> leaf reaches it
     const auto g = CallGraph::build({m.profile()}, 0, {}, o);
     QCOMPARE(describe(*g), QStringList({"leaf 101 101", "main 0 101", "main>mid 100 call", "mid 0 100",
@@ -382,7 +373,7 @@ void tst_CallGraph::nodeCountKeepsHighestEntropy()
     m.stack("main;a", {10});
     m.stack("main;b", {5});
     m.stack("main;c", {1});
-    GraphOptions o = unpruned();
+    GraphOptions o = GraphOptions::unpruned();
     o.nodeCount = 2;
     const auto g = CallGraph::build({m.profile()}, 0, {}, o);
     QCOMPARE(describe(*g), QStringList({"a 10 10", "main 0 16", "main>a 10 call"}));
@@ -403,7 +394,7 @@ void tst_CallGraph::comparisonNodesEdgesAndNoise()
     after.stack("main;a", {40});
     after.stack("main;b", {5});
     after.stack("main;c", {3});
-    const auto g = CallGraph::buildDiff({before.profile()}, {after.profile()}, 0, {}, unpruned(), 2.0);
+    const auto g = CallGraph::buildDiff({before.profile()}, {after.profile()}, 0, {}, GraphOptions::unpruned(), 2.0);
     // b nets to 0 in flat and cum: pprof's -diff_base graph leaves it out, and its edge with it.
     QCOMPARE(describe(*g), QStringList({"a -60 -60", "c 3 3", "main 0 -57", "main>a -60 call", "main>c 3 call"}));
     QVERIFY(g->isDiff());
@@ -424,7 +415,7 @@ void tst_CallGraph::comparisonNodesEdgesAndNoise()
     small.stack("main;a", {10});
     Maker smaller;
     smaller.stack("main;a", {6});
-    const auto noisy = CallGraph::buildDiff({small.profile()}, {smaller.profile()}, 0, {}, unpruned(), 2.0);
+    const auto noisy = CallGraph::buildDiff({small.profile()}, {smaller.profile()}, 0, {}, GraphOptions::unpruned(), 2.0);
     // |-4| < 2 * sqrt(10 + 6) = 8: within noise.
     for (const GraphNode &n : noisy->nodes())
         QCOMPARE(noisy->classOf(n), DiffClass::WithinNoise);
@@ -436,13 +427,13 @@ void tst_CallGraph::tsvFormat()
     Maker m;
     m.stack("main;a\tb", {3});
     m.stack("main;c", {3});
-    const auto g = CallGraph::build({m.profile()}, 0, {}, unpruned());
+    const auto g = CallGraph::build({m.profile()}, 0, {}, GraphOptions::unpruned());
     QCOMPARE(QString::fromStdString(graphTsv(*g)),
              QStringLiteral("node\tmain\t0\t6\nnode\ta\\tb\t3\t3\nnode\tc\t3\t3\n"
                             "edge\tmain\ta\\tb\t3\tcall\nedge\tmain\tc\t3\tcall\n"));
     Maker base;
     base.stack("main;c", {5});
-    const auto d = CallGraph::buildDiff({base.profile()}, {m.profile()}, 0, {}, unpruned(), 0);
+    const auto d = CallGraph::buildDiff({base.profile()}, {m.profile()}, 0, {}, GraphOptions::unpruned(), 0);
     QCOMPARE(QString::fromStdString(graphTsv(*d)),
              QStringLiteral("node\ta\\tb\t0\t3\t3\t0\t3\t3\tnew\nnode\tc\t5\t3\t-2\t5\t3\t-2\tfaster\n"
                             "node\tmain\t0\t0\t0\t5\t6\t1\tslower\n"
@@ -488,7 +479,7 @@ void tst_CallGraph::cliPrintsTheModelsText()
                    QStringLiteral("--nodecount"), QStringLiteral("0"), QStringLiteral("--nodefraction=0"),
                    QStringLiteral("--edgefraction=0")});
     QCOMPARE(r.code, 0);
-    QCOMPARE(r.out.toStdString(), graphTsv(*CallGraph::buildDiff({before}, {after}, cpu, {}, unpruned())));
+    QCOMPARE(r.out.toStdString(), graphTsv(*CallGraph::buildDiff({before}, {after}, cpu, {}, GraphOptions::unpruned())));
     QTemporaryDir dir;
     const QString dot = dir.filePath(QStringLiteral("g.dot"));
     r = runQflame({QStringLiteral("graph"), base, QStringLiteral("--dot"), dot});

@@ -1,5 +1,6 @@
 // `qflame heatmap` and `--from/--to` through the real binary (issue #35): the heatmap's TSV lines of a hand-made
 // perf script counted by hand from its records, `top` of a range, and the errors of a file without times.
+#include "TimedPerfScript.h"
 #include "RunQflame.h"
 
 #include <QFile>
@@ -28,18 +29,7 @@ private:
 
 namespace {
 
-// prog's thread 100 (main;f) at 0, 0.5 and 1.0001 s after the first record, periods 1000, 1000, 2000; its thread
-// 101 (main;g) at 0.2499 s, period 3000; other's 200 (main;g) at 2.6 s, period 1000.
-const char kPerf[] = "prog 100/100 [000] 10.000100: 1000 cpu-clock:\n"
-                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "prog 100/101 [001] 10.250000: 3000 cpu-clock:\n"
-                     "\t1100 g+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "prog 100/100 [000] 10.500100: 1000 cpu-clock:\n"
-                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "prog 100/100 [000] 11.000200: 2000 cpu-clock:\n"
-                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "other 200/200 [001] 12.600100: 1000 cpu-clock:\n"
-                     "\t1100 g+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n";
+const auto &kPerf = qflame::test::kTimedPerfScript;
 
 Run run(const QStringList &args)
 {

@@ -15,15 +15,6 @@ using qflame::test::runQflameWith;
 
 namespace {
 
-GraphOptions unpruned()
-{
-    GraphOptions o;
-    o.nodeCount = 0;
-    o.nodeFraction = 0;
-    o.edgeFraction = 0;
-    return o;
-}
-
 // base: main really calls hot (100 samples) and work (50); next: hot inlined into main (60), work called (70).
 struct Pair {
     Builder base, next;
@@ -80,7 +71,7 @@ void tst_GraphMarks::inliningChangesOnEdges()
     const auto base = p.base.profile("base"), next = p.next.profile("next");
     const InliningChanges changes = computeInliningChanges({base}, {next});
     QCOMPARE(changes.inlining.size(), size_t(1));
-    const auto graph = CallGraph::buildDiff({base}, {next}, 0, {}, unpruned(), 2.0);
+    const auto graph = CallGraph::buildDiff({base}, {next}, 0, {}, GraphOptions::unpruned(), 2.0);
     QVERIFY(!graph->hasInliningChanges());
     const auto marked = withInliningChanges(graph, changes);
     QVERIFY(marked->hasInliningChanges());
@@ -94,7 +85,7 @@ void tst_GraphMarks::inliningChangesOnEdges()
     QCOMPARE(marked->edges()[uint32_t(hot)].value(), int64_t(-40));
     QCOMPARE(marked->edges()[uint32_t(work)].value(), int64_t(20));
     // A profile's graph has no comparison to mark.
-    const auto single = CallGraph::build({next}, 0, {}, unpruned());
+    const auto single = CallGraph::build({next}, 0, {}, GraphOptions::unpruned());
     QVERIFY(!withInliningChanges(single, changes)->hasInliningChanges());
 }
 
@@ -102,7 +93,7 @@ void tst_GraphMarks::dotAndTsvOfMarkedGraph()
 {
     Pair p;
     const auto base = p.base.profile("base"), next = p.next.profile("next");
-    const auto graph = CallGraph::buildDiff({base}, {next}, 0, {}, unpruned(), 2.0);
+    const auto graph = CallGraph::buildDiff({base}, {next}, 0, {}, GraphOptions::unpruned(), 2.0);
     const auto marked = withInliningChanges(graph, computeInliningChanges({base}, {next}));
     // The TSV is the issue's, whatever the marks.
     QCOMPARE(graphTsv(*marked), graphTsv(*graph));
@@ -160,7 +151,7 @@ void tst_GraphMarks::measuredNoiseClassesNodes()
 {
     Pair p;
     const auto base = p.base.profile("base"), next = p.next.profile("next");
-    const auto graph = CallGraph::buildDiff({base}, {next}, 0, {}, unpruned(), 2.0);
+    const auto graph = CallGraph::buildDiff({base}, {next}, 0, {}, GraphOptions::unpruned(), 2.0);
     const uint32_t hot = nodeNamed(*graph, "hot"), work = nodeNamed(*graph, "work"), main = nodeNamed(*graph, "main");
     // Poisson: hot -40 against 2 * sqrt(100 + 60) = 25.3: faster; work +20 against 2 * sqrt(50 + 70) = 21.9: noise.
     QCOMPARE(graph->classOf(graph->nodes()[hot]), DiffClass::Faster);

@@ -115,7 +115,10 @@ void tst_Secrets::initTestCase()
 void tst_Secrets::cleanupTestCase()
 {
     qInstallMessageHandler(g_previous);
-    QDir(m_configDir).removeRecursively();
+    // Not set when initTestCase stopped before it (no fixture): QDir("") is the working directory, the build's
+    // tests folder, which this removed with every test program in it.
+    if (!m_configDir.isEmpty())
+        QDir(m_configDir).removeRecursively();
 }
 
 QStringList tst_Secrets::secrets() const

@@ -1,5 +1,6 @@
 // Each sample's time (model/time, issue #35): the timelines of a hand-made perf script and .cpuprofile, their
 // heatmap cells counted by hand from the records, a time range's profile, and two ranges compared.
+#include "TimedPerfScript.h"
 #include "diff/DiffTree.h"
 #include "formats/ProfileInput.h"
 #include "time/Heatmap.h"
@@ -30,18 +31,7 @@ private Q_SLOTS:
 
 namespace {
 
-// Five records: prog's thread 100 (main;f) at 0, 0.5 and 1.0001 s after the first, with periods 1000, 1000 and
-// 2000; its thread 101 (main;g) at 0.2499 s, period 3000; other's 200 (main;g) at 2.6 s, period 1000.
-const char kPerf[] = "prog 100/100 [000] 10.000100: 1000 cpu-clock:\n"
-                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "prog 100/101 [001] 10.250000: 3000 cpu-clock:\n"
-                     "\t1100 g+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "prog 100/100 [000] 10.500100: 1000 cpu-clock:\n"
-                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "prog 100/100 [000] 11.000200: 2000 cpu-clock:\n"
-                     "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
-                     "other 200/200 [001] 12.600100: 1000 cpu-clock:\n"
-                     "\t1100 g+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n";
+const auto &kPerf = qflame::test::kTimedPerfScript;
 
 // Samples at 110, 115, 120, 140, 150 us (startTime 100 plus the deltas), the last lasting until endTime 160:
 // main 5 us, a 5, a 20, the anonymous function 10, a 10.

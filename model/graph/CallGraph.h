@@ -39,6 +39,16 @@ struct GraphOptions {
     // pprof's -unit as far as the graph depends on it: labels' "bytes" values are named in this unit, and values
     // that print alike are one nodelet ("minimum": pprof's default, a readable unit per value).
     std::string outputUnit = "minimum";
+
+    // Nothing pruned (pprof's -nodecount=0 -nodefraction=0 -edgefraction=0): every node and edge.
+    static GraphOptions unpruned()
+    {
+        GraphOptions o;
+        o.nodeCount = 0;
+        o.nodeFraction = 0;
+        o.edgeFraction = 0;
+        return o;
+    }
 };
 
 // One side's values, or for a comparison both: index 0 the baseline, 1 the comparison. A profile's graph holds
