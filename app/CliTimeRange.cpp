@@ -37,7 +37,8 @@ const std::string &cliTimeTo()
 
 std::vector<std::string> takeTimeRangeOptions(const std::string &verb, const std::vector<std::string> &args)
 {
-    if (!takesTimeRange(verb))
+    // With --url the verb asks a server, whose --from/--to name the query's window (CliQryn): not sample times.
+    if (!takesTimeRange(verb) || wantsServer(args))
         return args;
     std::vector<std::string> rest;
     for (size_t i = 0; i < args.size(); ++i) {

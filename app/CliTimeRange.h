@@ -9,8 +9,9 @@
 
 namespace qflame {
 
-// The arguments without --from and --to (for `convert`, whose --to names the output format, a --to that does not
-// start with a digit stays). A missing value is a usage error.
+// The arguments without --from and --to. None are taken with --url (there they name the server's window), and for
+// `convert`, whose --to names the output format, a --to that does not start with a digit stays. A missing value is
+// a usage error.
 std::vector<std::string> takeTimeRangeOptions(const std::string &verb, const std::vector<std::string> &args);
 // What was taken ("" when absent).
 const std::string &cliTimeFrom();
