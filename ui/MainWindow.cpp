@@ -168,7 +168,8 @@ void MainWindow::createActions()
         {ExportFormat::Svg, tr("View as &SVG..."), tr("The whole flame graph as shown, every level")},
     };
     m_exportActions.resize(qsizetype(std::size(exportItems)));
-    for (const auto &[format, text, tip] : exportItems) {
+    for (const auto &[item, text, tip] : exportItems) {
+        const ExportFormat format = item;   // clang 14 (the fuzz build) captures no structured binding
         if (format == ExportFormat::Png)
             exportMenu->addSeparator();
         QAction *a = exportMenu->addAction(text, this, [this, format] { exportDialog(format); });
