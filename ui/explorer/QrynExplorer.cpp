@@ -232,7 +232,11 @@ void QrynExplorer::finished(const QString &what, bool ok, const QString &message
         m_failed.remove(what);
     else
         m_failed.insert(what);
-    if (!message.isEmpty())
+    // The flamegraph's failure is the one the line keeps: the timeline's request fails alike (a silent server
+    // times both out) and may come second; its message would hide why the main view is empty.
+    const bool hidesFlamegraphFailure =
+        what == QLatin1String("timeline") && m_failed.contains(QStringLiteral("flamegraph"));
+    if (!message.isEmpty() && !hidesFlamegraphFailure)
         showMessage(message, !ok);
     Q_EMIT requestFinished(what, ok, message);
 }
