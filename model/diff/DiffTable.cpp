@@ -21,8 +21,9 @@ struct Sums {
 std::vector<FlatRow::Inline> inlineMarkers(const DiffTree &tree)
 {
     const size_t nFrames = tree.frames().size();
-    const InlineEdges marks = inlineEdgesOf(tree, nFrames);
     std::vector<FlatRow::Inline> marker(nFrames, FlatRow::Inline::No);
+    // A bottom-up node's kinds are of its own frame's entry mixed over all its callers: its edges are listed.
+    const InlineEdges marks = tree.isInverted() ? inlineEdgesOf(tree.callEdges(), nFrames) : inlineEdgesOf(tree, nFrames);
     for (size_t f = 0; f < nFrames; ++f)
         if (marks.inlineIn[f])
             marker[f] = marks.calledIn[f] ? FlatRow::Inline::Partly : FlatRow::Inline::Always;

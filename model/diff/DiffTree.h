@@ -86,6 +86,8 @@ public:
     const FrameTable &frames() const { return *d->frames; }
     const std::string &label(NodeId n) const { return d->frames->label(d->frame[n]); }
     uint8_t callKinds(NodeId n) const { return d->callKinds[n]; }   // CallTree::kInlined | kCalled, either side
+    // A bottom-up comparison's call edges, both sides' in the union's frames (CallTree::callEdges); empty top-down.
+    const std::vector<CallTree::CallEdge> &callEdges() const { return d->callEdges; }
     std::vector<NodeId> pathTo(NodeId n) const;                     // from the root's child down to n
 
     // The node with the same path in before().tree / after().tree, or kAbsent.
@@ -161,6 +163,7 @@ private:
         bool countsKnown = false;
         std::shared_ptr<const FrameTable> frames;
         DiffSide sides[2];
+        std::vector<CallTree::CallEdge> callEdges;   // bottom-up: both sides' (CallTree::callEdges), union frames
     };
     friend class DiffTreeBuilder;
 

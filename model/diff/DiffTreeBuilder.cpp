@@ -214,6 +214,9 @@ void DiffTreeBuilder::merge(DiffTree::Data &o)
         }
     }
     prefaulter.stop();
+    for (int i = 0; i < 2; ++i)   // pprof builds one graph from both profiles: one list of edges
+        for (const CallTree::CallEdge &e : trees[i]->callEdges())
+            o.callEdges.push_back({unionOf[i][e.caller], unionOf[i][e.callee], e.called});
     o.frames = std::move(frames);
 }
 

@@ -72,6 +72,14 @@ public:
     // Bottom-up (SampleFilters::inverted): a node's children are its callers, the root's children the functions
     // samples end in, and a node's total the value of the stacks that end with its path (leaf first).
     bool isInverted() const { return m_inverted; }
+    // A bottom-up tree's call edges (caller frame -> frame) into the frames reached inlined somewhere, each with
+    // whether some occurrence was a real call: pprof's inline markers need them, and a bottom-up node's call kinds
+    // mix the edges from all its callers. Empty for a top-down tree, whose nodes are its edges.
+    struct CallEdge {
+        FrameId caller, callee;
+        bool called;
+    };
+    const std::vector<CallEdge> &callEdges() const { return m_callEdges; }
 
     // The path from the root's child down to n, as frame labels.
     std::vector<NodeId> pathTo(NodeId n) const;
@@ -94,6 +102,7 @@ private:
     size_t m_profileCount = 0;
     size_t m_sampleCount = 0;
     bool m_inverted = false;
+    std::vector<CallEdge> m_callEdges;   // bottom-up only
 };
 
 }   // namespace qflame

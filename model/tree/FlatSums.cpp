@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <exception>
+#include <memory>
 #include <thread>
 
 namespace qflame {
@@ -148,15 +149,21 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
     auto frames = std::make_shared<FrameTable>();
     auto tree = emptyTree(profiles, typeIndex, options);
     FlatPass pass;
+    // Every profile's frames first: a frame inlined in one profile and called in another has edges of both kinds,
+    // so the walk of each profile looks at the edges into the frames any of them reaches inlined.
+    std::vector<std::unique_ptr<ProfileFrames>> prepared;
+    for (const auto &p : profiles)
+        prepared.push_back(std::make_unique<ProfileFrames>(*p, filters, options, *frames));
+    std::vector<uint8_t> everInlined(frames->size(), 0);
+    for (const auto &pf : prepared)
+        for (size_t f = 0; f < pf->locFrames.size(); ++f)
+            if (pf->locKinds[f] == CallTree::kInlined)
+                everInlined[pf->locFrames[f]] = 1;
     for (size_t pi = 0; pi < profiles.size(); ++pi) {
         const Profile &p = *profiles[pi], &input = *inputs[pi];
         const size_t type = size_t(mergedType(first, typeIndex, p));
         tree->m_durationNanos = wrappingAdd(tree->m_durationNanos, p.durationNanos);
-        ProfileFrames pf(p, filters, options, *frames);
-        std::vector<uint8_t> everInlined(frames->size(), 0);
-        for (size_t f = 0; f < pf.locFrames.size(); ++f)
-            if (pf.locKinds[f] == CallTree::kInlined)
-                everInlined[pf.locFrames[f]] = 1;
+        ProfileFrames &pf = *prepared[pi];
         pass.prepare(everInlined);
         const std::vector<LocationFrames> locations = locationFrames(pf);
         const size_t n = p.sampleCount();

@@ -44,11 +44,9 @@ std::shared_ptr<const FlatTable> FlatTable::compute(std::shared_ptr<const CallTr
         }
     }
 
-    InlineEdges marks = inlineEdgesOf(tree, nFrames);
-    // A bottom-up tree's nodes say how their own frame was entered, not how their parent's was: its call edges'
-    // kinds are not in it, so it marks nothing (the window's table of a bottom-up tab comes from the samples).
-    if (inverted)
-        marks = InlineEdges{std::vector<uint8_t>(nFrames, 0), std::vector<uint8_t>(nFrames, 0)};
+    // A bottom-up tree's node says how its own frame was entered, mixed over all its callers: its edges are
+    // kept beside the nodes.
+    const InlineEdges marks = inverted ? inlineEdgesOf(tree.callEdges(), nFrames) : inlineEdgesOf(tree, nFrames);
     return finish(std::move(treePtr), flat, cum, marks.inlineIn, marks.calledIn);
 }
 

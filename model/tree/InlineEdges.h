@@ -55,4 +55,29 @@ InlineEdges inlineEdgesOf(const Tree &tree, size_t frameCount)
     return result;
 }
 
+// The same rule over a list of edges (CallTree::callEdges of a bottom-up tree, or both sides' of a bottom-up
+// comparison): an edge listed more than once is a call when any of its entries is.
+inline InlineEdges inlineEdgesOf(const std::vector<CallTree::CallEdge> &list, size_t frameCount)
+{
+    InlineEdges result{std::vector<uint8_t>(frameCount, 0), std::vector<uint8_t>(frameCount, 0)};
+    FlatHashMap edges(64);
+    std::vector<uint8_t> edgeCalled;
+    std::vector<FrameId> edgeTarget;
+    for (const CallTree::CallEdge &e : list) {
+        if (e.caller == e.callee || e.caller == FrameTable::kRoot)
+            continue;
+        bool inserted = false;
+        const uint32_t id = edges.findOrInsert((uint64_t(e.caller) << 32) | e.callee, uint32_t(edgeCalled.size()),
+                                               &inserted);
+        if (inserted) {
+            edgeCalled.push_back(0);
+            edgeTarget.push_back(e.callee);
+        }
+        edgeCalled[id] |= uint8_t(e.called);
+    }
+    for (size_t e = 0; e < edgeCalled.size(); ++e)
+        (edgeCalled[e] ? result.calledIn : result.inlineIn)[edgeTarget[e]] = 1;
+    return result;
+}
+
 }   // namespace qflame

@@ -16,6 +16,7 @@
 #include "io/Prefault.h"
 #include "tree/LabelFrames.h"
 #include "tree/ProfileFrames.h"
+#include "tree/SampleCallEdges.h"
 
 #include <algorithm>
 #include <memory>
@@ -216,6 +217,9 @@ private:
     // the locations' frames; the samples' locations are read where they are: a reversed copy of them, 100 MB and
     // more on the largest profiles, cost a fifth of the build in page faults alone).
     Source reversedSource(const Profile &p, const ProfileFrames &pf);
+    // A bottom-up build's call edges, from the cursors before they move (the whole tree's, not the first
+    // look's: the first paint does not wait for them, the top table of the whole tree does).
+    void walkEdges();
 
     BuildOptions m_options;
     std::vector<std::shared_ptr<const Profile>> m_profiles;   // the inputs, with label frames when asked
@@ -225,6 +229,7 @@ private:
         std::vector<uint8_t> locKinds;
     };
     std::vector<std::unique_ptr<Reversed>> m_reversed;   // by profile, for an inverted build
+    SampleCallEdges m_edges;
     std::shared_ptr<CallTree> m_shell;   // sample type, granularity, counts
     std::shared_ptr<FrameTable> m_frames;
     std::vector<std::unique_ptr<ProfileFrames>> m_prepared;
@@ -293,6 +298,9 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
         prefaultSortBuffers(true);
     bool negative = false;
     unsigned __int128 rootTotal = 0;
+    if (m_inverted)   // a bottom-up tree's call edges, for pprof's inline markers: walked by walkEdges()
+        for (const auto &pf : m_prepared)
+            m_edges.addProfile(*pf, m_frames->size());
     for (size_t pi = 0; pi < profiles.size(); ++pi) {
         const Profile &p = *profiles[pi];
         ProfileFrames &pf = *m_prepared[pi];
@@ -439,9 +447,23 @@ std::shared_ptr<CallTree> LevelBuild::makeTree(Nodes nodes) const
     return tree;
 }
 
+void LevelBuild::walkEdges()
+{
+    if (!m_inverted || !m_edges.any())
+        return;
+    // Bottom-up: [locPos, locStop) counted up from the leaf; after a first look, from where it started.
+    const bool moved = m_startPos.size() == m_cursors.size();
+    for (size_t i = 0; i < m_cursors.size(); ++i) {
+        const Cursor &c = m_cursors[i];
+        m_edges.walk(*m_profiles[c.source], *m_prepared[c.source], moved ? m_startPos[i] : c.locPos, c.locStop);
+    }
+    m_shell->m_callEdges = m_edges.take();
+}
+
 std::shared_ptr<const CallTree> LevelBuild::firstLook()
 {
     if (m_cut.divisor == 0) {   // the whole tree at once
+        walkEdges();
         Nodes nodes;
         nodes.add(FrameTable::kRoot, 0);
         runLevels({{0, uint32_t(m_cursors.size())}}, 0, nodes);
@@ -450,8 +472,14 @@ std::shared_ptr<const CallTree> LevelBuild::firstLook()
             m_options.progress(1.0);
         return m_first;
     }
-    m_first = makeTree(firstLookNodes(m_cursors, m_sources, m_rank, m_options.filters.collapseRecursion, m_cut,
-                                      m_options.progress, m_startPos));
+    std::shared_ptr<CallTree> first = makeTree(firstLookNodes(m_cursors, m_sources, m_rank,
+                                                              m_options.filters.collapseRecursion, m_cut,
+                                                              m_options.progress, m_startPos));
+    if (first->isComplete()) {   // the whole tree already: complete() returns it
+        walkEdges();
+        first->m_callEdges = m_shell->m_callEdges;
+    }
+    m_first = std::move(first);
     m_staged = true;
     if (m_first->isComplete() && m_options.progress)
         m_options.progress(1.0);
@@ -471,6 +499,7 @@ std::shared_ptr<const CallTree> LevelBuild::complete()
         c.last = FrameTable::kRoot;
     }
     std::vector<uint32_t>().swap(m_startPos);
+    walkEdges();
     Nodes all;
     all.add(FrameTable::kRoot, 0);
     runLevels({{0, uint32_t(m_cursors.size())}}, 0, all);
