@@ -4,13 +4,17 @@
 #include "ProfileFactory.h"
 #include "WaitLoad.h"
 #include "controls/SecondaryPanes.h"
+#include "compare/DiffView.h"
+#include "document/DiffPane.h"
 #include "document/ProfilePane.h"
 #include "flame/FlameGraphWidget.h"
+#include "flame/FlameView.h"
 #include "graph/GraphMarks.h"
 #include "graph/GraphLayout.h"
 #include "graph/GraphReport.h"
 #include "graphview/GraphCanvas.h"
 #include "graphview/GraphPane.h"
+#include "compare/DiffTableModel.h"
 #include "tables/TopTableModel.h"
 
 #include <graphviz/cgraph.h>
@@ -58,6 +62,7 @@ private Q_SLOTS:
     void comparisonColours();
     void paneMarksInliningChangesAndMeasuredNoise();
     void selectionFollowsTableAndFlamegraph();
+    void comparisonSelectionAndNoiseFollowOptions();
 };
 
 void tst_GraphView::layoutPlacesEverything()
@@ -277,6 +282,73 @@ void tst_GraphView::selectionFollowsTableAndFlamegraph()
     QVERIFY(frame != CallTree::kRoot);
     tab.flameGraph()->setSelectedNode(int64_t(frame));
     QCOMPARE(graph->selectedName().toStdString(), tree.frames().label(tree.frame(frame)));
+}
+
+void tst_GraphView::comparisonSelectionAndNoiseFollowOptions()
+{
+    DiffPane tab;
+    tab.resize(1200, 900);
+    tab.show();
+    tab.open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")},
+             {QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz")});
+    QVERIFY(test::waitLoad(tab));
+    auto *graph = tab.findChild<GraphPane *>();
+    QVERIFY(graph);
+    QSignalSpy ready(graph, &GraphPane::graphReady);
+    tab.diffView()->secondaryPanes()->showPane(graph);
+    QVERIFY(ready.wait(20000));
+    const CallGraph &g = graph->graphLayout()->graph();
+    QVERIFY(!g.hasMeasuredNoise());
+    // A diff table row selects its function's node.
+    QTableView *table = tab.diffView()->table();
+    const FrameTable &frames = tab.diffView()->diffTable()->tree().frames();
+    const QModelIndex first = table->model()->index(0, 0);
+    const std::string firstName = frames.label(FrameId(first.data(DiffTableModel::FrameRole).toUInt()));
+    table->setCurrentIndex(first);
+    QCOMPARE(graph->selectedName().toStdString(), firstName);
+    // A node selects its function's row.
+    std::string other;
+    for (uint32_t i = 0; i < g.nodes().size() && other.empty(); ++i)
+        if (g.name(i) != firstName)
+            other = g.name(i);
+    graph->selectFunction(QString::fromStdString(other));
+    QCOMPARE(frames.label(FrameId(table->currentIndex().data(DiffTableModel::FrameRole).toUInt())), other);
+    // A frame of the diff flamegraph selects its function's node.
+    const DiffTree &diff = *tab.diffView()->diff();
+    NodeId frame = DiffTree::kRoot;
+    for (NodeId n = 1; n < diff.size() && frame == DiffTree::kRoot; ++n)
+        if (diff.frames().label(diff.frame(n)) == firstName)
+            frame = n;
+    QVERIFY(frame != DiffTree::kRoot);
+    tab.diffView()->diffGraph()->graph()->setSelectedNode(int64_t(frame));
+    QCOMPARE(graph->selectedName().toStdString(), firstName);
+
+    // The rounds' measured noise is per second: the graph uses it once the comparison is per second, and drops it
+    // when the normalisation changes back, without reopening.
+    MeasuredNoise noise;
+    noise.normalization = Normalization::PerSecond;
+    noise.cumStandardError = {{firstName, 0.5}};
+    noise.source = "the spread of two rounds (test)";
+    tab.diffView()->setMeasuredNoise(std::make_shared<MeasuredNoise>(noise));
+    DiffOptions perSecond = tab.diffView()->options();
+    perSecond.normalization = Normalization::PerSecond;
+    tab.diffView()->setOptions(perSecond);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && graph->graphLayout()->graph().hasMeasuredNoise() &&
+                                 !graph->isBuilding(), 20000);
+    DiffOptions none = perSecond;
+    none.normalization = Normalization::None;
+    tab.diffView()->setOptions(none);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && !graph->graphLayout()->graph().hasMeasuredNoise() &&
+                                 !graph->isBuilding(), 20000);
+    // The threshold k reaches the graph too: k = 0 calls nothing noise.
+    const int readyBefore = ready.count();
+    DiffOptions noNoise = none;
+    noNoise.noiseK = 0;
+    tab.diffView()->setOptions(noNoise);
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() > readyBefore && !graph->isBuilding(), 20000);
+    const CallGraph &g0 = graph->graphLayout()->graph();
+    for (uint32_t i = 0; i < g0.nodes().size(); ++i)
+        QVERIFY(g0.classOf(g0.nodes()[i]) != DiffClass::WithinNoise);
 }
 
 QTEST_MAIN(tst_GraphView)

@@ -40,6 +40,7 @@ public:
     // calls with a purple corner. nullptr clears the marks.
     void setInliningChanges(std::shared_ptr<const InliningChanges> changes);
     const DiffTree *diff() const { return m_diff.get(); }
+    const DiffTree *shownDiff() const { return m_shown.get(); }   // under the controls' options, once applied
     const DiffSource *source() const { return m_source.get(); }
 
     FlameView *diffGraph() const { return m_diffView; }

@@ -45,6 +45,9 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     layout->addLayout(header());
     layout->addWidget(m_diffView, 1);
     connect(m_pgo, &PgoPanel::inliningChangesReady, m_diffView, &DiffView::setInliningChanges);
+    // A change of k or of normalisation (which decides whether the rounds' measured noise applies) reaches the
+    // graph once the diff view has applied it.
+    connect(m_diffView, &DiffView::applied, this, [this] { updateGraph(m_diffView->shownDiff()); });
     connect(m_pgo, &PgoPanel::inliningChangesReady, graph, &GraphPane::setInliningChanges);   // on their edges
     // Selection both ways: a graph node selects its function's row of the diff table (which outlines its frames);
     // a row, or a frame of the diff flamegraph, selects the function's node.
@@ -86,6 +89,27 @@ DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
     });
 }
 
+void DiffPane::updateGraph(const DiffTree *shown)
+{
+    auto *graph = findChild<GraphPane *>();
+    if (!graph || m_loaded.before.empty())
+        return;
+    // Rounds' measured noise, where the comparison is in its unit (per second), as the diff table uses it.
+    const MeasuredNoise *noise = m_diffView->measuredNoise();
+    if (!shown || !noise || noise->normalization != shown->options().normalization)
+        noise = nullptr;
+    const double k = m_diffView->options().noiseK;
+    const double scale[2] = {noise ? shown->beforeScale() : 1, noise ? shown->afterScale() : 1};
+    if (k == m_graphNoiseK && noise == m_graphNoise && scale[0] == m_graphScale[0] && scale[1] == m_graphScale[1])
+        return;
+    m_graphNoiseK = k;
+    m_graphNoise = noise;
+    m_graphScale[0] = scale[0];
+    m_graphScale[1] = scale[1];
+    graph->setMeasuredNoise(noise ? std::make_shared<MeasuredNoise>(*noise) : nullptr, scale[0], scale[1]);
+    graph->setInputs(m_loaded.before, m_loaded.after, m_loaded.sampleType, m_loaded.granularity, {}, k);
+}
+
 void DiffPane::diffFrameMenu(NodeId node, QPoint globalPos)
 {
     const DiffTree *d = m_diffView->diff();
@@ -121,17 +145,8 @@ void DiffPane::showDiff(LoadedDiff d)
     m_loaded = std::move(d);
     fillSampleTypes(*m_loaded.before.front(), m_loaded.sampleType, m_loaded.granularity);
     m_diffView->setDiff(m_loaded.diff);
-    if (auto *graph = findChild<GraphPane *>()) {
-        // Rounds' measured noise, where the comparison is in its unit (per second), as the diff table uses it.
-        const MeasuredNoise *noise = m_diffView->measuredNoise();
-        if (noise && m_loaded.diff && noise->normalization == m_loaded.diff->options().normalization)
-            graph->setMeasuredNoise(std::make_shared<MeasuredNoise>(*noise), m_loaded.diff->beforeScale(),
-                                    m_loaded.diff->afterScale());
-        else
-            graph->setMeasuredNoise(nullptr);
-        graph->setInputs(m_loaded.before, m_loaded.after, m_loaded.sampleType, m_loaded.granularity, {},
-                         m_diffView->options().noiseK);
-    }
+    m_graphNoiseK = -1;   // new inputs: the graph is rebuilt
+    updateGraph(m_loaded.diff.get());
     uint64_t bytes = 0;
     for (const QString &p : m_after)
         bytes += uint64_t(QFileInfo(p).size());

@@ -40,6 +40,12 @@ protected:
 private:
     void open(const QStringList &before, const QStringList &after, bool reuseFetched);
     void showDiff(LoadedDiff d);
+    // The graph's noise (rounds' measured, or Poisson's with the controls' k) and inputs, for `shown` (the diff
+    // under the controls' options); the graph is rebuilt only when they change.
+    void updateGraph(const DiffTree *shown);
+    double m_graphNoiseK = -1;
+    const void *m_graphNoise = nullptr;
+    double m_graphScale[2] = {0, 0};
     void diffFrameMenu(NodeId node, QPoint globalPos);
     LoadedDiff m_loaded;
     QStringList m_before, m_after;
