@@ -59,10 +59,47 @@ DisasmDiff diffDisassembly(const Disassembly &before, const Disassembly &after, 
                               double(g.afterCum) - double(g.beforeCum), g.standardError, noiseK);
         g.sameCode = g.before.size() == g.after.size();
         for (size_t i = 0; g.sameCode && i < g.before.size(); ++i)
-            g.sameCode = g.before[i].text == g.after[i].text;
+            g.sameCode = codeKey(g.before[i]) == codeKey(g.after[i]);
+        for (size_t i = 0; g.sameCode && i < g.before.size(); ++i) {
+            const DisasmInstruction &b = g.before[i], &a = g.after[i];
+            InstructionDelta p;
+            p.flatDelta = wrappingAdd(a.flat, -b.flat);
+            p.cumDelta = wrappingAdd(a.cum, -b.cum);
+            if (out.countsKnown)
+                p.standardError = deltaStandardError(double(b.cum), double(b.countCum), double(a.cum), double(a.countCum));
+            p.cls = classifyDelta(b.cum != 0, a.cum != 0, double(a.cum) - double(b.cum), p.standardError, noiseK);
+            g.paired.push_back(p);
+        }
         out.groups.push_back(std::move(g));
     }
     return out;
+}
+
+}   // namespace qflame
+
+namespace qflame {
+
+void markInliningChanges(DisasmDiff &diff, const InliningChanges &changes)
+{
+    std::map<std::pair<std::string, std::string>, InliningChange::Kind> byPair;
+    for (const InliningChange &c : changes.inlining)
+        if (c.kind == InliningChange::Kind::BecameInlined || c.kind == InliningChange::Kind::PartlyInlined)
+            byPair.emplace(std::pair{c.caller, c.callee}, c.kind);
+    for (DisasmGroup &g : diff.groups) {
+        g.inlinedCalls.clear();
+        g.inlinedHere = -1;
+        const std::string &caller = g.function.empty() ? g.routine : g.function;
+        for (size_t i = 0; i < g.before.size(); ++i) {
+            const DisasmInstruction &in = g.before[i];
+            if (in.branch != Instruction::Branch::Call || in.callee.empty())
+                continue;
+            if (const auto it = byPair.find({caller, in.callee}); it != byPair.end())
+                g.inlinedCalls.push_back({i, in.callee, it->second});
+        }
+        if (!g.after.empty() && !g.function.empty() && g.function != g.routine)
+            if (const auto it = byPair.find({g.routine, g.function}); it != byPair.end())
+                g.inlinedHere = int(it->second);
+    }
 }
 
 }   // namespace qflame
