@@ -309,7 +309,7 @@ void tst_Disasm::jumpTargetsOfGoBinary()
             if (in.branch == Instruction::Branch::Jump)
                 got[in.address] = in.target;
         }
-        QCOMPARE(got, expected);
+        QVERIFY(got == expected);
         // Every target is an instruction of main.spin: one arrow per jump, from its row to the target's.
         const std::vector<JumpArrow> arrows = jumpArrows(ins);
         QCOMPARE(arrows.size(), expected.size());
@@ -363,13 +363,13 @@ void tst_Disasm::instructionDeltas()
     QCOMPARE(same.paired[0].cumDelta, int64_t(-700));
     QCOMPARE(same.paired[0].flatDelta, int64_t(-700));
     QCOMPARE(same.paired[0].standardError, 10 * std::sqrt(130.0));
-    QCOMPARE(same.paired[0].cls, DiffClass::Faster);
+    QVERIFY(same.paired[0].cls == DiffClass::Faster);
     // jne: 40 -> 50, +10 under 2 * 10 * sqrt(9) = 60: noise.
     QCOMPARE(same.paired[1].cumDelta, int64_t(10));
-    QCOMPARE(same.paired[1].cls, DiffClass::WithinNoise);
+    QVERIFY(same.paired[1].cls == DiffClass::WithinNoise);
     // add: 0 -> 90: new.
     QCOMPARE(same.paired[2].cumDelta, int64_t(90));
-    QCOMPARE(same.paired[2].cls, DiffClass::New);
+    QVERIFY(same.paired[2].cls == DiffClass::New);
     // The group: 1040 -> 380.
     QCOMPARE(same.cumDelta(), int64_t(-660));
     QVERIFY(!other.sameCode);

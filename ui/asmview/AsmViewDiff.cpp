@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace qflame {
