@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QPainterPath>
+#include <QStyle>
 #include <QTreeWidgetItem>
 
 #include <algorithm>
@@ -12,12 +13,20 @@ namespace qflame::asmview {
 void HeatDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     const double fraction = index.data(kFractionRole).toDouble();
+    QStyleOptionViewItem opt(option);
+    // The selection's background first, so the current (usually the hottest) row keeps its bar.
+    if (opt.state & QStyle::State_Selected) {
+        painter->fillRect(opt.rect, opt.palette.brush(QPalette::Highlight));
+        opt.state &= ~QStyle::State_Selected;
+        opt.palette.setColor(QPalette::Text, option.palette.color(QPalette::HighlightedText));
+    }
     if (fraction > 0) {
-        QRect bar = option.rect.adjusted(2, 3, -2, -3);
+        QRect bar = opt.rect.adjusted(2, 3, -2, -3);
         bar.setWidth(std::max(2, int(bar.width() * std::min(1.0, fraction))));
         painter->fillRect(bar, QColor::fromHsvF(m_hue, 0.25 + 0.65 * std::min(1.0, fraction), 0.98));
+        opt.palette.setColor(QPalette::Text, option.palette.color(QPalette::Text));   // dark on the bar
     }
-    QStyledItemDelegate::paint(painter, option, index);
+    QStyledItemDelegate::paint(painter, opt, index);
 }
 
 void JumpDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
