@@ -739,11 +739,17 @@ void tst_Disasm::diffTextPerInstruction()
         const uint64_t after = line.mid(68 + 9, 8).trimmed().toULongLong(nullptr, 16);
         QCOMPARE(after, before);
         const int64_t delta = b.at(after).cum - a.at(before).cum;
-        // --noise 0: a non-zero delta is slower or faster, a zero one unchanged (no class written).
+        // --noise 0: a cost on one side only is new or removed, else a non-zero delta is slower or faster, a zero
+        // one unchanged (no class written).
+        const int64_t was = a.at(before).cum, is = b.at(after).cum;
         std::string expected = signedValue(delta, "count");
-        if (delta != 0)
+        if (was == 0 && is != 0)
+            expected += " new";
+        else if (was != 0 && is == 0)
+            expected += " removed";
+        else if (delta != 0)
             expected += delta > 0 ? " slower" : " faster";
-        QVERIFY2(line.mid(128).trimmed().toStdString() == expected, (line + " / expected " + expected).data());
+        QVERIFY2(line.mid(128).trimmed().toStdString() == expected, (line + " / expected " + QByteArray::fromStdString(expected)).constData());
         ++rows;
         nonzero += delta != 0;
     }
