@@ -1,5 +1,6 @@
 #include "asmview/AsmDelegates.h"
 
+#include <QApplication>
 #include <QPainter>
 #include <QPainterPath>
 #include <QStyle>
@@ -14,7 +15,10 @@ void HeatDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
 {
     const double fraction = index.data(kFractionRole).toDouble();
     QStyleOptionViewItem opt(option);
-    // The selection's background first, so the current (usually the hottest) row keeps its bar.
+    initStyleOption(&opt, index);
+    // The row's own background (a group row's) and the selection's first, so the bar stays on top of them.
+    if (opt.backgroundBrush.style() != Qt::NoBrush)
+        painter->fillRect(opt.rect, opt.backgroundBrush);
     if (opt.state & QStyle::State_Selected) {
         painter->fillRect(opt.rect, opt.palette.brush(QPalette::Highlight));
         opt.state &= ~QStyle::State_Selected;
@@ -26,7 +30,11 @@ void HeatDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
         painter->fillRect(bar, QColor::fromHsvF(m_hue, 0.25 + 0.65 * std::min(1.0, fraction), 0.98));
         opt.palette.setColor(QPalette::Text, option.palette.color(QPalette::Text));   // dark on the bar
     }
-    QStyledItemDelegate::paint(painter, opt, index);
+    // The text over it: drawn by the style with no background of its own (initStyleOption filled the text in).
+    opt.backgroundBrush = Qt::NoBrush;
+    const QWidget *widget = option.widget;
+    QStyle *style = widget ? widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
 }
 
 void JumpDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const

@@ -147,6 +147,8 @@ void AsmView::useSingleColumns()
     for (int c = 0; c < 7; ++c)
         m_tree->setItemDelegateForColumn(c, nullptr);
     m_tree->setColumnCount(ColumnCount);
+    for (int c = 0; c < ColumnCount; ++c)   // a comparison stretched its instruction columns
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::Interactive);
     m_tree->setHeaderLabels({tr("Flat"), tr("Cum"), tr("Address"), QString(), tr("Instruction")});
     m_tree->setItemDelegateForColumn(Flat, m_heat);
     m_tree->setItemDelegateForColumn(Cum, m_heat);

@@ -62,6 +62,8 @@ void AsmView::showDiff(const DisasmDiff &d)
         group->setText(AfterCum, label(g.afterCum));
         group->setData(BeforeCum, kFractionRole, share(g.beforeCum));
         group->setData(AfterCum, kFractionRole, share(g.afterCum));
+        group->setTextAlignment(BeforeCum, Qt::AlignRight | Qt::AlignVCenter);
+        group->setTextAlignment(AfterCum, Qt::AlignRight | Qt::AlignVCenter);
         const int64_t delta = g.cumDelta();
         group->setText(Delta, signedLabel(delta) + QStringLiteral(" ") + QString::fromLatin1(diffClassName(g.cls)));
         const QString where = g.file.empty() ? tr("(no line)")
@@ -128,9 +130,10 @@ void AsmView::showDiff(const DisasmDiff &d)
     const int barWidth = m_tree->fontMetrics().horizontalAdvance(QStringLiteral("0000.00ms")) + 16;
     for (int c : {int(BeforeCum), int(AfterCum)})
         m_tree->setColumnWidth(c, std::max(m_tree->columnWidth(c), barWidth));
-    for (int c : {int(BeforeText), int(AfterText)})
-        m_tree->setColumnWidth(c, std::min(m_tree->columnWidth(c), m_tree->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 44));
+    // The two instruction columns share the width that is left, equally.
     m_tree->header()->setStretchLastSection(false);
+    for (int c : {int(BeforeText), int(AfterText)})
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::Stretch);
     QString title = tr("%1 groups by source line (%2 of the same code): total %3 -> %4 (cum before, after, delta)")
                         .arg(d.groups.size())
                         .arg(same)
