@@ -479,6 +479,9 @@ void tst_Disasm::goEqualsPprof()
     QCOMPARE(text.code, 0);
     QVERIFY(text.out.startsWith("Total: "));
     QVERIFY(text.out.contains("ROUTINE ======================== main.spin in " + m_binary.value(build).toUtf8()));
+    // In Go's syntax: go tool objdump's text (the costs above were compared with it in place).
+    QVERIFY(text.out.contains(": CMPQ 0x10(R14), SP"));
+    QVERIFY(!text.out.contains(": cmp "));
 }
 
 
