@@ -253,6 +253,22 @@ void tst_DisasmCode::instructionDeltas()
     QCOMPARE(call.inlinedHere, -1);
     QCOMPARE(frame.inlinedHere, int(InliningChange::Kind::BecameInlined));
     QVERIFY(frame.inlinedCalls.empty());
+
+    // C++: objdump -C's "f(int)" calling "g(long) const", a profile's "f" and "g": the same names.
+    Disassembly cxxBefore = build({instruction(0x100, "call 400 <ns::g(long) const>", 12, 7)});
+    cxxBefore.routines[0].instructions[0].function = "ns::f(int)";
+    DisasmDiff cxx = diffDisassembly(cxxBefore, callAfter, 2.0);
+    InliningChanges cxxChanges;
+    cxxChanges.inlining.push_back({InliningChange::Kind::PartlyInlined, "ns::f", "ns::g", {7, 0}, {4, 3}});
+    markInliningChanges(cxx, cxxChanges);
+    size_t cxxMarks = 0;
+    for (const DisasmGroup &g : cxx.groups)
+        for (const InlinedCall &c : g.inlinedCalls) {
+            QCOMPARE(c.callee, std::string("ns::g(long) const"));
+            QVERIFY(c.kind == InliningChange::Kind::PartlyInlined);
+            ++cxxMarks;
+        }
+    QCOMPARE(cxxMarks, size_t(1));
 }
 
 QTEST_GUILESS_MAIN(tst_DisasmCode)

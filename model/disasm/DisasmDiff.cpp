@@ -79,25 +79,47 @@ DisasmDiff diffDisassembly(const Disassembly &before, const Disassembly &after, 
 
 namespace qflame {
 
+namespace {
+
+// A C++ name without its parameter list (and const): objdump -C says "g(long)", a profile may say "g".
+std::string withoutParameters(const std::string &name)
+{
+    std::string s = name;
+    if (s.size() > 6 && s.compare(s.size() - 6, 6, " const") == 0)
+        s.erase(s.size() - 6);
+    if (s.empty() || s.back() != ')')
+        return s;
+    int depth = 0;
+    for (size_t i = s.size(); i-- > 0;) {
+        depth += s[i] == ')' ? 1 : s[i] == '(' ? -1 : 0;
+        if (depth == 0)
+            return i > 0 ? s.substr(0, i) : s;
+    }
+    return s;
+}
+
+}   // namespace
+
 void markInliningChanges(DisasmDiff &diff, const InliningChanges &changes)
 {
     std::map<std::pair<std::string, std::string>, InliningChange::Kind> byPair;
     for (const InliningChange &c : changes.inlining)
         if (c.kind == InliningChange::Kind::BecameInlined || c.kind == InliningChange::Kind::PartlyInlined)
-            byPair.emplace(std::pair{c.caller, c.callee}, c.kind);
+            byPair.emplace(std::pair{withoutParameters(c.caller), withoutParameters(c.callee)}, c.kind);
     for (DisasmGroup &g : diff.groups) {
         g.inlinedCalls.clear();
         g.inlinedHere = -1;
-        const std::string &caller = g.function.empty() ? g.routine : g.function;
+        const std::string caller = withoutParameters(g.function.empty() ? g.routine : g.function);
         for (size_t i = 0; i < g.before.size(); ++i) {
             const DisasmInstruction &in = g.before[i];
             if (in.branch != Instruction::Branch::Call || in.callee.empty())
                 continue;
-            if (const auto it = byPair.find({caller, in.callee}); it != byPair.end())
+            if (const auto it = byPair.find({caller, withoutParameters(in.callee)}); it != byPair.end())
                 g.inlinedCalls.push_back({i, in.callee, it->second});
         }
         if (!g.after.empty() && !g.function.empty() && g.function != g.routine)
-            if (const auto it = byPair.find({g.routine, g.function}); it != byPair.end())
+            if (const auto it = byPair.find({withoutParameters(g.routine), withoutParameters(g.function)});
+                it != byPair.end())
                 g.inlinedHere = int(it->second);
     }
 }

@@ -59,6 +59,7 @@ DisasmDiff diffDisassembly(const Disassembly &before, const Disassembly &after, 
 // The inlining changes of the two profiles (as the PGO panel and the graph's marks compute them) on the code:
 // a baseline call whose (caller, callee) became inlined or partly inlined, the caller being the call's inline
 // frame (its routine without line information); and the new build's groups that are that callee's inline frame.
+// Names are compared without C++ parameter lists (objdump -C prints them, profiles may not).
 void markInliningChanges(DisasmDiff &diff, const InliningChanges &changes);
 
 }   // namespace qflame
