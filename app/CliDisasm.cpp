@@ -123,11 +123,16 @@ int runDiffDisasm(const std::vector<std::string> &argv)
     const Disassembly after = disassembleProfiles({next}, size_t(afterType), re, searchFor(a.binaryNew), *a.disasm);
     warn(before);
     warn(after);
-    const DisasmDiff diff = diffDisassembly(before, after, noiseK);
-    if (a.tsv)
-        writeDisasmDiffTsv(diff, writeToStdout);
-    else
-        writeDisasmDiffText(diff, writeToStdout);
+    DisasmDiff diff = diffDisassembly(before, after, noiseK);
+    if (a.tsv) {
+        writeDisasmDiffTsv(diff, writeToStdout);   // the columns: no inlining marks
+        return 0;
+    }
+    try {   // the PGO panel's inlining changes, marked on the calls; a profile pair without them is still shown
+        markInliningChanges(diff, computeInliningChanges({base}, {next}));   // the PGO panel's sample type
+    } catch (const ProfileError &) {
+    }
+    writeDisasmDiffText(diff, writeToStdout);
     return 0;
 }
 

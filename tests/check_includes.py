@@ -39,7 +39,7 @@ LAYERS = {
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
         'graph': ['io', 'pprof', 'tree', 'diff', 'pgo'],
         'source': ['io', 'pprof', 'tree', 'diff', 'rounds'],
-        'disasm': ['io', 'pprof', 'names', 'tree', 'diff'],
+        'disasm': ['io', 'pprof', 'names', 'tree', 'diff', 'pgo'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
         'fetch': ['io', 'pprof', 'formats', 'qryn'],
         'report': ['io', 'pprof', 'names', 'formats', 'tree', 'diff', 'layout', 'export', 'rounds', 'pgo', 'source', 'disasm'],

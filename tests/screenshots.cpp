@@ -47,6 +47,8 @@
 
 using namespace qflame;
 
+void assemblyShots(const QString &out);   // ScreenshotsAssembly.cpp
+
 static void waitLoaded(MainWindow &w)
 {
     QSignalSpy spy(&w, &MainWindow::loadFinished);
@@ -220,6 +222,10 @@ int main(int argc, char **argv)
     const QString data = QStringLiteral(QFLAME_TEST_DATA "/");
     if (argc > 2 && QString::fromLocal8Bit(argv[2]) == QLatin1String("labels")) {   // only issue 36's
         labelShots(out, data);
+        return 0;
+    }
+    if (argc > 2 && QString::fromLocal8Bit(argv[2]) == QLatin1String("assembly")) {   // only issue 34's
+        assemblyShots(out);
         return 0;
     }
 
@@ -483,6 +489,7 @@ int main(int argc, char **argv)
     shoot(explorer, out + QStringLiteral("/explorer-light.png"));
 
     labelShots(out, data);
+    assemblyShots(out);
 
     QApplication::setPalette(darkPalette());
     shoot(w, out + QStringLiteral("/dark.png"));

@@ -2,11 +2,13 @@
 // and without inlining, profiled, whose per-instruction flat and cum must be go tool pprof -disasm's exactly; a C++
 // program recorded with perf, whose per-instruction counts are the perf script addresses counted here; the errors
 // (missing binary, another build id, stripped) one line and exit 2; and the diff of two builds, whose groups sum to
-// each side's disasm.
+// each side's disasm; its text per instruction where the code is the same and its calls that became inlined.
 #include "GoToolchain.h"
 #include "PerfTestProgram.h"
 #include "PgoTestSupport.h"
+#include "disasm/DisasmDiff.h"
 #include "disasm/Objdump.h"
+#include "report/ListingColumns.h"
 
 #include <QDir>
 #include <QFile>
@@ -105,6 +107,7 @@ private Q_SLOTS:
     void perfRecordCounted();
     void errors();
     void diffOfTwoBuilds();
+    void diffTextPerInstruction();
 
 private:
     QTemporaryDir m_dir;
@@ -248,6 +251,9 @@ void tst_Disasm::goEqualsPprof()
     QCOMPARE(text.code, 0);
     QVERIFY(text.out.startsWith("Total: "));
     QVERIFY(text.out.contains("ROUTINE ======================== main.spin in " + m_binary.value(build).toUtf8()));
+    // In Go's syntax: go tool objdump's text (the costs above were compared with it in place).
+    QVERIFY(text.out.contains(": CMPQ 0x10(R14), SP"));
+    QVERIFY(!text.out.contains(": cmp "));
 }
 
 
@@ -477,6 +483,76 @@ void tst_Disasm::diffOfTwoBuilds()
     QCOMPARE(text.code, 0);
     QVERIFY(text.out.contains("Noise: a group's cum delta under 2 Poisson standard errors"));
     QVERIFY(text.out.contains("ROUTINE ======================== main.spin (cum before, after, delta)"));
+}
+
+void tst_Disasm::diffTextPerInstruction()
+{
+    REQUIRE_GO(go);
+    // The inlined build profiled a second time: the same binary, so every group is the same code, each row one
+    // instruction of both profiles, its delta the second's cum minus the first's, as each side's disasm says.
+    const QString src = m_dir.filePath(QStringLiteral("inl"));
+    QProcess run;
+    run.start(src + "/prog", {QStringLiteral("-o"), src + "/cpu2.pprof", QStringLiteral("-s"), QStringLiteral("1")});
+    QVERIFY(run.waitForFinished(60000) && run.exitCode() == 0);
+    const QString first = m_profile.value(QStringLiteral("inl")), second = src + "/cpu2.pprof";
+    const QString re = QStringLiteral("main\\.spin");
+    auto costs = [&](const QString &profile) {
+        const Run r = runQflame({QStringLiteral("disasm"), re, profile, QStringLiteral("--sample"), QStringLiteral("samples"),
+                                 QStringLiteral("--tsv")});
+        return qflameDisasm(r.out);
+    };
+    const Costs a = costs(first), b = costs(second);
+    QVERIFY(a.size() > 20);
+    const Run d = runQflame({QStringLiteral("diff"), first, second, QStringLiteral("--disasm"), re, QStringLiteral("--sample"),
+                             QStringLiteral("samples"), QStringLiteral("--noise"), QStringLiteral("0")});
+    QVERIFY2(d.code == 0, d.err.constData());
+    int rows = 0, nonzero = 0;
+    for (const QByteArray &line : d.out.split('\n')) {
+        if (!line.startsWith("      ") || line.size() < 6 + 60 + 2 + 60 || line.mid(66, 2) != "| ")
+            continue;
+        const uint64_t before = line.mid(6 + 9, 8).trimmed().toULongLong(nullptr, 16);
+        const uint64_t after = line.mid(68 + 9, 8).trimmed().toULongLong(nullptr, 16);
+        QCOMPARE(after, before);
+        const int64_t delta = b.at(after).cum - a.at(before).cum;
+        // --noise 0: a cost on one side only is new or removed, else a non-zero delta is slower or faster, a zero
+        // one unchanged (no class written).
+        const int64_t was = a.at(before).cum, is = b.at(after).cum;
+        std::string expected = signedValue(delta, "count");
+        if (was == 0 && is != 0)
+            expected += " new";
+        else if (was != 0 && is == 0)
+            expected += " removed";
+        else if (delta != 0)
+            expected += delta > 0 ? " slower" : " faster";
+        QVERIFY2(line.mid(128).trimmed().toStdString() == expected, (line + " / expected " + QByteArray::fromStdString(expected)).constData());
+        ++rows;
+        nonzero += delta != 0;
+    }
+    QCOMPARE(size_t(rows), a.size());
+    QVERIFY(nonzero > 0);
+    QVERIFY(d.out.contains("(same code)"));
+
+    // The build without inlining against the inlined one: its call to main.mix became an inline frame (the PGO
+    // panel's inlining changes), marked on the call, and the new build's main.mix group marked where it is.
+    const Run inl = runQflame({QStringLiteral("diff"), m_profile.value(QStringLiteral("noinl")), first,
+                               QStringLiteral("--disasm"), re});
+    QVERIFY2(inl.code == 0, inl.err.constData());
+    int marked = 0;
+    for (const QByteArray &line : inl.out.split('\n'))
+        if (line.contains("<- became inlined (main.mix)")) {
+            QVERIFY2(line.left(66).contains("CALL main.mix(SB)"), line.constData());
+            ++marked;
+        }
+    QCOMPARE(marked, 1);
+    QVERIFY(inl.out.contains("main.mix main.go:15  (became inlined here)") || inl.out.contains("(became inlined here)"));
+    // TSV keeps the columns: group rows of 8 fields, instruction rows of 5; no marks.
+    const Run tsv = runQflame({QStringLiteral("diff"), m_profile.value(QStringLiteral("noinl")), first,
+                               QStringLiteral("--disasm"), re, QStringLiteral("--tsv")});
+    QCOMPARE(tsv.code, 0);
+    for (const QByteArray &line : tsv.out.split('\n'))
+        if (!line.isEmpty())
+            QCOMPARE(line.split('\t').size(), line.startsWith("group\t") ? 8 : 5);
+    QVERIFY(!tsv.out.contains("inlined"));
 }
 
 QTEST_GUILESS_MAIN(tst_Disasm)

@@ -99,7 +99,7 @@ std::string matchSymbol(const Symbol &symbol, const QRegularExpression &function
 
 Disassembly disassembleProfiles(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t sampleType,
                                 const QRegularExpression &functions, const BinarySearch &search,
-                                const std::string &regexText)
+                                const std::string &regexText, Disassembler disassembler)
 {
     Disassembly out;
     if (profiles.empty())
@@ -143,7 +143,8 @@ Disassembly disassembleProfiles(const std::vector<std::shared_ptr<const Profile>
             r.binary = pick.binary.path;
             r.start = sym.start;
             r.end = sym.end;
-            for (Instruction &in : disassemble(pick.binary, sym.start, sym.end)) {
+            for (Instruction &in : disassemble(pick.binary, sym.start, sym.end, disassembler)) {
+                classifyBranch(in, sym.names.front(), sym.start);
                 DisasmInstruction d;
                 static_cast<Instruction &>(d) = std::move(in);
                 r.instructions.push_back(std::move(d));
@@ -178,6 +179,7 @@ Disassembly disassembleProfiles(const std::vector<std::shared_ptr<const Profile>
                 r.flat = wrappingAdd(r.flat, in.flat);
                 r.cum = wrappingAdd(r.cum, in.cum);
             }
+            r.jumps = jumpArrows(r.instructions);
             out.routines.push_back(std::move(r));
         }
     }

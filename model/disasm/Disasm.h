@@ -7,6 +7,7 @@
 
 #include "disasm/AddressCosts.h"
 #include "disasm/Binary.h"
+#include "disasm/Jumps.h"
 #include "disasm/Objdump.h"
 #include "pprof/Profile.h"
 
@@ -30,6 +31,7 @@ struct DisasmRoutine {
     uint64_t start = 0, end = 0;
     int64_t flat = 0, cum = 0;   // sums over the instructions (pprof's ROUTINE header)
     std::vector<DisasmInstruction> instructions;
+    std::vector<JumpArrow> jumps;   // the jumps within the routine, in lanes (the pane draws them)
 };
 
 struct Disassembly {
@@ -44,7 +46,7 @@ struct Disassembly {
 // build id or stripped, objdump failing.
 Disassembly disassembleProfiles(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t sampleType,
                                 const QRegularExpression &functions, const BinarySearch &search,
-                                const std::string &regexText);
+                                const std::string &regexText, Disassembler disassembler = Disassembler::Auto);
 
 // pprof's symbol match: the first name of the symbol the regex matches, raw or demangled (c++filt's, then
 // without parameters, then without template arguments either); empty when none does.

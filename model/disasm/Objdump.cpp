@@ -61,7 +61,37 @@ std::vector<Instruction> parseObjdump(const QByteArray &text)
     return out;
 }
 
-std::vector<Instruction> disassemble(const BinaryInfo &binary, uint64_t start, uint64_t end)
+std::vector<Instruction> parseGoObjdump(const QByteArray &text)
+{
+    std::vector<Instruction> out;
+    for (const QByteArray &raw : text.split('\n')) {
+        if (!raw.startsWith("  "))   // "TEXT main.spin(SB) /src/main.go" and blank lines
+            continue;
+        QList<QByteArray> f;
+        for (const QByteArray &field : raw.split('\t'))
+            if (!field.trimmed().isEmpty())
+                f.push_back(field.trimmed());
+        if (f.size() < 4 || !f[1].startsWith("0x"))
+            continue;
+        bool ok = false;
+        Instruction in;
+        in.address = f[1].mid(2).toULongLong(&ok, 16);
+        if (!ok)
+            continue;
+        const qsizetype colon = f[0].lastIndexOf(':');
+        if (colon > 0) {
+            in.file = f[0].left(colon).toStdString();   // the base name only
+            in.line = f[0].mid(colon + 1).toLongLong();
+        }
+        in.text = f.mid(3).join(' ').simplified().toStdString();
+        out.push_back(std::move(in));
+    }
+    return out;
+}
+
+namespace {
+
+std::vector<Instruction> binutilsObjdump(const BinaryInfo &binary, uint64_t start, uint64_t end)
 {
     const QString objdump = findTool(QStringLiteral("objdump"));
     if (objdump.isEmpty())
@@ -74,6 +104,44 @@ std::vector<Instruction> disassemble(const BinaryInfo &binary, uint64_t start, u
     if (r.exitCode != 0)
         throw ProfileError(binary.path + ": objdump failed: " + r.err.trimmed().left(300).toStdString());
     return parseObjdump(r.out);
+}
+
+// go tool objdump BINARY START END: Go's syntax. Empty when it fails (binutils' text is used then).
+std::vector<Instruction> goObjdump(const QString &go, const BinaryInfo &binary, uint64_t start, uint64_t end)
+{
+    try {
+        const ToolOutput r = runTool(go, {QStringLiteral("tool"), QStringLiteral("objdump"),
+                                          QString::fromStdString(binary.path), QStringLiteral("0x") + QString::number(start, 16),
+                                          QStringLiteral("0x") + QString::number(end, 16)});
+        if (r.exitCode == 0)
+            return parseGoObjdump(r.out);
+    } catch (const ProfileError &) {
+    }
+    return {};
+}
+
+}   // namespace
+
+std::vector<Instruction> disassemble(const BinaryInfo &binary, uint64_t start, uint64_t end, Disassembler which)
+{
+    std::vector<Instruction> gnu = binutilsObjdump(binary, start, end);
+    if (which == Disassembler::Binutils || (which == Disassembler::Auto && binary.goBuildId.empty()))
+        return gnu;
+    const QString go = findGoTool();
+    if (go.isEmpty())
+        return gnu;
+    std::vector<Instruction> goText = goObjdump(go, binary, start, end);
+    // Go's text where both decoders agree on every address; binutils' whole otherwise (a decoder's disagreement
+    // would move costs between instructions).
+    if (goText.size() != gnu.size())
+        return gnu;
+    for (size_t i = 0; i < gnu.size(); ++i) {
+        if (goText[i].address != gnu[i].address)
+            return gnu;
+    }
+    for (size_t i = 0; i < gnu.size(); ++i)
+        gnu[i].text = std::move(goText[i].text);
+    return gnu;
 }
 
 }   // namespace qflame

@@ -1,12 +1,12 @@
 #include "asmview/AsmView.h"
 
+#include "asmview/AsmDelegates.h"
+
 #include "pprof/PprofLabels.h"
 
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPainter>
-#include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -14,26 +14,11 @@
 
 namespace qflame {
 
+using namespace asmview;
+
 namespace {
 
-constexpr int kFractionRole = Qt::UserRole + 1;   // a cost column's share of the routine's largest cum
-enum Column { Flat, Cum, Address, Text, ColumnCount };
-
-// The flat and cum cells: a bar as long as the value's share of the hottest instruction's cum, the number over it.
-class HeatDelegate : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
-    {
-        const double fraction = index.data(kFractionRole).toDouble();
-        if (fraction > 0) {
-            QRect bar = option.rect.adjusted(2, 3, -2, -3);
-            bar.setWidth(std::max(2, int(bar.width() * fraction)));
-            painter->fillRect(bar, QColor::fromHsvF(0.05, 0.25 + 0.65 * fraction, 0.98));
-        }
-        QStyledItemDelegate::paint(painter, option, index);
-    }
-};
+enum Column { Flat, Cum, Address, Jumps, Text, ColumnCount };
 
 std::vector<QString> readLines(const std::string &path)
 {
@@ -99,7 +84,12 @@ AsmResult disassembleFunctionDiff(const std::vector<std::shared_ptr<const Profil
             if (after.front()->typeName(t) == first.typeName(type) && after.front()->unitName(t) == first.unitName(type))
                 afterType = t;
         const Disassembly a = disassembleProfiles(after, afterType, exactName(function), envSearch(), function);
-        out.diff = std::make_shared<DisasmDiff>(diffDisassembly(b, a, noiseK));
+        auto diff = std::make_shared<DisasmDiff>(diffDisassembly(b, a, noiseK));
+        try {   // the PGO panel's inlining changes (its sample type), marked on the calls
+            markInliningChanges(*diff, computeInliningChanges(before, after));
+        } catch (const std::exception &) {
+        }
+        out.diff = std::move(diff);
     } catch (const std::exception &e) {
         out.error = QString::fromUtf8(e.what());
     }
@@ -112,14 +102,13 @@ AsmView::AsmView(QWidget *parent) : QWidget(parent)
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setWordWrap(true);
     m_tree = new QTreeWidget;
-    m_tree->setColumnCount(ColumnCount);
-    m_tree->setHeaderLabels({tr("Flat"), tr("Cum"), tr("Address"), tr("Instruction")});
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->setAllColumnsShowFocus(true);
-    auto *heat = new HeatDelegate(m_tree);
-    m_tree->setItemDelegateForColumn(Flat, heat);
-    m_tree->setItemDelegateForColumn(Cum, heat);
+    m_heat = new HeatDelegate(m_tree);
+    m_heatAfter = new HeatDelegate(m_tree, 0.58);
+    m_jumps = new JumpDelegate(m_tree);
+    useSingleColumns();
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::TypeWriter);
     m_tree->setFont(mono);
@@ -152,56 +141,19 @@ void AsmView::showFunctionDiff(std::vector<std::shared_ptr<const Profile>> befor
     }, [this](AsmResult r) { setResult(r); });
 }
 
-void AsmView::showDiff(const DisasmDiff &d)
+// One build: Flat, Cum, Address, the jump gutter, Instruction.
+void AsmView::useSingleColumns()
 {
-    m_tree->setHeaderLabels({tr("Before"), tr("After"), tr("Delta"), tr("Source line / instruction")});
-    int64_t largest = 0;
-    for (const DisasmGroup &g : d.groups)
-        largest = std::max({largest, g.beforeCum, g.afterCum});
-    auto label = [&d](int64_t v) { return v ? QString::fromStdString(pprofScaledLabel(v, d.unit)) : QStringLiteral("."); };
-    int64_t bestDelta = 0;
-    for (const DisasmGroup &g : d.groups) {
-        auto *group = new QTreeWidgetItem(m_tree);
-        group->setText(Flat, label(g.beforeCum));
-        group->setText(Cum, label(g.afterCum));
-        const int64_t delta = g.cumDelta();
-        group->setText(Address, delta == 0 ? QStringLiteral(".")
-                                           : (delta > 0 ? QStringLiteral("+") : QString()) + label(delta));
-        group->setData(Flat, kFractionRole, largest > 0 ? double(g.beforeCum) / double(largest) : 0.0);
-        group->setData(Cum, kFractionRole, largest > 0 ? double(g.afterCum) / double(largest) : 0.0);
-        const QString where = g.file.empty() ? tr("(no line)")
-                                             : QString::fromStdString(g.file.substr(g.file.rfind('/') + 1)) +
-                                                   QLatin1Char(':') + QString::number(g.line);
-        group->setText(Text, where + QStringLiteral("  ") + QString::fromStdString(g.function) + QStringLiteral("  ") +
-                                 QString::fromLatin1(diffClassName(g.cls)));
-        QColor tint = palette().color(QPalette::AlternateBase);
-        if (g.cls == DiffClass::Slower || g.cls == DiffClass::New)
-            tint = QColor(250, 215, 205);
-        else if (g.cls == DiffClass::Faster || g.cls == DiffClass::Removed)
-            tint = QColor(210, 240, 215);
-        for (int c = Address; c < ColumnCount; ++c)
-            group->setBackground(c, tint);
-        QFont bold = m_tree->font();
-        bold.setBold(true);
-        group->setFont(Text, bold);
-        if (std::abs(delta) > bestDelta) {
-            bestDelta = std::abs(delta);
-            m_hottest = group;
-        }
-        for (int side = 0; side < 2; ++side)
-            for (const DisasmInstruction &in : side ? g.after : g.before) {
-                auto *item = new QTreeWidgetItem(m_tree);
-                item->setText(side ? Cum : Flat, label(in.cum));
-                item->setText(Text, (side ? QStringLiteral("after   ") : QStringLiteral("before  ")) +
-                                        QString::number(in.address, 16) + QStringLiteral("  ") +
-                                        QString::fromStdString(in.text));
-                item->setForeground(Text, side ? QColor(40, 40, 40) : QColor(110, 110, 110));
-            }
-    }
-    m_title->setText(tr("%1 groups by source line: total %2 -> %3 (cum before, after, delta)")
-                         .arg(d.groups.size())
-                         .arg(QString::fromStdString(pprofScaledLabel(d.beforeTotal, d.unit)),
-                              QString::fromStdString(pprofScaledLabel(d.afterTotal, d.unit))));
+    for (int c = 0; c < 7; ++c)
+        m_tree->setItemDelegateForColumn(c, nullptr);
+    m_tree->setColumnCount(ColumnCount);
+    for (int c = 0; c < ColumnCount; ++c)   // a comparison stretched its instruction columns
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::Interactive);
+    m_tree->setHeaderLabels({tr("Flat"), tr("Cum"), tr("Address"), QString(), tr("Instruction")});
+    m_tree->setItemDelegateForColumn(Flat, m_heat);
+    m_tree->setItemDelegateForColumn(Cum, m_heat);
+    m_tree->setItemDelegateForColumn(Jumps, m_jumps);
+    m_tree->header()->setStretchLastSection(true);
 }
 
 QString AsmView::titleText() const
@@ -213,11 +165,8 @@ void AsmView::setResult(const AsmResult &result)
 {
     m_tree->clear();
     m_hottest = nullptr;
-    m_tree->setHeaderLabels({tr("Flat"), tr("Cum"), tr("Address"), tr("Instruction")});
     if (result.diff) {
         showDiff(*result.diff);
-        for (int c = 0; c < Text; ++c)
-            m_tree->resizeColumnToContents(c);
         if (m_hottest) {
             m_tree->setCurrentItem(m_hottest);
             m_tree->scrollToItem(m_hottest, QAbstractItemView::PositionAtTop);
@@ -225,6 +174,7 @@ void AsmView::setResult(const AsmResult &result)
         Q_EMIT disassemblyReady();
         return;
     }
+    useSingleColumns();
     if (!result.disassembly) {
         m_title->setText(result.error);
         Q_EMIT disassemblyReady();
@@ -237,7 +187,7 @@ void AsmView::setResult(const AsmResult &result)
         for (const DisasmInstruction &in : r.instructions)
             hottest = std::max(hottest, in.cum);
     int64_t best = 0;
-    int instructions = 0;
+    int instructions = 0, lanes = 0;
     const QColor sourceBackground = palette().color(QPalette::AlternateBase);
     for (const DisasmRoutine &r : d.routines) {
         names << QString::fromStdString(r.name);
@@ -252,6 +202,7 @@ void AsmView::setResult(const AsmResult &result)
             header->setFont(c, bold);
         std::string function, file;
         int64_t line = -1;
+        std::vector<QTreeWidgetItem *> rows, allRows;   // the instructions' rows; every row of the routine
         for (const DisasmInstruction &in : r.instructions) {
             if (in.function != function || in.file != file || in.line != line) {
                 function = in.function, file = in.file, line = in.line;
@@ -261,11 +212,14 @@ void AsmView::setResult(const AsmResult &result)
                 const auto lines = result.sources.find(file);
                 if (lines != result.sources.end() && line > 0 && size_t(line) <= lines->second.size())
                     text += QStringLiteral("    ") + lines->second[size_t(line - 1)];
-                src->setText(0, text);
-                src->setFirstColumnSpanned(true);
-                src->setBackground(0, sourceBackground);
-                src->setForeground(0, palette().color(QPalette::PlaceholderText));
+                // In the instruction column, so the jump gutter's lanes run on through it.
+                src->setText(Text, text);
+                src->setData(Text, kSourceRole, true);
+                for (int c = 0; c < ColumnCount; ++c)
+                    src->setBackground(c, sourceBackground);
+                src->setForeground(Text, palette().color(QPalette::PlaceholderText));
                 src->setFlags(Qt::ItemIsEnabled);
+                allRows.push_back(src);
             }
             auto *item = new QTreeWidgetItem(m_tree);
             item->setText(Flat, in.flat ? QString::fromStdString(pprofScaledLabel(in.flat, d.unit)) : QStringLiteral("."));
@@ -276,15 +230,19 @@ void AsmView::setResult(const AsmResult &result)
             item->setData(Cum, kFractionRole, hottest > 0 ? double(in.cum) / double(hottest) : 0.0);
             item->setText(Address, QString::number(in.address, 16));
             item->setText(Text, QString::fromStdString(in.text));
+            rows.push_back(item);
+            allRows.push_back(item);
             ++instructions;
             if (in.cum > best) {   // the first of the largest cum
                 best = in.cum;
                 m_hottest = item;
             }
         }
+        lanes = std::max(lanes, setJumpPieces(r.jumps, rows, allRows, Jumps));
     }
-    for (int c = 0; c < Text; ++c)
+    for (int c = 0; c < Jumps; ++c)
         m_tree->resizeColumnToContents(c);
+    m_tree->setColumnWidth(Jumps, 8 + lanes * JumpDelegate::kLaneWidth);
     // The heat bars need room beside the numbers.
     const int barWidth = m_tree->fontMetrics().horizontalAdvance(QStringLiteral("0000.00ms")) + 24;
     for (int c : {int(Flat), int(Cum)})

@@ -17,6 +17,7 @@
 #include <vector>
 
 class QLabel;
+class QStyledItemDelegate;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -46,8 +47,9 @@ public:
 
     // Disassembles `function` of the tab's profiles off the GUI thread, then shows it; a newer request wins.
     void showFunction(std::vector<std::shared_ptr<const Profile>> profiles, size_t type, std::string function);
-    // A comparison: per source line group cum before, after and the delta in the diff's class, then the
-    // instructions of each side (before's first), aligned by source line.
+    // A comparison: the two builds side by side, per source line group its cum before and after and the delta in
+    // the diff's class, then the group's instructions of each side in its column; where the code is the same, each
+    // instruction's delta; calls that became inlined (the PGO panel's inlining changes) marked.
     void showFunctionDiff(std::vector<std::shared_ptr<const Profile>> before,
                           std::vector<std::shared_ptr<const Profile>> after, size_t type, std::string function,
                           double noiseK);
@@ -63,11 +65,13 @@ Q_SIGNALS:
     void disassemblyReady();
 
 private:
-    void showDiff(const DisasmDiff &d);
+    void useSingleColumns();
+    void showDiff(const DisasmDiff &d);   // AsmViewDiff.cpp
     LatestJob<AsmResult> m_job{this};
     QLabel *m_title;
     QTreeWidget *m_tree;
     QTreeWidgetItem *m_hottest = nullptr;
+    QStyledItemDelegate *m_heat, *m_heatAfter, *m_jumps;
 };
 
 }   // namespace qflame
