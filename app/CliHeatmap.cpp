@@ -4,6 +4,7 @@
 #include "CliHeatmap.h"
 
 #include "Cli.h"
+#include "CliVerbs.h"
 #include "time/Heatmap.h"
 
 #include <algorithm>
@@ -19,26 +20,16 @@ struct HeatmapArgs {
     bool tsv = false;
 };
 
-HeatmapArgs parseHeatmapArgs(const std::vector<std::string> &argv)
+HeatmapArgs heatmapArgsFrom(const ParsedArgs &p)
 {
     HeatmapArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        if (takeOption(argv, i, "--column-ms", a.columnMs) || takeOption(argv, i, "--rows", a.rows) ||
-            takeOption(argv, i, "--thread", a.thread) || takeOption(argv, i, "--sample", a.sample) ||
-            takeOption(argv, i, "--max-size", a.maxSize))
-            continue;
-        if (s == "--tsv")
-            a.tsv = true;
-        else if (s.size() > 1 && s[0] == '-')
-            usageError("unknown option " + s);
-        else if (a.file)
-            usageError("heatmap takes exactly one FILE");
-        else
-            a.file = s;
-    }
-    if (!a.file)
+    const std::vector<std::string> files = p.positional();
+    if (files.size() != 1)
         usageError("heatmap takes exactly one FILE");
+    a.file = files.front();
+    a.columnMs = p.value("--column-ms"), a.rows = p.value("--rows"), a.thread = p.value("--thread");
+    a.sample = p.value("--sample"), a.maxSize = p.value("--max-size");
+    a.tsv = p.has("--tsv");
     return a;
 }
 
@@ -66,9 +57,9 @@ void writeGrid(const Heatmap &h, const std::string &source, const std::string &t
 
 }   // namespace
 
-int runHeatmap(const std::vector<std::string> &argv)
+int runHeatmap(const ParsedArgs &argv)
 {
-    const HeatmapArgs a = parseHeatmapArgs(argv);
+    const HeatmapArgs a = heatmapArgsFrom(argv);
     HeatmapOptions o;
     if (a.columnMs) {
         const auto ms = parseCount(*a.columnMs);
