@@ -9,6 +9,7 @@
 #include "formats/ProfileInput.h"
 #include "pprof/SampleTypes.h"
 #include "report/DisasmReport.h"
+#include "report/ShapeJson.h"
 #include "tree/PprofRegex.h"
 
 #include <QString>
@@ -23,7 +24,7 @@ namespace {
 struct DisasmArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, maxSize, binary, binaryBase, binaryNew, disasm, noise;
-    bool tsv = false;
+    bool tsv = false, json = false;
 };
 
 DisasmArgs disasmArgsFrom(const ParsedArgs &p)
@@ -33,7 +34,9 @@ DisasmArgs disasmArgsFrom(const ParsedArgs &p)
     a.sample = p.value("--sample"), a.maxSize = p.value("--max-size"), a.binary = p.value("--binary");
     a.binaryBase = p.value("--binary-base"), a.binaryNew = p.value("--binary-new"), a.disasm = p.value("--disasm");
     a.noise = p.value("--noise");
-    a.tsv = p.has("--tsv");
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
+    if (a.tsv && a.json)
+        usageError("choose one of --tsv and --json");
     return a;
 }
 
@@ -74,7 +77,9 @@ int runDisasm(const ParsedArgs &argv)
     const size_t type = chosenSampleType(*profiles.front(), a.sample);
     const Disassembly d = disassembleProfiles(profiles, type, re, searchFor(a.binary), a.positional[0]);
     warn(d);
-    if (a.tsv)
+    if (a.json)
+        writeToStdout(disasmJson(d));
+    else if (a.tsv)
         writeDisasmTsv(d, writeToStdout);
     else
         writeDisasmText(d, writeToStdout);

@@ -5,6 +5,7 @@
 #include "formats/ProfileInput.h"
 #include "graph/GraphMarks.h"
 #include "graph/GraphReport.h"
+#include "report/ShapeJson.h"
 
 #include <cmath>
 #include <fstream>
@@ -21,7 +22,7 @@ struct GraphArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, maxSize, nodeCount, nodeFraction, edgeFraction, noise, dot,
         svg, png;
-    bool tsv = false;
+    bool tsv = false, json = false;
     SampleFilters filters;
 };
 
@@ -34,11 +35,11 @@ GraphArgs graphArgsFrom(const ParsedArgs &p)
     a.nodeCount = p.value("--nodecount"), a.nodeFraction = p.value("--nodefraction");
     a.edgeFraction = p.value("--edgefraction"), a.noise = p.value("--noise"), a.dot = p.value("--dot");
     a.svg = p.value("--svg"), a.png = p.value("--png");
-    a.tsv = p.has("--tsv");
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
     a.filters = sampleFiltersFrom(p);
-    const int outputs = int(a.tsv) + int(bool(a.dot)) + int(bool(a.svg)) + int(bool(a.png));
+    const int outputs = int(a.tsv) + int(a.json) + int(bool(a.dot)) + int(bool(a.svg)) + int(bool(a.png));
     if (outputs > 1)
-        usageError("choose one of --tsv, --dot, --svg and --png");
+        usageError("choose one of --tsv, --json, --dot, --svg and --png");
     return a;
 }
 
@@ -142,6 +143,8 @@ int output(const std::shared_ptr<const CallGraph> &graph, const GraphArgs &a)
         writeText(*a.dot, graphDot(*graph));
     else if (a.tsv)
         std::cout << graphTsv(*graph);
+    else if (a.json)
+        writeToStdout(graphJson(*graph));
     else
         printForPeople(*graph);
     return 0;

@@ -5,6 +5,7 @@
 
 #include "Cli.h"
 #include "CliVerbs.h"
+#include "report/ShapeJson.h"
 #include "time/Heatmap.h"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ namespace {
 
 struct HeatmapArgs {
     std::optional<std::string> file, columnMs, rows, thread, sample, maxSize;
-    bool tsv = false;
+    bool tsv = false, json = false;
 };
 
 HeatmapArgs heatmapArgsFrom(const ParsedArgs &p)
@@ -29,7 +30,9 @@ HeatmapArgs heatmapArgsFrom(const ParsedArgs &p)
     a.file = files.front();
     a.columnMs = p.value("--column-ms"), a.rows = p.value("--rows"), a.thread = p.value("--thread");
     a.sample = p.value("--sample"), a.maxSize = p.value("--max-size");
-    a.tsv = p.has("--tsv");
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
+    if (a.tsv && a.json)
+        usageError("choose one of --tsv and --json");
     return a;
 }
 
@@ -78,6 +81,10 @@ int runHeatmap(const ParsedArgs &argv)
     leaveToProcessEnd(profile);
     o.type = chosenSampleType(*profile, a.sample);
     const Heatmap h = computeHeatmap(*profile, o);
+    if (a.json) {
+        writeToStdout(heatmapJson(h, profile->typeName(o.type), profile->unitName(o.type)));
+        return 0;
+    }
     if (!a.tsv) {
         writeGrid(h, profile->sourceName, profile->typeName(o.type) + "/" + profile->unitName(o.type));
         return 0;

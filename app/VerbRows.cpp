@@ -127,12 +127,13 @@ VerbSpec listForm()
 
 VerbSpec disasmForm()
 {
-    VerbSpec v{"disasm", nullptr, "REGEX FILE... [--binary FILE|DIR] [--sample TYPE|INDEX] [--tsv]",
+    VerbSpec v{"disasm", nullptr, "REGEX FILE... [--binary FILE|DIR] [--sample TYPE|INDEX] [--tsv|--json]",
                "the cost of every instruction of the functions REGEX matches, as go tool pprof -disasm counts it, "
                "disassembled by objdump from the binary the profile names (also searched in $PPROF_BINARY_PATH)",
                join({{{"--binary", "FILE|DIR", "the binary: a file, or a folder searched by build id"}, kSample,
                       {"--tsv", nullptr,
-                       "function<TAB>address<TAB>flat<TAB>cum<TAB>file:line<TAB>instruction, address in hex"}},
+                       "function<TAB>address<TAB>flat<TAB>cum<TAB>file:line<TAB>instruction, address in hex"},
+                      {"--json", nullptr, "the routines and their instructions as JSON (docs/json.md)"}},
                      files()}),
                VerbNeeds::Files, runDisasm};
     v.regexFirst = true;
@@ -141,13 +142,14 @@ VerbSpec disasmForm()
 
 VerbSpec heatmapForm()
 {
-    return {"heatmap", nullptr, "FILE [--column-ms N] [--rows N] [--thread RE] [--sample TYPE|INDEX] [--tsv]",
+    return {"heatmap", nullptr, "FILE [--column-ms N] [--rows N] [--thread RE] [--sample TYPE|INDEX] [--tsv|--json]",
             "the subsecond heatmap of a file with sample times (perf script, .cpuprofile): columns of N ms from the "
             "first sample, each cut into rows, the sample type's sum per cell",
             join({{{"--column-ms", "N", "a column's milliseconds (default 1000)"},
                    {"--rows", "N", "rows per column (default 50)"},
                    {"--thread", "RE", "only threads whose name (perf: comm pid/tid) matches RE"}, kSample,
-                   {"--tsv", nullptr, "column_start_ns<TAB>row<TAB>value per non-empty cell"}},
+                   {"--tsv", nullptr, "column_start_ns<TAB>row<TAB>value per non-empty cell"},
+                   {"--json", nullptr, "the non-empty cells of --tsv as JSON (docs/json.md)"}},
                   timeRange(), files()}),
             VerbNeeds::Files, runHeatmap};
 }

@@ -126,6 +126,7 @@ Options graphOptions()
                  {{"--tsv", nullptr,
                    "node<TAB>NAME<TAB>flat<TAB>cum, then edge<TAB>CALLER<TAB>CALLEE<TAB>weight<TAB>KIND (call, "
                    "inline, residual)"},
+                  {"--json", nullptr, "the nodes and edges of --tsv as JSON (docs/json.md)"},
                   {"--dot", "OUT", "a Graphviz dot file ('-': standard output)"},
                   {"--svg", "OUT", "the graph drawn as SVG", false, true},
                   {"--png", "OUT", "the graph drawn as PNG", false, true}},
