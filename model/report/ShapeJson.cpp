@@ -29,6 +29,8 @@ std::string graphJson(const CallGraph &g)
 {
     JsonOut j;
     j.beginObject();
+    j.field("report", "graph");
+    j.field("version", 1);
     j.field("sample_type", g.sampleType().type);
     j.field("unit", g.sampleType().unit);
     j.field("total", g.total());
@@ -68,6 +70,8 @@ std::string heatmapJson(const Heatmap &h, const std::string &sampleType, const s
 {
     JsonOut j;
     j.beginObject();
+    j.field("report", "heatmap");
+    j.field("version", 1);
     j.field("sample_type", sampleType);
     j.field("unit", unit);
     j.field("column_ns", h.columnNanos);
@@ -94,6 +98,8 @@ std::string disasmJson(const Disassembly &d)
 {
     JsonOut j;
     j.beginObject();
+    j.field("report", "disasm");
+    j.field("version", 1);
     j.field("sample_type", d.sampleType);
     j.field("unit", d.unit);
     j.field("total", d.total);
