@@ -234,11 +234,11 @@ std::vector<VerbSpec> buildTable()
     serverRounds.windowWithoutOutput = true;
     t.push_back(serverRounds);
     t.push_back(listForm());
-    t.push_back(disasmForm());
     t.push_back({"graph", nullptr, "FILE... [options]",
                  "the call graph as go tool pprof draws it (-dot): nodes with flat and cum, calls with their weight, "
                  "pruned as pprof prunes, residual edges through dropped nodes",
                  graphOptions(), VerbNeeds::Files, runGraph});
+    t.push_back(disasmForm());
     t.push_back(heatmapForm());
     return t;
 }
