@@ -84,6 +84,8 @@ std::string roff(const std::string &text)
             out += "\\e";
         else if (c == '-')
             out += "\\-";
+        else if (c == '>' || c == '|')
+            out += std::string(1, c) + "\\:";   // a place to break the long column lists ("a<TAB>b<TAB>...")
         else
             out += c;
     }
@@ -171,7 +173,7 @@ std::string manPage(const std::string &templateText)
         if (line == "@SYNOPSIS@")
             out += synopsis;
         else if (line == "@COMMANDS@")
-            out += commands;
+            out += ".ad l\n" + commands + ".ad b\n";   // left-aligned: the column lists are long words
         else if (line == "@COMMON@")
             out += shared;
         else

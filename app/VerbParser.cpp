@@ -95,11 +95,12 @@ const VerbSpec *verbForm(const std::string &verb, const std::vector<std::string>
             plain = plain ? plain : &v;
             continue;
         }
-        const bool given = std::any_of(args.begin(), args.end(), [&](const std::string &a) {
+        bool given = false;
+        for (const std::string &a : args) {
             if (a == "--")
-                return false;
-            return namesOption(a, v.selector);
-        });
+                break;   // what follows is files, whatever it looks like
+            given = given || namesOption(a, v.selector);
+        }
         if (given && (!chosen || std::strcmp(v.selector, "--url") == 0))
             chosen = &v;
     }

@@ -12,7 +12,7 @@ using namespace qflame::test;
 
 class tst_VerbTable : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void everyVerbHasItsForms();
     void helpListsEveryOption();
     void bothValueSpellingsParseAlike();
