@@ -1,6 +1,7 @@
 // The verb table (app/VerbTable.h) against what is built from it: every option of every form is in its verb's
 // help and in the man page, "--x=v" and "--x v" parse alike for every value option, and an unknown option is a
 // usage error (exit 1, one line naming it, then the verb's --help).
+#include "Cli.h"
 #include "RunQflame.h"
 #include "VerbTable.h"
 
@@ -23,6 +24,7 @@ private Q_SLOTS:
     void manPageHasEveryVerbAndOption();
     void manPageCheckFailsWithoutAnOption();
     void formChoice();
+    void programChoice();
 };
 
 void tst_VerbTable::everyVerbHasItsForms()
@@ -222,6 +224,30 @@ void tst_VerbTable::formChoice()
     QVERIFY(parsed);
     QCOMPARE(parsed->positional(), (std::vector<std::string>{"-main", "f.pb.gz"}));
     QVERIFY(!parseVerbArgs(list, {"main", "-x"}, &error));
+}
+
+// Which program runs a verb follows from the table: `draws` options, server forms whose run function this
+// program lacks (no setServerVerbs here, as in `qflame`), URL FILEs without a fetcher, rounds without output.
+void tst_VerbTable::programChoice()
+{
+    QVERIFY(verbRunsHere("top", {"f.pb.gz", "--tsv"}));
+    QVERIFY(verbRunsHere("diff", {"a", "b", "--tsv"}));
+    QVERIFY(!verbRunsHere("diff", {"a", "b", "--png", "x.png"}));
+    QVERIFY(!verbRunsHere("diff", {"a", "b", "--svg=x.svg"}));
+    QVERIFY(!verbRunsHere("graph", {"a", "--png=x.png"}));
+    QVERIFY(verbRunsHere("graph", {"a", "--dot", "-"}));
+    QVERIFY(!verbRunsHere("top", {"--url", "http://q:3100", "--type", "t"}));
+    QVERIFY(!verbRunsHere("merge", {"--url=http://q:3100"}));
+    QVERIFY(!verbRunsHere("top", {"http://host:6060/debug/pprof/heap"}));
+    QVERIFY(verbRunsHere("top", {"--", "http-not-a-url"}));
+    QVERIFY(!verbRunsHere("rounds", {"-r", "a", "f.pb.gz"}));   // the window's rounds tab
+    QVERIFY(verbRunsHere("rounds", {"-r", "a", "f.pb.gz", "--json"}));
+    QVERIFY(verbRunsHere("diff", {"a", "b", "--help"}));   // the help is the table's, here
+    // A wrong command line is reported by the program that got it.
+    QVERIFY(verbRunsHere("diff", {"a", "b", "--frobnicate"}));
+    QVERIFY(roundsWantsWindow({"-r", "a", "f"}));
+    QVERIFY(!roundsWantsWindow({"-r", "a", "f", "--markdown"}));
+    QVERIFY(roundsWantsWindow({"--url", "u", "--type", "t", "-r", "a", "--from", "1", "--to", "2"}));
 }
 
 QTEST_GUILESS_MAIN(tst_VerbTable)
