@@ -5,6 +5,7 @@
 #include "report/TextEscape.h"   // escapeField: names in the verbs' line formats
 #include "tree/FlatTable.h"
 #include "tree/SampleFilter.h"
+#include "VerbTable.h"
 
 #include <cstdint>
 #include <memory>
@@ -19,32 +20,33 @@ struct CliExit {
     int code;
 };
 
-const char *cliUsage();
 bool isCliVerb(const std::string &word);
 // The verbs, comma-separated ("info, top, ..."), for messages.
 std::string cliVerbList();
-// Runs a verb with its arguments; returns the process exit status (0 ok, 1 usage, 2 bad input).
+// Runs a verb with its arguments (`qflame VERB --help`: its help); returns the process exit status (0 ok, 1 usage,
+// 2 bad input). The verb table (VerbTable.h) picks the form, its one parser reads the arguments.
 int runCli(const std::string &verb, const std::vector<std::string> &args);
 
-// The verbs that ask a server (CliQryn.cpp) belong to qflame-gui, which registers them before runHeadless:
-// QtNetwork and the dozen libraries it loads cost 2.2 ms of every start of `qflame`, which hands those verbs
-// to qflame-gui as it hands it the verbs that draw.
+// The verbs that ask a server (CliQryn.cpp) belong to qflame-gui, which registers their run functions in the verb
+// table before runHeadless: QtNetwork and the dozen libraries it loads cost 2.2 ms of every start of `qflame`,
+// which hands those verbs to qflame-gui as it hands it the verbs that draw.
 struct ServerVerbs {
-    int (*top)(const std::vector<std::string> &args) = nullptr;     // top --url
-    int (*diff)(const std::vector<std::string> &args) = nullptr;    // diff --url
-    int (*merge)(const std::vector<std::string> &args) = nullptr;   // merge
-    int (*rounds)(const std::vector<std::string> &args) = nullptr;  // rounds --url
-    // URL FILEs (CliFetch.h): takes the fetch options out of the arguments, returns the rest.
-    std::vector<std::string> (*fetch)(const std::vector<std::string> &args) = nullptr;
+    VerbRun top = nullptr;      // top --url
+    VerbRun diff = nullptr;     // diff --url
+    VerbRun merge = nullptr;    // merge --url
+    VerbRun rounds = nullptr;   // rounds --url
+    // URL FILEs (CliFetch.h): reads the fetch options (--user ...) and makes URLs read with them.
+    void (*fetch)(const ParsedArgs &args) = nullptr;
 };
 void setServerVerbs(const ServerVerbs &verbs);
-// Whether a verb's arguments name a server (--url) rather than files.
-bool wantsServer(const std::vector<std::string> &args);
-// Whether some argument is an http(s) URL to fetch where a FILE is expected (and no --url names a server).
-bool namesUrl(const std::vector<std::string> &args);
-// Whether this program runs the verb with these arguments without the GUI libraries: not when it draws
-// (verbDraws), nor when it asks a server and no ServerVerbs were registered.
+// Whether some FILE of a verb that reads files is an http(s) URL to fetch.
+bool namesUrl(const ParsedArgs &args);
+// Whether this program runs the verb with these arguments without the GUI libraries: not when an option draws
+// (the table's `draws`), nor when the form asks a server whose run function was not registered, nor when a
+// FILE is a URL and nothing fetches here, nor for rounds without an output option (the window).
 bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args);
+// `qflame rounds` (files or --url) without an output option: the window's rounds tab (qflame-gui).
+bool roundsWantsWindow(const std::vector<std::string> &args);
 
 // What both programs do first with their command line: --help, --version and the verbs that draw nothing,
 // with a QCoreApplication. Ends the process once a verb has run (with its exit status, after flushing the
@@ -53,8 +55,6 @@ bool verbRunsHere(const std::string &verb, const std::vector<std::string> &args)
 std::optional<int> runHeadless(int &argc, char **argv);
 // Ends a verb's process with `status` once its output is flushed (status 2 when it could not be written).
 [[noreturn]] void endVerbProcess(int status);
-// The verb's arguments ask for a picture (diff --png/--svg).
-bool verbDraws(const std::vector<std::string> &args);
 // Keeps Qt's own chatter (runtime dirs, fonts) out of the verbs' one-line error reports.
 void quietQtMessages();
 
@@ -68,13 +68,10 @@ void leaveToProcessEnd(std::shared_ptr<const void> object);
 // The sample type a verb works on: --sample's (a usage error naming the types the profile has, when it has no such
 // type), else the profile's default; a profile without any sample type is bad input (ProfileError).
 size_t chosenSampleType(const Profile &p, const std::optional<std::string> &spec);
-// For the verbs' parsers: whether argv[i] is the option `name` ("--name VALUE" or "--name=VALUE"); when it is,
-// its value goes to `slot` (advancing i past a separate value). A missing value is a usage error.
-bool takeOption(const std::vector<std::string> &argv, size_t &i, const char *name, std::optional<std::string> &slot);
-
-// --tagroot KEYS / --tagleaf KEYS (label values as frames, pprof's) and, with `inverted` allowed, --inverted
-// (the tree bottom-up): whether argv[i] is one of them, taken into `filters`.
-bool takeLabelFrameOption(const std::vector<std::string> &argv, size_t &i, SampleFilters &filters, bool inverted);
+// The pprof sample filters, --tagroot/--tagleaf, --collapse-recursion and --inverted the arguments give.
+SampleFilters sampleFiltersFrom(const ParsedArgs &args);
+// --demangle, --collapse-templates, --profile and --from/--to (files): kept for readOptionsFor.
+void applyCommonOptions(const ParsedArgs &args);
 
 // A whole non-negative number ("12"), or nothing ("-1", "1e3", "ten").
 std::optional<uint64_t> parseCount(const std::string &text);

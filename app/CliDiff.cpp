@@ -7,6 +7,7 @@
 #include "CliList.h"
 #include "CliPgo.h"
 #include "CliRender.h"
+#include "CliVerbs.h"
 #include "diff/DiffTable.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
@@ -30,56 +31,15 @@ struct DiffArgs {
     SampleFilters frames;   // --tagroot, --tagleaf, --inverted
 };
 
-DiffArgs parseDiffArgs(const std::vector<std::string> &argv)
+DiffArgs diffArgsFrom(const ParsedArgs &p)
 {
     DiffArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        auto value = [&](std::optional<std::string> &slot) {
-            const size_t eq = s.find('=');
-            if (eq != std::string::npos)
-                slot = s.substr(eq + 1);
-            else if (i + 1 < argv.size())
-                slot = argv[++i];
-            else
-                usageError("option " + s + " needs a value");
-        };
-        auto is = [&](const char *name) { return s == name || s.rfind(std::string(name) + "=", 0) == 0; };
-        if (is("--sample"))
-            value(a.sample);
-        else if (is("--granularity"))
-            value(a.granularity);
-        else if (is("--normalize"))
-            value(a.normalize);
-        else if (is("--noise"))
-            value(a.noise);
-        else if (is("--max-size"))
-            value(a.maxSize);
-        else if (is("--png"))
-            value(a.png);
-        else if (is("--svg"))
-            value(a.svg);
-        else if (is("--list"))
-            value(a.list);
-        else if (is("--source-path"))
-            value(a.sourcePath);
-        else if (is("--trim-path"))
-            value(a.trimPath);
-        else if (s == "--tsv")
-            a.tsv = true;
-        else if (s == "--csv")   // the --tsv columns for spreadsheets, as `top --csv`
-            a.csv = true;
-        else if (s == "--json")
-            a.json = true;
-        else if (s == "--inlining")
-            a.inlining = true;
-        else if (takeLabelFrameOption(argv, i, a.frames, true))
-            ;
-        else if (s.size() > 1 && s[0] == '-' && s != "-")
-            usageError("unknown option " + s);
-        else
-            a.positional.push_back(s);
-    }
+    a.positional = p.positional();
+    a.sample = p.value("--sample"), a.granularity = p.value("--granularity"), a.normalize = p.value("--normalize");
+    a.noise = p.value("--noise"), a.maxSize = p.value("--max-size"), a.png = p.value("--png"), a.svg = p.value("--svg");
+    a.list = p.value("--list"), a.sourcePath = p.value("--source-path"), a.trimPath = p.value("--trim-path");
+    a.tsv = p.has("--tsv"), a.csv = p.has("--csv"), a.json = p.has("--json"), a.inlining = p.has("--inlining");
+    a.frames = sampleFiltersFrom(p);   // --tagroot, --tagleaf, --inverted: the only ones diff's table has
     return a;
 }
 
@@ -178,14 +138,9 @@ int reportDiff(const DiffArgs &a, const DiffPlan &plan, const std::shared_ptr<co
 
 }   // namespace
 
-int runDiff(const std::vector<std::string> &argv)
+int runDiff(const ParsedArgs &args)
 {
-    if (std::find(argv.begin(), argv.end(), std::string("--graph")) != argv.end())
-        return runDiffGraph(argv);   // the comparison's call graph: its own options (CliGraph.cpp)
-    if (std::find_if(argv.begin(), argv.end(), [](const std::string &s) { return s.rfind("--disasm", 0) == 0; }) !=
-        argv.end())
-        return runDiffDisasm(argv);   // instructions grouped by source line: its own options (CliDisasm.cpp)
-    const DiffArgs a = parseDiffArgs(argv);
+    const DiffArgs a = diffArgsFrom(args);
     if (a.positional.size() != 2)
         usageError("diff takes exactly two FILEs: BASE NEW");
     const DiffPlan plan = planDiff(a);
@@ -198,7 +153,8 @@ int runDiff(const std::vector<std::string> &argv)
 int runDiffOf(std::shared_ptr<const Profile> base, std::shared_ptr<const Profile> comparison,
               const std::string &baseName, const std::string &newName, const std::vector<std::string> &options)
 {
-    const DiffArgs a = parseDiffArgs(options);
+    const VerbSpec *form = verbForm("diff", {});   // diff BASE NEW's options, without files
+    const DiffArgs a = diffArgsFrom(parseVerbArgsOrExit(*form, options));
     if (!a.positional.empty())
         usageError("unexpected argument " + a.positional.front());
     return reportDiff(a, planDiff(a), base, comparison, baseName, newName);

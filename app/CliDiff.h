@@ -9,9 +9,8 @@
 
 namespace qflame {
 
-// Runs `qflame diff BASE NEW [options]` and returns the exit status. Throws CliExit{1} after a usage message
-// and ProfileError for bad input, as the other verbs do (runCli turns them into exit statuses).
-int runDiff(const std::vector<std::string> &args);
+// `qflame diff BASE NEW [options]` is runDiff (CliVerbs.h). It throws CliExit{1} after a usage message and
+// ProfileError for bad input, as the other verbs do (runCli turns them into exit statuses).
 
 // The same report of two profiles already read (the server's sides of `qflame diff --url`), shown under the names
 // `baseName` and `newName`; `options` are diff's own options, without files.

@@ -3,11 +3,13 @@
 #include "CliDisasm.h"
 
 #include "Cli.h"
+#include "CliVerbs.h"
 #include "disasm/Disasm.h"
 #include "disasm/DisasmDiff.h"
 #include "formats/ProfileInput.h"
 #include "pprof/SampleTypes.h"
 #include "report/DisasmReport.h"
+#include "report/ShapeJson.h"
 #include "tree/PprofRegex.h"
 
 #include <QString>
@@ -22,31 +24,19 @@ namespace {
 struct DisasmArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, maxSize, binary, binaryBase, binaryNew, disasm, noise;
-    bool tsv = false;
+    bool tsv = false, json = false;
 };
 
-DisasmArgs parseArgs(const std::vector<std::string> &argv, bool diff)
+DisasmArgs disasmArgsFrom(const ParsedArgs &p)
 {
     DisasmArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--max-size", a.maxSize))
-            continue;
-        if (!diff && takeOption(argv, i, "--binary", a.binary))
-            continue;
-        if (diff && (takeOption(argv, i, "--binary-base", a.binaryBase) ||
-                     takeOption(argv, i, "--binary-new", a.binaryNew) || takeOption(argv, i, "--disasm", a.disasm) ||
-                     takeOption(argv, i, "--noise", a.noise)))
-            continue;
-        if (s == "--tsv")
-            a.tsv = true;
-        else if (s.size() > 1 && s[0] == '-' && s != "-" && (diff || !a.positional.empty()))
-            usageError("unknown option " + s + (diff ? " (diff --disasm takes --binary-base, --binary-new, --sample, "
-                                                       "--noise, --tsv)"
-                                                     : " (disasm takes --binary, --sample, --tsv)"));
-        else
-            a.positional.push_back(s);   // disasm's first is the regex, which may begin with '-'
-    }
+    a.positional = p.positional();   // disasm's first is the regex, which may begin with '-'
+    a.sample = p.value("--sample"), a.maxSize = p.value("--max-size"), a.binary = p.value("--binary");
+    a.binaryBase = p.value("--binary-base"), a.binaryNew = p.value("--binary-new"), a.disasm = p.value("--disasm");
+    a.noise = p.value("--noise");
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
+    if (a.tsv && a.json)
+        usageError("choose one of --tsv and --json");
     return a;
 }
 
@@ -72,9 +62,9 @@ void warn(const Disassembly &d)
 
 }   // namespace
 
-int runDisasm(const std::vector<std::string> &argv)
+int runDisasm(const ParsedArgs &argv)
 {
-    const DisasmArgs a = parseArgs(argv, false);
+    const DisasmArgs a = disasmArgsFrom(argv);
     if (a.positional.size() < 2)
         usageError("disasm takes a REGEX and one or more FILEs (several are merged)");
     const QRegularExpression re = compileRequiredPprofRegex(a.positional[0], "disasm");
@@ -87,16 +77,18 @@ int runDisasm(const std::vector<std::string> &argv)
     const size_t type = chosenSampleType(*profiles.front(), a.sample);
     const Disassembly d = disassembleProfiles(profiles, type, re, searchFor(a.binary), a.positional[0]);
     warn(d);
-    if (a.tsv)
+    if (a.json)
+        writeToStdout(disasmJson(d));
+    else if (a.tsv)
         writeDisasmTsv(d, writeToStdout);
     else
         writeDisasmText(d, writeToStdout);
     return 0;
 }
 
-int runDiffDisasm(const std::vector<std::string> &argv)
+int runDiffDisasm(const ParsedArgs &argv)
 {
-    const DisasmArgs a = parseArgs(argv, true);
+    const DisasmArgs a = disasmArgsFrom(argv);
     if (a.positional.size() != 2)
         usageError("diff --disasm takes exactly two FILEs: BASE NEW");
     if (!a.disasm)

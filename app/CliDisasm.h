@@ -7,7 +7,6 @@
 
 namespace qflame {
 
-int runDisasm(const std::vector<std::string> &args);
-int runDiffDisasm(const std::vector<std::string> &args);
+// runDisasm and runDiffDisasm are in CliVerbs.h.
 
 }   // namespace qflame

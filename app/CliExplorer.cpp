@@ -2,6 +2,7 @@
 
 #include "Cli.h"
 #include "CliQryn.h"
+#include "VerbTable.h"
 #include "explorer/ConnectionStore.h"
 #include "qryn/LabelSelector.h"
 #include "qryn/TimeSpec.h"
@@ -51,25 +52,24 @@ bool wantsExplorer(const std::vector<std::string> &args)
 
 QrynExplorer::Start parseExplorerArgs(const std::vector<std::string> &args, const ConnectionStore &store)
 {
+    // The table's `qflame --url` form (VerbTable.cpp), read by the verbs' one parser.
+    const VerbSpec *form = nullptr;
+    for (const VerbSpec &v : verbTable())
+        if (!*v.name && v.selector && std::string(v.selector) == "--url")
+            form = &v;
+    std::string error;
+    const std::optional<ParsedArgs> parsed = parseVerbArgs(*form, args, &error);
+    if (!parsed)
+        explorerError(error + (error.rfind("unknown option", 0) == 0 ? " for the explorer (--url or --connection)" : ""));
     std::map<std::string, std::string> values, server;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &s = args[i];
-        if (s.rfind("--", 0) != 0)
-            explorerError("'" + s + "': the explorer takes no FILE (open files without --url or --connection)");
-        const size_t eq = s.find('=');
-        const std::string name = s.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        if (!isOneOf(kServerOptions, name) && !isOneOf(kQueryOptions, name))
-            explorerError("unknown option --" + name + " for the explorer (--url or --connection)");
-        std::string value;
-        if (eq != std::string::npos)
-            value = s.substr(eq + 1);
-        else if (i + 1 < args.size())
-            value = args[++i];
-        else
-            explorerError("option --" + name + " needs a value");
-        values[name] = value;
+    for (const ParsedArgs::Item &item : parsed->items) {
+        if (item.option.empty())
+            explorerError("'" + item.value + "': the explorer takes no FILE (open files without --url or "
+                          "--connection)");
+        const std::string name = item.option.substr(2);
+        values[name] = item.value;
         if (isOneOf(kServerOptions, name))
-            server[name] = value;
+            server[name] = item.value;
     }
     auto has = [&](const char *name) { return values.count(name) != 0; };
     auto get = [&](const char *name) { return QString::fromStdString(values[name]); };

@@ -2,6 +2,8 @@
 #include "CliFormats.h"
 
 #include "Cli.h"
+#include "CliTimeRange.h"
+#include "CliVerbs.h"
 #include "export/ProfileWriter.h"
 #include "export/StackExport.h"
 #include "formats/ProfileInput.h"
@@ -25,40 +27,18 @@ struct ConvertArgs {
     SampleFilters frames;   // --tagroot, --tagleaf
 };
 
-ConvertArgs parseConvertArgs(const std::vector<std::string> &argv)
+ConvertArgs convertArgsFrom(const ParsedArgs &p)
 {
     ConvertArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        auto value = [&](std::optional<std::string> &slot) {
-            const size_t eq = s.find('=');
-            if (s.rfind("--", 0) == 0 && eq != std::string::npos)
-                slot = s.substr(eq + 1);
-            else if (i + 1 < argv.size())
-                slot = argv[++i];
-            else
-                usageError("option " + s + " needs a value");
-        };
-        auto is = [&](const char *name) { return s == name || s.rfind(std::string(name) + "=", 0) == 0; };
-        if (is("--to"))
-            value(a.to);
-        else if (is("--output") || s == "-o")
-            value(a.output);
-        else if (is("--sample"))
-            value(a.sample);
-        else if (is("--granularity"))
-            value(a.granularity);
-        else if (is("--max-size"))
-            value(a.maxSize);
-        else if (is("--for"))
-            value(a.forTool);
-        else if (takeLabelFrameOption(argv, i, a.frames, false))
-            ;
-        else if (s.size() > 1 && s[0] == '-' && s != "-")
-            usageError("unknown option " + s);
-        else
-            a.inputs.push_back(s);
-    }
+    a.inputs = p.positional();
+    a.to = convertFormat(p);   // a --to that starts with a digit is the time range's (CliTimeRange)
+    // --output and -o are one option; the last given wins.
+    for (const ParsedArgs::Item &item : p.items)
+        if (item.option == "--output" || item.option == "-o")
+            a.output = item.value;
+    a.sample = p.value("--sample"), a.granularity = p.value("--granularity"), a.maxSize = p.value("--max-size");
+    a.forTool = p.value("--for");
+    a.frames = sampleFiltersFrom(p);   // --tagroot, --tagleaf
     return a;
 }
 
@@ -90,9 +70,9 @@ void writeOutput(const std::string &path, const std::string &bytes)
     writeExportFile(path, bytes);   // the window's File > Export writes through the same function
 }
 
-int runConvert(const std::vector<std::string> &argv)
+int runConvert(const ParsedArgs &argv)
 {
-    const ConvertArgs a = parseConvertArgs(argv);
+    const ConvertArgs a = convertArgsFrom(argv);
     if (a.inputs.empty())
         usageError("convert takes one or more FILEs (several are merged)");
     if (a.forTool && *a.forTool != "pgo")

@@ -11,7 +11,7 @@ namespace qflame {
 
 // Runs `qflame convert FILE... --to pprof|folded [options]` and returns the exit status. Throws CliExit{1} after a
 // usage message and ProfileError for bad input, as the other verbs do (runCli turns them into exit statuses).
-int runConvert(const std::vector<std::string> &args);
+// runConvert is in CliVerbs.h.
 
 // "trimmed for go build -pgo: N bytes from M (Rx smaller), the same E edges" (without "from" when the input's size
 // is unknown, 0), for convert and merge --for pgo.

@@ -1,9 +1,11 @@
 #include "CliGraph.h"
 
 #include "Cli.h"
+#include "CliVerbs.h"
 #include "formats/ProfileInput.h"
 #include "graph/GraphMarks.h"
 #include "graph/GraphReport.h"
+#include "report/ShapeJson.h"
 
 #include <cmath>
 #include <fstream>
@@ -20,47 +22,24 @@ struct GraphArgs {
     std::vector<std::string> positional;
     std::optional<std::string> sample, granularity, maxSize, nodeCount, nodeFraction, edgeFraction, noise, dot,
         svg, png;
-    bool tsv = false;
+    bool tsv = false, json = false;
     SampleFilters filters;
 };
 
-GraphArgs parseGraphArgs(const std::vector<std::string> &argv, bool diff)
+GraphArgs graphArgsFrom(const ParsedArgs &p)
 {
     GraphArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        std::optional<std::string> filter;
-        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--granularity", a.granularity) ||
-            takeOption(argv, i, "--max-size", a.maxSize) || takeOption(argv, i, "--nodecount", a.nodeCount) ||
-            takeOption(argv, i, "--nodefraction", a.nodeFraction) ||
-            takeOption(argv, i, "--edgefraction", a.edgeFraction) || takeOption(argv, i, "--dot", a.dot) ||
-            takeOption(argv, i, "--svg", a.svg) || takeOption(argv, i, "--png", a.png) ||
-            (diff && takeOption(argv, i, "--noise", a.noise)))
-            continue;
-        bool isFilter = false;
-        for (auto [name, slot] : {std::pair{"--focus", &a.filters.focus}, {"--ignore", &a.filters.ignore},
-                                  {"--hide", &a.filters.hide}, {"--show", &a.filters.show},
-                                  {"--tagfocus", &a.filters.tagFocus}, {"--tagignore", &a.filters.tagIgnore}}) {
-            if (takeOption(argv, i, name, filter)) {
-                *slot = *filter;
-                isFilter = true;
-                break;
-            }
-        }
-        if (isFilter || takeLabelFrameOption(argv, i, a.filters, false))   // --tagroot, --tagleaf
-            continue;
-        if (s == "--tsv")
-            a.tsv = true;
-        else if (diff && s == "--graph")
-            continue;
-        else if (s.size() > 1 && s[0] == '-' && s != "-")
-            usageError("unknown option " + s + (diff ? " for diff --graph" : " for graph"));
-        else
-            a.positional.push_back(s);
-    }
-    const int outputs = int(a.tsv) + int(bool(a.dot)) + int(bool(a.svg)) + int(bool(a.png));
+    for (const std::string &s : p.positional())
+        a.positional.push_back(s);
+    a.sample = p.value("--sample"), a.granularity = p.value("--granularity"), a.maxSize = p.value("--max-size");
+    a.nodeCount = p.value("--nodecount"), a.nodeFraction = p.value("--nodefraction");
+    a.edgeFraction = p.value("--edgefraction"), a.noise = p.value("--noise"), a.dot = p.value("--dot");
+    a.svg = p.value("--svg"), a.png = p.value("--png");
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
+    a.filters = sampleFiltersFrom(p);
+    const int outputs = int(a.tsv) + int(a.json) + int(bool(a.dot)) + int(bool(a.svg)) + int(bool(a.png));
     if (outputs > 1)
-        usageError("choose one of --tsv, --dot, --svg and --png");
+        usageError("choose one of --tsv, --json, --dot, --svg and --png");
     return a;
 }
 
@@ -164,6 +143,8 @@ int output(const std::shared_ptr<const CallGraph> &graph, const GraphArgs &a)
         writeText(*a.dot, graphDot(*graph));
     else if (a.tsv)
         std::cout << graphTsv(*graph);
+    else if (a.json)
+        writeToStdout(graphJson(*graph));
     else
         printForPeople(*graph);
     return 0;
@@ -176,9 +157,9 @@ void setGraphPictureWriter(GraphPictureWriter writer)
     g_pictureWriter = writer;
 }
 
-int runGraph(const std::vector<std::string> &argv)
+int runGraph(const ParsedArgs &argv)
 {
-    const GraphArgs a = parseGraphArgs(argv, false);
+    const GraphArgs a = graphArgsFrom(argv);
     if (a.positional.empty())
         usageError("graph takes one or more FILEs (several are merged)");
     const BuildOptions build = buildOptions(a);
@@ -194,9 +175,9 @@ int runGraph(const std::vector<std::string> &argv)
     return output(graph, a);
 }
 
-int runDiffGraph(const std::vector<std::string> &argv)
+int runDiffGraph(const ParsedArgs &argv)
 {
-    const GraphArgs a = parseGraphArgs(argv, true);
+    const GraphArgs a = graphArgsFrom(argv);
     if (a.positional.size() != 2)
         usageError("diff takes exactly two FILEs: BASE NEW");
     const BuildOptions build = buildOptions(a);

@@ -10,8 +10,7 @@
 
 namespace qflame {
 
-int runGraph(const std::vector<std::string> &args);
-int runDiffGraph(const std::vector<std::string> &args);   // diff's arguments, --graph among them
+// runGraph and runDiffGraph (diff's arguments, --graph among them) are in CliVerbs.h.
 
 // The picture of a graph (laid out by Graphviz, painted by ui/graphview): registered by qflame-gui, as
 // CliRender.h's diff picture writer is. Returns an error message, or "".

@@ -4,6 +4,8 @@
 #include "CliHeatmap.h"
 
 #include "Cli.h"
+#include "CliVerbs.h"
+#include "report/ShapeJson.h"
 #include "time/Heatmap.h"
 
 #include <algorithm>
@@ -16,29 +18,21 @@ namespace {
 
 struct HeatmapArgs {
     std::optional<std::string> file, columnMs, rows, thread, sample, maxSize;
-    bool tsv = false;
+    bool tsv = false, json = false;
 };
 
-HeatmapArgs parseHeatmapArgs(const std::vector<std::string> &argv)
+HeatmapArgs heatmapArgsFrom(const ParsedArgs &p)
 {
     HeatmapArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        if (takeOption(argv, i, "--column-ms", a.columnMs) || takeOption(argv, i, "--rows", a.rows) ||
-            takeOption(argv, i, "--thread", a.thread) || takeOption(argv, i, "--sample", a.sample) ||
-            takeOption(argv, i, "--max-size", a.maxSize))
-            continue;
-        if (s == "--tsv")
-            a.tsv = true;
-        else if (s.size() > 1 && s[0] == '-')
-            usageError("unknown option " + s);
-        else if (a.file)
-            usageError("heatmap takes exactly one FILE");
-        else
-            a.file = s;
-    }
-    if (!a.file)
+    const std::vector<std::string> files = p.positional();
+    if (files.size() != 1)
         usageError("heatmap takes exactly one FILE");
+    a.file = files.front();
+    a.columnMs = p.value("--column-ms"), a.rows = p.value("--rows"), a.thread = p.value("--thread");
+    a.sample = p.value("--sample"), a.maxSize = p.value("--max-size");
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
+    if (a.tsv && a.json)
+        usageError("choose one of --tsv and --json");
     return a;
 }
 
@@ -66,9 +60,9 @@ void writeGrid(const Heatmap &h, const std::string &source, const std::string &t
 
 }   // namespace
 
-int runHeatmap(const std::vector<std::string> &argv)
+int runHeatmap(const ParsedArgs &argv)
 {
-    const HeatmapArgs a = parseHeatmapArgs(argv);
+    const HeatmapArgs a = heatmapArgsFrom(argv);
     HeatmapOptions o;
     if (a.columnMs) {
         const auto ms = parseCount(*a.columnMs);
@@ -87,6 +81,10 @@ int runHeatmap(const std::vector<std::string> &argv)
     leaveToProcessEnd(profile);
     o.type = chosenSampleType(*profile, a.sample);
     const Heatmap h = computeHeatmap(*profile, o);
+    if (a.json) {
+        writeToStdout(heatmapJson(h, profile->typeName(o.type), profile->unitName(o.type)));
+        return 0;
+    }
     if (!a.tsv) {
         writeGrid(h, profile->sourceName, profile->typeName(o.type) + "/" + profile->unitName(o.type));
         return 0;

@@ -6,6 +6,5 @@
 
 namespace qflame {
 
-int runHeatmap(const std::vector<std::string> &args);
 
 }   // namespace qflame

@@ -2,6 +2,7 @@
 #include "CliList.h"
 
 #include "Cli.h"
+#include "CliVerbs.h"
 #include "report/ListReport.h"
 #include "report/ListingColumns.h"
 #include "formats/ProfileInput.h"
@@ -28,25 +29,13 @@ struct ListArgs {
     bool tsv = false, json = false;
 };
 
-ListArgs parseListArgs(const std::vector<std::string> &argv)
+ListArgs listArgsFrom(const ParsedArgs &p)
 {
     ListArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--granularity", a.granularity) ||
-            takeOption(argv, i, "--max-size", a.maxSize) ||
-            takeOption(argv, i, "--source-path", a.paths.sourcePath) ||
-            takeOption(argv, i, "--trim-path", a.paths.trimPath))
-            continue;
-        if (s == "--tsv")
-            a.tsv = true;
-        else if (s == "--json")
-            a.json = true;
-        else if (s.size() > 1 && s[0] == '-' && s != "-" && !(a.positional.empty()))
-            usageError("unknown option " + s);
-        else
-            a.positional.push_back(s);   // the first is the regex, which may begin with '-'
-    }
+    a.positional = p.positional();   // the first is the regex, which may begin with '-'
+    a.sample = p.value("--sample"), a.granularity = p.value("--granularity"), a.maxSize = p.value("--max-size");
+    a.paths = {p.value("--source-path"), p.value("--trim-path")};
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
     return a;
 }
 
@@ -202,9 +191,9 @@ void requireMatches(const SourceListing &l, const std::string &regex)
 
 }   // namespace
 
-int runList(const std::vector<std::string> &argv)
+int runList(const ParsedArgs &argv)
 {
-    const ListArgs a = parseListArgs(argv);
+    const ListArgs a = listArgsFrom(argv);
     if (a.positional.size() < 2)
         usageError("list takes a REGEX and one or more FILEs (several are merged)");
     if (a.granularity && *a.granularity != "lines")

@@ -11,9 +11,7 @@
 
 namespace qflame {
 
-// Runs `qflame list REGEX FILE... [--sample TYPE|INDEX] [--granularity lines] [--source-path DIRS]
-// [--trim-path P] [--tsv]` and returns the exit status.
-int runList(const std::vector<std::string> &args);
+// `qflame list REGEX FILE...` is runList (CliVerbs.h).
 
 struct ListPaths {
     std::optional<std::string> sourcePath, trimPath;

@@ -1,5 +1,6 @@
 // The start of both programs' main(): what runs without a window.
 #include "Cli.h"
+#include "VerbTable.h"
 
 #include <QCoreApplication>
 
@@ -12,16 +13,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 
 namespace qflame {
-
-bool verbDraws(const std::vector<std::string> &args)
-{
-    return std::any_of(args.begin(), args.end(), [](const std::string &a) {
-        return a.rfind("--png", 0) == 0 || a.rfind("--svg", 0) == 0;
-    });
-}
 
 void quietQtMessages()
 {
@@ -34,7 +30,23 @@ void quietQtMessages()
 std::optional<int> runHeadless(int &argc, char **argv)
 {
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-        std::cout << cliUsage();
+        std::cout << mainHelp();
+        return 0;
+    }
+    // Hidden: what the build writes the man page with (app/CMakeLists.txt), and what packaging/check-man.sh
+    // checks an installed page against.
+    if (argc == 3 && std::strcmp(argv[1], "--man") == 0) {
+        std::ifstream in(argv[2], std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (!in.good() && !in.eof()) {
+            std::cerr << "qflame: cannot read " << argv[2] << "\n";
+            return 2;
+        }
+        std::cout << manPage(text);
+        return 0;
+    }
+    if (argc == 2 && std::strcmp(argv[1], "--list-options") == 0) {
+        std::cout << optionList();
         return 0;
     }
     if (argc >= 2 && std::strcmp(argv[1], "--version") == 0) {

@@ -2,6 +2,7 @@
 #include "CliPgo.h"
 
 #include "Cli.h"
+#include "CliVerbs.h"
 #include "CliFormats.h"
 #include "formats/ProfileInput.h"
 #include "pgo/InliningChanges.h"
@@ -30,23 +31,12 @@ struct PgoArgs {
     bool tsv = false, json = false;
 };
 
-PgoArgs parsePgoArgs(const std::vector<std::string> &argv)
+PgoArgs pgoArgsFrom(const ParsedArgs &p)
 {
     PgoArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        if (takeOption(argv, i, "--threshold", a.threshold) || takeOption(argv, i, "--preprofile", a.preprofile) ||
-            takeOption(argv, i, "--max-size", a.maxSize))
-            continue;
-        if (s == "--tsv")
-            a.tsv = true;
-        else if (s == "--json")
-            a.json = true;
-        else if (s.size() > 1 && s[0] == '-' && s != "-")
-            usageError("unknown option " + s);
-        else
-            a.inputs.push_back(s);
-    }
+    a.inputs = p.positional();
+    a.threshold = p.value("--threshold"), a.preprofile = p.value("--preprofile"), a.maxSize = p.value("--max-size");
+    a.tsv = p.has("--tsv"), a.json = p.has("--json");
     return a;
 }
 
@@ -74,9 +64,9 @@ int printInliningChanges(const std::shared_ptr<const Profile> &base, const std::
     return 0;
 }
 
-int runPgo(const std::vector<std::string> &argv)
+int runPgo(const ParsedArgs &argv)
 {
-    const PgoArgs a = parsePgoArgs(argv);
+    const PgoArgs a = pgoArgsFrom(argv);
     if (a.inputs.empty())
         usageError("pgo takes one or more FILEs (several are merged)");
     if (a.preprofile && (a.tsv || a.json || a.threshold))

@@ -12,7 +12,6 @@ namespace qflame {
 
 // Runs `qflame pgo FILE... [--threshold P] [--tsv | --preprofile OUT]` and returns the exit status. Throws
 // CliExit{1} after a usage message and ProfileError for bad input, as the other verbs do.
-int runPgo(const std::vector<std::string> &args);
 
 // `qflame diff BASE NEW --inlining [--tsv]`: the calls that became or stopped being inlined, and the PGO hot edges
 // that appeared or vanished (model/pgo/InliningChanges). `sampleIndex` -1: the compiler's sample type, else the

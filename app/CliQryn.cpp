@@ -47,43 +47,22 @@ struct ServerArgs {
     }
 };
 
-// Options taking a value, for both verbs; the flags are --tsv/--csv (top) and --force (merge).
-const std::vector<std::string> kCommon = {"url",    "type",    "query",    "from",     "to",      "user",    "password-env",
-                                          "token-env", "tenant", "ca-file", "protocol", "timeout", "max-size"};
-
-ServerArgs parseServerArgs(const std::vector<std::string> &argv, const std::string &verb,
-                           const std::vector<std::string> &extra)
+// The server verbs' arguments, as the one parser read them by the verb table (VerbTable.cpp's server()).
+ServerArgs serverArgsFrom(const ParsedArgs &p)
 {
     ServerArgs a;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        if (verb == "top" && (s == "--tsv" || s == "--csv")) {
-            (s == "--tsv" ? a.tsv : a.csv) = true;
+    const std::string verb = p.verb->name;
+    for (const ParsedArgs::Item &item : p.items) {
+        if (item.option.empty())
+            usageError(verb + (verb == "top" ? " --url" : "") + " takes no FILE arguments ('" + item.value + "')");
+        if (verb == "top" && (item.option == "--sample" || item.option == "--granularity"))
+            usageError(item.option + " does not apply to a server: --type picks the sample type, and the server's "
+                       "flamegraph has function names only");
+        if (item.option == "--tsv" || item.option == "--csv" || item.option == "--force" || item.option == "--json")
             continue;
-        }
-        if (verb == "merge" && s == "--force") {
-            a.force = true;
-            continue;
-        }
-        if (s.rfind("--", 0) != 0)
-            usageError(verb + (verb == "top" ? " --url" : "") + " takes no FILE arguments ('" + s + "')");
-        const size_t eq = s.find('=');
-        const std::string name = s.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        const bool known = std::find(kCommon.begin(), kCommon.end(), name) != kCommon.end() ||
-                           std::find(extra.begin(), extra.end(), name) != extra.end();
-        if (!known) {
-            if (verb == "top" && (name == "sample" || name == "granularity"))
-                usageError("--" + name + " does not apply to a server: --type picks the sample type, and the "
-                           "server's flamegraph has function names only");
-            usageError("unknown option --" + name + " for " + verb);
-        }
-        if (eq != std::string::npos)
-            a.values[name] = s.substr(eq + 1);
-        else if (i + 1 < argv.size())
-            a.values[name] = argv[++i];
-        else
-            usageError("option --" + name + " needs a value");
+        a.values[item.option.substr(2)] = item.value;
     }
+    a.tsv = p.has("--tsv"), a.csv = p.has("--csv"), a.force = p.has("--force");
     for (const char *required : {"url", "type", "from", "to"})
         if (!a.has(required))
             usageError(verb + " needs --" + required);
@@ -199,9 +178,9 @@ std::shared_ptr<const Profile> diffSide(QrynClient &client, const ProfileQuery &
 
 }   // namespace
 
-RemoteTop fetchRemoteTop(const std::vector<std::string> &argv)
+RemoteTop fetchRemoteTop(const ParsedArgs &args)
 {
-    const ServerArgs a = parseServerArgs(argv, "top", {"limit"});
+    const ServerArgs a = serverArgsFrom(args);
     RemoteTop out;
     out.tsv = a.tsv;
     out.csv = a.csv;
@@ -215,9 +194,9 @@ RemoteTop fetchRemoteTop(const std::vector<std::string> &argv)
     return out;
 }
 
-int runMerge(const std::vector<std::string> &argv)
+int runMerge(const ParsedArgs &args)
 {
-    const ServerArgs a = parseServerArgs(argv, "merge", {"output", "for"});
+    const ServerArgs a = serverArgsFrom(args);
     if (!a.has("output"))
         usageError("merge needs --output FILE");
     const bool forPgo = a.has("for");
@@ -266,30 +245,29 @@ int runMerge(const std::vector<std::string> &argv)
     return 0;
 }
 
-int runRemoteDiff(const std::vector<std::string> &argv)
+int runRemoteDiff(const ParsedArgs &args)
 {
-    // The options of `qflame diff` itself go to runDiff unchanged; the rest say what to ask the server.
-    std::vector<std::string> serverArgv, diffArgv;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        const bool withValue = s == "--normalize" || s == "--noise";
-        if (withValue || s == "--tsv" || s == "--json" || s.rfind("--normalize=", 0) == 0 ||
-            s.rfind("--noise=", 0) == 0) {
-            diffArgv.push_back(s);
-            if (withValue && i + 1 < argv.size())
-                diffArgv.push_back(argv[++i]);
+    // The options of `qflame diff` itself go to runDiffOf; the rest say what to ask the server.
+    std::vector<std::string> diffArgv;
+    ParsedArgs serverOnly = args;
+    serverOnly.items.clear();
+    for (const ParsedArgs::Item &item : args.items) {
+        if (item.option == "--normalize" || item.option == "--noise") {
+            diffArgv.insert(diffArgv.end(), {item.option, item.value});
+        } else if (item.option == "--tsv" || item.option == "--json") {
+            diffArgv.push_back(item.option);
         } else {
-            serverArgv.push_back(s);
+            serverOnly.items.push_back(item);
         }
     }
-    const ServerArgs a = parseServerArgs(serverArgv, "diff", {"base-query", "base-from", "base-to"});
+    const ServerArgs a = serverArgsFrom(serverOnly);
     const ProfileQuery base = queryFrom(a, "base-"), comparison = queryFrom(a);
     QrynClient client(connectionFrom(a));
     const auto before = diffSide(client, base), after = diffSide(client, comparison);
     return runDiffOf(before, after, "base", "new", diffArgv);
 }
 
-int runRemoteTop(const std::vector<std::string> &args)
+int runRemoteTop(const ParsedArgs &args)
 {
     const RemoteTop remote = fetchRemoteTop(args);
     return printTop(*remote.table, remote.limit, remote.tsv, remote.csv);
@@ -310,7 +288,7 @@ ServerVerbs qrynVerbs()
     verbs.top = runRemoteTop;
     verbs.diff = runRemoteDiff;
     verbs.merge = runMerge;
-    verbs.fetch = takeFetchOptions;
+    verbs.fetch = installFetchOptions;
     return verbs;
 }
 

@@ -32,23 +32,20 @@ struct ServerRoundsArgs {
     RoundsOutput output = RoundsOutput::Window;
 };
 
-// The connection options of every --url verb (CliQryn.cpp's connectionFromOptions reads them).
-const std::vector<std::string> kServerOptions = {"url",       "type",   "user",    "password-env", "token-env",
-                                                 "tenant",    "ca-file", "protocol", "timeout",      "max-size"};
-
-ServerRoundsArgs parseArgs(const std::vector<std::string> &argv)
+// The arguments as the one parser read them: a round's own --query, --from and --to belong to the last -r NAME.
+ServerRoundsArgs serverRoundsArgsFrom(const ParsedArgs &p)
 {
     ServerRoundsArgs a;
     bool outputGiven = false;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
+    for (const ParsedArgs::Item &item : p.items) {
+        const std::string &s = item.option;
+        const OptionSpec *spec = s.empty() ? nullptr : p.verb->option(s);
+        if (s.empty())
+            usageError("rounds --url takes no FILE arguments ('" + item.value +
+                       "'); each -r NAME takes --query, --from, --to");
         if (s == "-r") {
-            if (i + 1 >= argv.size())
-                usageError("-r needs a round NAME");
-            a.rounds.push_back({argv[++i], {}, {}, {}});
-            continue;
-        }
-        if (s == "--tsv" || s == "--csv" || s == "--markdown" || s == "--json") {
+            a.rounds.push_back({item.value, {}, {}, {}});
+        } else if (spec->output) {
             if (outputGiven)
                 usageError("rounds takes one of --tsv, --csv, --markdown and --json");
             outputGiven = true;
@@ -56,38 +53,19 @@ ServerRoundsArgs parseArgs(const std::vector<std::string> &argv)
                        : s == "--csv"      ? RoundsOutput::Csv
                        : s == "--markdown" ? RoundsOutput::Markdown
                                            : RoundsOutput::Json;
-            continue;
-        }
-        // A round's own options belong to the last -r NAME.
-        bool taken = false;
-        for (const char *own : {"--query", "--from", "--to"}) {
-            std::optional<std::string> value;
-            if (!takeOption(argv, i, own, value))
-                continue;
+        } else if (s == "--query" || s == "--from" || s == "--to") {
             if (a.rounds.empty())
-                usageError(std::string("rounds --url: ") + own + " comes before the first -r NAME (each round has its "
-                           "own --query, --from and --to)");
+                usageError("rounds --url: " + s + " comes before the first -r NAME (each round has its own --query, "
+                           "--from and --to)");
             RoundArgs &r = a.rounds.back();
-            (own[2] == 'q' ? r.query : own[2] == 'f' ? r.from : r.to) = value;
-            taken = true;
-            break;
+            (s[2] == 'q' ? r.query : s[2] == 'f' ? r.from : r.to) = item.value;
+        } else if (s == "--step") {
+            a.step = item.value;
+        } else if (s == "--noise") {
+            a.noise = item.value;
+        } else if (s != "--demangle" && s != "--collapse-templates" && s != "--profile") {
+            a.server[s.substr(2)] = item.value;   // the connection's
         }
-        if (taken || takeOption(argv, i, "--step", a.step) || takeOption(argv, i, "--noise", a.noise))
-            continue;
-        bool server = false;
-        for (const std::string &name : kServerOptions) {
-            std::optional<std::string> value;
-            if (takeOption(argv, i, ("--" + name).c_str(), value)) {
-                a.server[name] = *value;
-                server = true;
-                break;
-            }
-        }
-        if (server)
-            continue;
-        if (s.size() > 1 && s[0] == '-')
-            usageError("unknown option " + s + " for rounds --url");
-        usageError("rounds --url takes no FILE arguments ('" + s + "'); each -r NAME takes --query, --from, --to");
     }
     for (const char *required : {"url", "type"})
         if (!a.server.count(required))
@@ -140,7 +118,12 @@ ServerRoundsQuery queryFrom(const ServerRoundsArgs &a)
 
 ServerRoundsRequest parseServerRoundsRequest(const std::vector<std::string> &argv)
 {
-    const ServerRoundsArgs a = parseArgs(argv);
+    return serverRoundsRequest(parseVerbArgsOrExit(*verbForm("rounds", {"--url"}), argv));
+}
+
+ServerRoundsRequest serverRoundsRequest(const ParsedArgs &args)
+{
+    const ServerRoundsArgs a = serverRoundsArgsFrom(args);
     ServerRoundsRequest r;
     r.query = queryFrom(a);
     if (a.noise)
@@ -150,9 +133,9 @@ ServerRoundsRequest parseServerRoundsRequest(const std::vector<std::string> &arg
     return r;
 }
 
-int runServerRounds(const std::vector<std::string> &argv)
+int runServerRounds(const ParsedArgs &args)
 {
-    const ServerRoundsRequest request = parseServerRoundsRequest(argv);
+    const ServerRoundsRequest request = serverRoundsRequest(args);
     if (request.output == RoundsOutput::Window)   // qflame-gui's main opens the window before verbs run
         usageError("rounds --url: give --tsv, --csv, --markdown or --json");
     const ServerRoundsQuery &query = request.query;

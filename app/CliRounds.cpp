@@ -1,6 +1,7 @@
 #include "CliRounds.h"
 
 #include "Cli.h"
+#include "CliVerbs.h"
 #include "export/TableCsv.h"
 #include "pprof/Units.h"
 #include "report/RoundsReport.h"
@@ -24,42 +25,30 @@ struct RoundsArgs {
     Output output = Output::Window;
 };
 
-RoundsArgs parseRoundsArgs(const std::vector<std::string> &argv)
+RoundsArgs roundsArgsFrom(const ParsedArgs &p)
 {
     RoundsArgs a;
     bool outputGiven = false;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string &s = argv[i];
-        if (takeOption(argv, i, "--sample", a.sample) || takeOption(argv, i, "--granularity", a.granularity) ||
-            takeOption(argv, i, "--noise", a.noise) || takeOption(argv, i, "--duration", a.duration) ||
-            takeOption(argv, i, "--max-size", a.maxSize))
-            continue;
-        auto output = [&](Output o) {
+    for (const ParsedArgs::Item &item : p.items) {
+        const OptionSpec *spec = item.option.empty() ? nullptr : p.verb->option(item.option);
+        if (spec && spec->output) {
             if (outputGiven)
                 usageError("rounds takes one of --tsv, --csv, --markdown and --json");
             outputGiven = true;
-            a.output = o;
-        };
-        if (s == "-r") {
-            if (i + 1 >= argv.size())
-                usageError("-r needs a round NAME");
-            a.rounds.push_back({argv[++i], {}});
-        } else if (s == "--tsv") {
-            output(Output::Tsv);
-        } else if (s == "--csv") {
-            output(Output::Csv);
-        } else if (s == "--markdown") {
-            output(Output::Markdown);
-        } else if (s == "--json") {
-            output(Output::Json);
-        } else if (s.size() > 1 && s[0] == '-' && s != "-") {
-            usageError("unknown option " + s);
-        } else {
+            a.output = item.option == "--tsv"   ? Output::Tsv
+                       : item.option == "--csv" ? Output::Csv
+                       : item.option == "--markdown" ? Output::Markdown
+                                                     : Output::Json;
+        } else if (item.option == "-r") {
+            a.rounds.push_back({item.value, {}});
+        } else if (item.option.empty()) {
             if (a.rounds.empty())
-                usageError("rounds: '" + s + "' comes before the first -r NAME");
-            a.rounds.back().second.push_back(s);
+                usageError("rounds: '" + item.value + "' comes before the first -r NAME");
+            a.rounds.back().second.push_back(item.value);
         }
     }
+    a.sample = p.value("--sample"), a.granularity = p.value("--granularity"), a.noise = p.value("--noise");
+    a.duration = p.value("--duration"), a.maxSize = p.value("--max-size");
     if (a.rounds.empty())
         usageError("rounds takes at least one round: -r NAME FILE...");
     for (const auto &[name, files] : a.rounds)
@@ -129,23 +118,17 @@ void printRounds(const RoundsResult &result, RoundsOutput output)
     }
 }
 
-bool roundsWantsWindow(const std::vector<std::string> &args)
-{
-    for (const std::string &s : args)
-        if (s == "--tsv" || s == "--csv" || s == "--markdown" || s == "--json")
-            return false;
-    return true;
-}
-
 RoundsRequest parseRoundsRequest(const std::vector<std::string> &args)
 {
-    const RoundsArgs a = parseRoundsArgs(args);
+    const ParsedArgs parsed = parseVerbArgsOrExit(*verbForm("rounds", {}), args);
+    applyCommonOptions(parsed);
+    const RoundsArgs a = roundsArgsFrom(parsed);
     return {roundFiles(a), roundsOptions(a)};
 }
 
-int runRounds(const std::vector<std::string> &argv)
+int runRounds(const ParsedArgs &argv)
 {
-    const RoundsArgs a = parseRoundsArgs(argv);
+    const RoundsArgs a = roundsArgsFrom(argv);
     const RoundsOptions options = roundsOptions(a);
     const ReadOptions ro = readOptionsFor(a.maxSize);
     std::vector<RoundInput> rounds = readRoundFiles(roundFiles(a), ro);

@@ -18,9 +18,9 @@ std::string &timeTo()
     return value;
 }
 
-bool takesTimeRange(const std::string &verb)
+bool isTime(const std::string &value)
 {
-    return verb == "top" || verb == "diff" || verb == "convert" || verb == "graph" || verb == "heatmap";
+    return !value.empty() && value[0] >= '0' && value[0] <= '9';
 }
 
 }   // namespace
@@ -35,34 +35,30 @@ const std::string &cliTimeTo()
     return timeTo();
 }
 
-std::vector<std::string> takeTimeRangeOptions(const std::string &verb, const std::vector<std::string> &args)
+void setCliTimeRange(const ParsedArgs &args)
 {
-    // With --url the verb asks a server, whose --from/--to name the query's window (CliQryn): not sample times.
-    if (!takesTimeRange(verb) || wantsServer(args))
-        return args;
-    std::vector<std::string> rest;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &s = args[i];
-        const bool to = s == "--to" || s.rfind("--to=", 0) == 0;
-        if (to && verb == "convert") {
-            // convert's --to FORMAT; a time starts with a digit.
-            const std::string value = s == "--to" ? (i + 1 < args.size() ? args[i + 1] : std::string()) : s.substr(5);
-            if (value.empty() || value[0] < '0' || value[0] > '9') {
-                rest.push_back(s);
-                continue;
-            }
-        }
-        std::optional<std::string> value;
-        if (takeOption(args, i, "--from", value))
-            timeFrom() = *value;
-        else if (takeOption(args, i, "--to", value))
-            timeTo() = *value;
-        else
-            rest.push_back(s);
-        if (value && value->empty())
-            usageError("option " + s + " needs a value");
-    }
-    return rest;
+    if (!args.verb->option("--from"))
+        return;   // a verb without sample times (the table says which)
+    timeFrom() = args.value("--from").value_or(std::string());
+    timeTo().clear();
+    // convert's --to also names the output format; a time starts with a digit.
+    const bool convert = std::string(args.verb->name) == "convert";
+    for (const std::string &to : args.values("--to"))
+        if (!convert || isTime(to))
+            timeTo() = to;
+    if (const std::optional<std::string> v = args.value("--from"); v && v->empty())
+        usageError("option --from needs a value");
+    if (const std::optional<std::string> v = args.value("--to"); v && v->empty() && !convert)
+        usageError("option --to needs a value");
+}
+
+std::optional<std::string> convertFormat(const ParsedArgs &args)
+{
+    std::optional<std::string> format;
+    for (const std::string &to : args.values("--to"))
+        if (!isTime(to))
+            format = to;
+    return format;
 }
 
 }   // namespace qflame

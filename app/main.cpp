@@ -117,7 +117,7 @@ int main(int argc, char **argv)
         const std::vector<std::string> args(argv + 2, argv + argc);
         if (qflame::roundsWantsWindow(args)) {
             try {
-                if (qflame::wantsServer(args))
+                if (qflame::verbForm("rounds", args)->needs == qflame::VerbNeeds::Server)
                     serverRounds = qflame::parseServerRoundsRequest(args);
                 else
                     rounds = qflame::parseRoundsRequest(args);

@@ -116,6 +116,10 @@ gzip -t "$ROOT/usr/share/man/man1/qflame.1.gz" || fail "the man page is not vali
 warnings="$(zcat "$ROOT/usr/share/man/man1/qflame.1.gz" | groff -man -ww -z 2>&1)"
 [ -z "$warnings" ] || fail "groff warns about the man page: $warnings"
 ok "man page: gzip, groff -man -ww without warnings"
+# The installed page against the installed program's verb table: every verb form and option has its place.
+bash "$(dirname "$0")/check-man.sh" "$ROOT/usr/bin/qflame" "$ROOT/usr/share/man/man1/qflame.1.gz" >"$WORK/man.log" 2>&1 ||
+  { cat "$WORK/man.log"; fail "check-man.sh on the installed page"; }
+ok "$(tail -1 "$WORK/man.log")"
 
 # The installed program runs from the unpacked tree with the system's libraries.
 out="$("$BIN" --version)"

@@ -42,7 +42,8 @@ LAYERS = {
         'disasm': ['io', 'pprof', 'names', 'tree', 'diff', 'pgo'],
         'qryn': ['io', 'pprof', 'formats', 'tree', 'layout', 'export', 'rounds'],
         'fetch': ['io', 'pprof', 'formats', 'qryn'],
-        'report': ['io', 'pprof', 'names', 'formats', 'tree', 'diff', 'layout', 'export', 'rounds', 'pgo', 'source', 'disasm'],
+        'report': ['io', 'pprof', 'names', 'formats', 'tree', 'diff', 'layout', 'export', 'rounds', 'pgo', 'source', 'disasm',
+                   'graph', 'time'],
     },
     'ui': {
         'controls': [],

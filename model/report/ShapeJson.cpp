@@ -1,0 +1,136 @@
+#include "report/ShapeJson.h"
+
+#include "diff/DiffTree.h"
+#include "graph/GraphReport.h"
+#include "report/JsonOut.h"
+
+#include <cstdio>
+
+namespace qflame {
+
+namespace {
+
+// A graph value: one number, or before, after, delta in a comparison (the --tsv columns).
+void values(JsonOut &j, const CallGraph &g, const char *name, const int64_t v[2])
+{
+    if (!g.isDiff()) {
+        j.field(name, v[1]);
+        return;
+    }
+    const std::string n = name;
+    j.field("before_" + n, v[0]);
+    j.field("after_" + n, v[1]);
+    j.field("delta_" + n, v[1] - v[0]);
+}
+
+}   // namespace
+
+std::string graphJson(const CallGraph &g)
+{
+    JsonOut j;
+    j.beginObject();
+    j.field("report", "graph");
+    j.field("version", 1);
+    j.field("sample_type", g.sampleType().type);
+    j.field("unit", g.sampleType().unit);
+    j.field("total", g.total());
+    j.fieldBool("diff", g.isDiff());
+    j.key("nodes");
+    j.beginArray();
+    for (uint32_t i : tsvNodeOrder(g)) {
+        const GraphNode &n = g.nodes()[i];
+        j.beginObject();
+        j.field("name", g.name(i));
+        values(j, g, "flat", n.flat);
+        values(j, g, "cum", n.cum);
+        if (g.isDiff())
+            j.field("class", diffClassName(g.classOf(n)));
+        j.endObject();
+    }
+    j.endArray();
+    j.key("edges");
+    j.beginArray();
+    for (uint32_t i : tsvEdgeOrder(g)) {
+        const GraphEdge &e = g.edges()[i];
+        j.beginObject();
+        j.field("caller", g.name(e.from));
+        j.field("callee", g.name(e.to));
+        values(j, g, "weight", e.weight);
+        if (g.isDiff())
+            j.field("class", diffClassName(g.classOf(e)));
+        j.field("kind", e.kind());
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    return j.text();
+}
+
+std::string heatmapJson(const Heatmap &h, const std::string &sampleType, const std::string &unit)
+{
+    JsonOut j;
+    j.beginObject();
+    j.field("report", "heatmap");
+    j.field("version", 1);
+    j.field("sample_type", sampleType);
+    j.field("unit", unit);
+    j.field("column_ns", h.columnNanos);
+    j.field("rows", int64_t(h.rows));
+    j.field("columns", int64_t(h.columns));
+    j.field("max", h.maxValue);
+    j.key("cells");
+    j.beginArray();
+    for (size_t c = 0; c < h.columns; ++c)
+        for (uint32_t r = 0; r < h.rows; ++r)
+            if (const int64_t v = h.value(c, r)) {
+                j.beginObject();
+                j.field("column_start_ns", int64_t(c) * h.columnNanos);
+                j.field("row", int64_t(r));
+                j.field("value", v);
+                j.endObject();
+            }
+    j.endArray();
+    j.endObject();
+    return j.text();
+}
+
+std::string disasmJson(const Disassembly &d)
+{
+    JsonOut j;
+    j.beginObject();
+    j.field("report", "disasm");
+    j.field("version", 1);
+    j.field("sample_type", d.sampleType);
+    j.field("unit", d.unit);
+    j.field("total", d.total);
+    j.key("routines");
+    j.beginArray();
+    for (const DisasmRoutine &r : d.routines) {
+        j.beginObject();
+        j.field("name", r.name);
+        j.field("binary", r.binary);
+        j.field("flat", r.flat);
+        j.field("cum", r.cum);
+        j.key("instructions");
+        j.beginArray();
+        for (const DisasmInstruction &in : r.instructions) {
+            char address[32];
+            std::snprintf(address, sizeof address, "%llx", static_cast<unsigned long long>(in.address));
+            j.beginObject();
+            j.field("address", address);
+            j.field("flat", in.flat);
+            j.field("cum", in.cum);
+            j.field("file", in.file);
+            j.field("line", in.line);
+            j.field("text", in.text);
+            j.endObject();
+        }
+        j.endArray();
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    return j.text();
+}
+
+}   // namespace qflame
