@@ -98,7 +98,7 @@ std::shared_ptr<const Profile> generate(int seconds, int threads)
     const int64_t ms = 1000000, end = int64_t(seconds) * 1000 * ms;
     t.sample.reserve(size_t(seconds) * 1000 * size_t(threads));
     t.delta.reserve(t.sample.capacity());
-    std::vector<ThreadState> state(size_t(threads));
+    std::vector<ThreadState> state(static_cast<size_t>(threads));
     for (int i = 0; i < threads; ++i)
         state[size_t(i)].rng.seed(uint64_t(35 + i));
     std::vector<uint32_t> threadOf;

@@ -105,7 +105,7 @@ void tst_FlameChart::mergesEqualFramesAndDeeperChanges()
         text += record(1, i, stacks[i]);
     const auto chart = FlameChart::build(read(text));
     QCOMPARE(chart->intervalNanos(), kMs);   // the median step
-    QCOMPARE(chart->gapNanos(), 2 * kMs);
+    QCOMPARE(chart->gapNanos(), 10 * kMs);
     QCOMPARE(chart->lanes().size(), size_t(1));
     QCOMPARE(chart->lanes()[0].depth, uint32_t(3));
     QCOMPARE(chart->lanes()[0].name, std::string("prog 100/1"));
@@ -126,35 +126,37 @@ void tst_FlameChart::mergesEqualFramesAndDeeperChanges()
 
 void tst_FlameChart::gapsBreakBoxes()
 {
-    // main;f at 0, 1, 2 ms, then at 10 and 11 ms; main;g at 11.5 ms.
+    // main;f at 0, 1, 2 ms, then at 30 and 31 ms; main;g at 31.5 ms.
     QByteArray text;
-    for (double ms : {0.0, 1.0, 2.0, 10.0, 11.0})
+    for (double ms : {0.0, 1.0, 2.0, 30.0, 31.0})
         text += record(1, ms, {"main", "f"});
-    text += record(1, 11.5, {"main", "g"});
+    text += record(1, 31.5, {"main", "g"});
     const auto profile = read(text);
-    // The interval is the median step (1, 1, 8, 1, 0.5 ms: 1 ms), the gap twice that: 8 ms breaks every box, and a
-    // sample before a gap lasts one interval.
+    // The interval is the median step (1, 1, 28, 1, 0.5 ms: 1 ms), the gap ten times that: 28 ms breaks every box,
+    // and a sample before a gap lasts one interval.
     auto chart = FlameChart::build(profile);
+    QCOMPARE(chart->gapNanos(), 10 * kMs);
     QCOMPARE(describe(*chart, chart->allBoxes(0)),
-             QStringList({"0 main 0-3", "0 main 10-12.5", "1 f 0-3", "1 f 10-11.5", "1 g 11.5-12.5"}));
-    // A chosen gap of 10 ms bridges it: the sample at 2 ms lasts until the next.
+             QStringList({"0 main 0-3", "0 main 30-32.5", "1 f 0-3", "1 f 30-31.5", "1 g 31.5-32.5"}));
+    // A chosen gap of 30 ms bridges it: the sample at 2 ms lasts until the next.
     FlameChartOptions wide;
-    wide.gapNanos = 10 * kMs;
+    wide.gapNanos = 30 * kMs;
     chart = FlameChart::build(profile, wide);
-    QCOMPARE(describe(*chart, chart->allBoxes(0)), QStringList({"0 main 0-12.5", "1 f 0-11.5", "1 g 11.5-12.5"}));
+    QCOMPARE(describe(*chart, chart->allBoxes(0)), QStringList({"0 main 0-32.5", "1 f 0-31.5", "1 g 31.5-32.5"}));
     // A chosen interval of 0.4 ms and gap of 0.6 ms: every sample alone but the last two, 0.5 ms apart.
     FlameChartOptions narrow;
     narrow.gapNanos = 600000;
     narrow.intervalNanos = 400000;
     chart = FlameChart::build(profile, narrow);
     QCOMPARE(describe(*chart, chart->allBoxes(0)),
-             QStringList({"0 main 0-0.4", "0 main 1-1.4", "0 main 2-2.4", "0 main 10-10.4", "0 main 11-11.9",
-                          "1 f 0-0.4", "1 f 1-1.4", "1 f 2-2.4", "1 f 10-10.4", "1 f 11-11.5", "1 g 11.5-11.9"}));
+             QStringList({"0 main 0-0.4", "0 main 1-1.4", "0 main 2-2.4", "0 main 30-30.4", "0 main 31-31.9",
+                          "1 f 0-0.4", "1 f 1-1.4", "1 f 2-2.4", "1 f 30-30.4", "1 f 31-31.5", "1 g 31.5-31.9"}));
 }
 
 void tst_FlameChart::threadsAreLanes()
 {
-    // Threads 1 and 2 interleaved every 0.5 ms, each sampled every 1 ms; thread 3 left out by the regex.
+    // Threads 1 and 2 interleaved every 0.5 ms, each sampled every 1 ms; thread 3 left out by the regex. Lanes
+    // come busiest first, ties in the file's order.
     QByteArray text;
     for (int i = 0; i < 4; ++i) {
         text += record(1, i, {"main", i < 2 ? "p" : "q"});
@@ -174,6 +176,13 @@ void tst_FlameChart::threadsAreLanes()
              QStringList({"0 worker 0.5-4.5", "1 run 0.5-4.5", "2 cpu 0.5-3.5", "2 io 3.5-4.5"}));
     QCOMPARE(chart->lanes()[1].start, 500000);
     QCOMPARE(chart->lanes()[1].end, 4500000);
+    // Without the regex, thread 3 with a fifth sample is the busiest: the first lane.
+    text += record(3, 4.25, {"other"});
+    const auto all = FlameChart::build(read(text));
+    QCOMPARE(all->lanes().size(), size_t(3));
+    QCOMPARE(all->lanes()[0].name, std::string("prog 100/3"));
+    QCOMPARE(all->lanes()[1].name, std::string("prog 100/1"));
+    QCOMPARE(all->lanes()[2].name, std::string("prog 100/2"));
 }
 
 void tst_FlameChart::levelsByHand()
@@ -187,6 +196,7 @@ void tst_FlameChart::levelsByHand()
             record(1, 16, {"main", "s3"}) + record(1, 30, {"main", "s4"});
     FlameChartOptions options;
     options.intervalNanos = kMs;
+    options.gapNanos = 2 * kMs;
     const auto chart = FlameChart::build(read(text), options);
     QCOMPARE(chart->levels(), size_t(2));
     QCOMPARE(chart->width(1), 8 * kMs);

@@ -10,6 +10,7 @@
 #include "time/FlameChartView.h"
 #include "time/RangeDiff.h"
 #include "time/TimeChart.h"
+#include "time/Timeline.h"
 #include "time/TimePane.h"
 #include "tree/CallTree.h"
 
@@ -280,12 +281,16 @@ void tst_FlameChartView::realPerfRecording()
     QCOMPARE(samples, profile->timeline->size());
 
     TimePane pane;
-    pane.resize(1400, 900);
+    pane.resize(1400, 1000);
     pane.show();
     pane.setInputs({profile}, profile->findSampleType("cpu-clock"), {});
     QVERIFY(waitIdle(pane));
     pane.chart()->selectColumns(2, 3);
     QVERIFY(waitIdle(pane));
+    QCOMPARE(pane.flameChart()->viewFrom(), 2e9);
+    // The chart zoomed into the range's first half second, as a wheel would, marked under the heatmap.
+    pane.flameChart()->setView(2.9e9, 3.4e9);
+    pane.chart()->setViewMarker(2.9e9, 3.4e9);
     const QByteArray out = qgetenv("QFLAME_SCREENSHOT_DIR");
     if (!out.isEmpty())
         QVERIFY(pane.grab().save(QString::fromLocal8Bit(out) + QStringLiteral("/time-tab.png")));

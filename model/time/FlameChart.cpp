@@ -110,7 +110,7 @@ public:
         FlameChart &c = *chart;
         const std::vector<uint32_t> sampleNode = pathNodes(p, options, c);
 
-        // The lanes: the threads kept that have samples, in the timeline's order.
+        // The lanes: the threads kept that have samples.
         std::vector<uint8_t> keep(t.threadNames.size(), 1);
         if (!options.threadRegex.empty()) {
             const QRegularExpression re(QString::fromStdString(options.threadRegex));
@@ -123,8 +123,13 @@ public:
         std::vector<size_t> count(t.threadNames.size(), 0);
         for (uint32_t s : t.sample)
             ++count[t.threadOf(s)];
+        // The busiest threads first: a recording's idle main thread or helper threads would push them out of view.
+        std::vector<uint32_t> order(count.size());
+        for (uint32_t th = 0; th < order.size(); ++th)
+            order[th] = th;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return count[a] > count[b]; });
         std::vector<uint32_t> laneOf(t.threadNames.size(), UINT32_MAX);
-        for (size_t th = 0; th < count.size(); ++th)
+        for (uint32_t th : order)
             if (keep[th] && count[th]) {
                 laneOf[th] = uint32_t(c.m_lanes.size());
                 c.m_lanes.push_back({uint32_t(th), t.threadNames[th], 0, count[th], 0, 0});
@@ -157,7 +162,9 @@ public:
         }
         if (c.m_interval <= 0)   // one sample per thread: pprof's period when it is a time, else a millisecond
             c.m_interval = p.period > 0 && p.str(p.periodType.unit) == "nanoseconds" ? p.period : 1000000;
-        c.m_gap = options.gapNanos > 0 ? options.gapNanos : 2 * c.m_interval;
+        // Ten intervals: a thread preempted for a few milliseconds on a busy machine is still at work in the same
+        // calls (perf's cpu-clock samples only a running thread); a longer pause is a sleep, a lock, I/O.
+        c.m_gap = options.gapNanos > 0 ? options.gapNanos : 10 * c.m_interval;
         c.m_interval = std::min(c.m_interval, c.m_gap);
 
         // The levels' widths: 8 intervals, then 4 times wider until one level holds the whole recording.

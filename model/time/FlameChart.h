@@ -29,7 +29,7 @@ namespace qflame {
 struct FlameChartOptions {
     BuildOptions build;          // granularity and filters, as the flamegraph's (no label frames, not inverted)
     int64_t intervalNanos = 0;   // how long a sample before a gap lasts; 0: the median time between a thread's samples
-    int64_t gapNanos = 0;        // longer than this without a sample breaks every box; 0: twice the interval
+    int64_t gapNanos = 0;        // longer than this without a sample breaks every box; 0: ten intervals
     std::string threadRegex;     // the threads whose name matches (unanchored); empty: all
 };
 
@@ -59,6 +59,7 @@ public:
                                                    const FlameChartOptions &options = {}, const ProgressFn &progress = {});
     ~FlameChart();
 
+    // The threads with samples (of those the regex keeps), the busiest first (ties in the timeline's order).
     const std::vector<Lane> &lanes() const { return m_lanes; }
     int64_t intervalNanos() const { return m_interval; }
     int64_t gapNanos() const { return m_gap; }

@@ -111,7 +111,7 @@ void TimeChart::paintEvent(QPaintEvent *)
         if (m_sel[k].to <= m_sel[k].from)
             continue;
         QColor fill = colours[k];
-        fill.setAlphaF(0.3);
+        fill.setAlphaF(0.15);   // the cells' heat still readable under it
         const double x0 = xOf(double(m_sel[k].from)), x1 = xOf(double(m_sel[k].to));
         const QRectF s(x0, p.top(), std::max(x1 - x0, 2.0), p.height());
         painter.fillRect(s, fill);

@@ -41,8 +41,8 @@ TimePane::TimePane(QWidget *parent) : QWidget(parent)
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(m_flameChart);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);   // the chart's lanes need the height
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
     connect(m_chart, &TimeChart::rangeSelected, this, [this](qint64 from, qint64 to) {
