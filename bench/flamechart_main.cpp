@@ -199,6 +199,11 @@ int main(int argc, char **argv)
                 width);
     const double spans[] = {double(chart->endNanos()), 600e9, 60e9, 10e9, 1e9, 100e6, 10e6, 1e6};
     const char *names[] = {"the whole hour", "10 min", "1 min", "10 s", "1 s", "100 ms", "10 ms", "1 ms"};
+    {
+        // The colours of the frames are worked out on first paint, once per chart, as in the window.
+        QPainter p(&image);
+        painter.paint(p, image.rect(), ChartView{0, double(chart->endNanos()), 0}, palette);
+    }
     std::mt19937_64 rng(1);
     for (size_t z = 0; z < std::size(spans); ++z) {
         const double span = std::min(spans[z], double(chart->endNanos()));

@@ -249,6 +249,18 @@ void tst_FlameChart::levelsAgainstMerging()
         const std::vector<FlameBox> exact = chart->allBoxes(lane);
         QVERIFY(exact.size() > 1000);
         const int64_t end = chart->lanes()[lane].end;
+        // Level 0 at half level 1's width: the boxes in view, those narrower than that merged by the same rule.
+        const int64_t half = chart->width(1) / 2;
+        for (const auto &[from, to] : {std::pair<int64_t, int64_t>{0, end}, {end / 4, end / 2}}) {
+            std::vector<FlameBox> got, inView;
+            chart->query(lane, from, to, double(half), got);
+            for (const FlameBox &b : exact)
+                if (b.end > from && b.start < to)
+                    inView.push_back(b);
+            const auto expected = mergedAt(inView, half, from, to);
+            QVERIFY(expected.size() < inView.size());   // some merged
+            QCOMPARE(describe(*chart, got), describe(*chart, expected));
+        }
         for (size_t level = 1; level <= chart->levels(); ++level) {
             const int64_t w = chart->width(level);
             for (const auto &[from, to] : {std::pair<int64_t, int64_t>{0, end}, {end / 3, end / 3 + 50 * kMs},

@@ -81,11 +81,12 @@ public:
     size_t levelFor(double nanosPerPixel) const;
 
     // Appends to `out` the boxes of `lane` that overlap [from, to), at the resolution `nanosPerPixel`, by depth
-    // then time. At level 0: every box, exactly. At level k: every box of at least width(k), and, at each depth,
-    // the narrower ones merged: consecutive narrower boxes (in time, with no wider box between them) that are
-    // less than width(k) apart are one kMerged box from the first's start to the last's end.
+    // then time. At level k >= 1: every box of at least width(k), and, at each depth, the narrower ones merged:
+    // consecutive narrower boxes (in time, with no wider box between them) that are less than width(k) apart are
+    // one kMerged box from the first's start to the last's end. At level 0, the same rule at nanosPerPixel itself
+    // over the boxes that overlap [from, to): every box of a pixel or more exactly as it is.
     void query(size_t lane, int64_t from, int64_t to, double nanosPerPixel, std::vector<FlameBox> &out) const;
-    // Every box of a lane, from its samples (what level 0 gives over the whole lane; for tests).
+    // Every box of a lane, from its samples, none merged (for tests).
     std::vector<FlameBox> allBoxes(size_t lane) const;
 
     // The sample of a lane at a time (the last that starts at or before it), or -1; its path node.

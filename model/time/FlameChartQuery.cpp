@@ -5,6 +5,7 @@
 #include "time/FlameChartLane.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace qflame {
 
@@ -48,29 +49,53 @@ void FlameChart::query(size_t lane, int64_t from, int64_t to, double nanosPerPix
             overlapping(l, r, from, to, [&](const LaneData::Item &i) { out.push_back({i.start, i.end, r, i.node}); });
         return;
     }
-    // Exact. A box narrower than level 1's width that overlaps [from, to) has all its samples in
+    // Finer than level 1. A box narrower than level 1's width that overlaps [from, to) has all its samples in
     // (from - w, to + w); the wider boxes are level 1's own. The runs through the samples just outside that
     // window may be cut short by it: they are dropped (whatever of them is in view is a wide box).
-    const size_t first = out.size();
     const int64_t w = m_widths[0];
     const size_t a = d.lowerBound(from - w + 1), b = d.lowerBound(to + w);
     const size_t begin = a > 0 ? a - 1 : 0, last = std::min(b, d.size() - 1);
     const size_t cutLeft = a > 0 ? a - 1 : SIZE_MAX;
+    std::vector<std::vector<FlameBox>> narrow(rows);   // by row, in time order as they close
     BoxRuns runs(m_parent, m_depth, m_interval, m_gap);
     const auto emit = [&](const FlameBox &box, size_t firstSample) {
         if (firstSample != cutLeft && box.end - box.start < w && box.end > from && box.start < to)
-            out.push_back(box);
+            narrow[box.depth].push_back(box);
     };
     for (size_t i = begin; i <= last; ++i)
         runs.add(i, d.time(i), d.node[i], emit);
     if (b >= d.size())
         runs.finish(emit);   // the lane's last samples: nothing cut on the right
-    for (uint32_t r = 0; r < rows; ++r)
+    // Per row, the narrow and the wide boxes in time order, those under a pixel merged as a level merges them.
+    const int64_t pixel = int64_t(nanosPerPixel);
+    for (uint32_t r = 0; r < rows; ++r) {
+        std::optional<FlameBox> merged;
+        const auto add = [&](const FlameBox &box) {
+            if (box.end - box.start >= pixel) {
+                if (merged)
+                    out.push_back(*merged), merged.reset();
+                out.push_back(box);
+            } else if (merged && box.start - merged->end < pixel) {
+                merged->end = std::max(merged->end, box.end);
+            } else {
+                if (merged)
+                    out.push_back(*merged);
+                merged = FlameBox{box.start, box.end, r, kMerged};
+            }
+        };
+        auto n = narrow[r].begin();
         overlapping(d.levels[0], r, from, to, [&](const LaneData::Item &i) {
-            if (i.node != kMerged)
-                out.push_back({i.start, i.end, r, i.node});
+            if (i.node == kMerged)
+                return;
+            for (; n != narrow[r].end() && n->start < i.start; ++n)
+                add(*n);
+            add({i.start, i.end, r, i.node});
         });
-    std::sort(out.begin() + int64_t(first), out.end(), byDepthThenStart);
+        for (; n != narrow[r].end(); ++n)
+            add(*n);
+        if (merged)
+            out.push_back(*merged);
+    }
 }
 
 std::vector<FlameBox> FlameChart::allBoxes(size_t lane) const

@@ -1,6 +1,7 @@
 #include "time/TimePane.h"
 
 #include "compare/DiffView.h"
+#include "controls/SecondaryPanes.h"
 #include "flame/FlameView.h"
 #include "io/ReadOptions.h"
 #include "layout/FlameLayout.h"
@@ -33,13 +34,13 @@ TimePane::TimePane(QWidget *parent) : QWidget(parent)
     m_flameChart = new FlameChartView;
     // The heatmap with the range's flamegraph beside it, the flame chart below both: time is read across the
     // whole width there.
-    auto *top = new QSplitter(Qt::Horizontal);
-    top->addWidget(m_chart);
-    top->addWidget(m_right);
-    top->setStretchFactor(0, 1);
-    top->setStretchFactor(1, 1);
+    m_top = new QSplitter(Qt::Horizontal);
+    m_top->addWidget(m_chart);
+    m_top->addWidget(m_right);
+    m_top->setStretchFactor(0, 1);
+    m_top->setStretchFactor(1, 1);
     auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(top);
+    split->addWidget(m_top);
     split->addWidget(m_flameChart);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);   // the chart's lanes need the height
@@ -221,7 +222,14 @@ void TimePane::showDiff(qint64 fromNanos, qint64 toNanos)
             if (!m_diff) {
                 m_diff = new DiffView;
                 m_right->addWidget(m_diff);
+                // The diff flamegraph takes the height; its table is a fold away, as in a comparison tab.
+                m_diff->secondaryPanes()->setCollapsed(true);
             }
+            // The comparison's bar and legend need the width more than the heatmap does.
+            const QList<int> sizes = m_top->sizes();
+            const int width = sizes.value(0) + sizes.value(1);
+            if (sizes.value(1) < width * 3 / 5)
+                m_top->setSizes({width * 2 / 5, width - width * 2 / 5});
             m_diff->setDiff(std::move(r.diff));
             m_right->setCurrentWidget(m_diff);
         });

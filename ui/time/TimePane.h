@@ -19,6 +19,7 @@
 #include <vector>
 
 class QLabel;
+class QSplitter;
 class QStackedWidget;
 
 namespace qflame {
@@ -78,6 +79,7 @@ private:
 
     QLabel *m_status;
     TimeChart *m_chart;
+    QSplitter *m_top;
     QStackedWidget *m_right;
     FlameView *m_flame;
     DiffView *m_diff = nullptr;
