@@ -154,8 +154,11 @@ void tst_FlameChartView::viewsFollowEachOther()
     QCOMPARE(tree->total(CallTree::kRoot), int64_t(50000));   // parse at 0.26 ... 0.74 s, idle at 0.5 s
     // A click on a box outlines its function in the range's flamegraph.
     QVERIFY(chart->clickAt(QPoint(w / 4, rowY(*chart, 0, 2))));
+    QCOMPARE(pane.selectedFunction(), QStringLiteral("parse"));
     const FlameGraphWidget *graph = pane.flameView()->graph();
     QVERIFY(graph->tree());
+    QVERIFY(!chart->clickAt(QPoint(w / 4, rowY(*chart, 1, 2))));   // below the last lane's deepest row: nothing
+    QCOMPARE(pane.selectedFunction(), QStringLiteral("parse"));
     // The search dims the chart's other frames: its matches are the chart's frames named like the pattern.
     pane.setSearch(QStringLiteral("^pa"), Qt::CaseSensitive);
     QVERIFY(chart->painter().hasMatches());

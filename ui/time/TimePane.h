@@ -46,6 +46,8 @@ public:
     DiffView *diffView() const { return m_diff; }   // null until two ranges are compared
     FlameChartView *flameChart() const { return m_flameChart; }
     bool showsDiff() const;
+    // The function of the box last clicked in the chart, outlined in the range's flamegraph where it occurs.
+    QString selectedFunction() const { return m_selectedFrame; }
     QString statusText() const;
     // Whether a computation is under way (for tests and screenshots).
     bool busy() const
