@@ -311,6 +311,12 @@ def main():
       "[benchmarks-rounds.md](benchmarks-rounds.md).")
     w("")
 
+    w("## Flame chart (bench/flamechart.sh, issue #35)")
+    w("")
+    w("`bench/flamechart.sh` times the Time tab's flame chart on one hour at 1 kHz on 8 threads (29 M samples), "
+      "query and paint per frame from the whole hour to 1 ms: [benchmarks-flamechart.md](benchmarks-flamechart.md).")
+    w("")
+
     # The window's figures (bench/window.sh writes benchmarks-window.md beside this file): taken in whole, one
     # heading level down.
     window_md = os.path.join(os.path.dirname(os.path.abspath(args.out)), "benchmarks-window.md")

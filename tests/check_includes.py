@@ -54,7 +54,7 @@ LAYERS = {
         'sourceview': ['controls', 'flame', 'tables', 'compare'],
         'graphview': ['controls', 'flame', 'tables', 'compare'],
         'asmview': ['controls', 'flame', 'tables', 'compare'],
-        'time': ['controls', 'flame'],
+        'time': ['controls', 'flame', 'tables', 'compare'],
         'document': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'sourceview', 'graphview', 'asmview', 'time'],
         'roundsview': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'sourceview', 'document'],
         'explorer': ['controls', 'flame', 'tables', 'compare', 'pgoview', 'sourceview', 'document'],

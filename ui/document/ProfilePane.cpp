@@ -305,6 +305,8 @@ void ProfilePane::runSearch()
 {
     FlameGraphWidget *g = m_flameView->graph();
     const QString pattern = m_search->pattern();
+    if (auto *time = findChild<TimePane *>())   // the Time tab's flame chart and range flamegraph dim alike
+        time->setSearch(pattern, m_search->caseSensitivity());
     if (!m_view.tree || pattern.isEmpty()) {
         g->setMatches({});
         m_model->setFrameFilter(nullptr);

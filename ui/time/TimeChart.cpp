@@ -4,6 +4,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <utility>
 
 namespace qflame {
 
@@ -16,7 +17,9 @@ TimeChart::TimeChart(QWidget *parent) : QWidget(parent)
 void TimeChart::setHeatmap(Heatmap heatmap)
 {
     m_heatmap = std::move(heatmap);
-    m_selFirst = m_selLast = m_dragFrom = -1;
+    m_dragFrom = -1;
+    m_sel[0] = m_sel[1] = {};
+    m_viewFrom = m_viewTo = 0;
     update();
 }
 
@@ -34,14 +37,49 @@ size_t TimeChart::columnAt(double x) const
     return size_t(std::clamp(c, 0.0, double(m_heatmap.columns - 1)));
 }
 
+double TimeChart::xOf(double nanos) const
+{
+    const QRectF p = plot();
+    const double span = double(m_heatmap.columns) * double(m_heatmap.columnNanos);
+    return span > 0 ? p.left() + nanos / span * p.width() : p.left();
+}
+
+TimeChart::Range TimeChart::columnsRange(long long a, long long b) const
+{
+    const long long first = std::min(a, b), last = std::min<long long>(std::max(a, b), (long long)m_heatmap.columns - 1);
+    return {qint64(first) * m_heatmap.columnNanos, qint64(last + 1) * m_heatmap.columnNanos};
+}
+
 void TimeChart::selectColumns(size_t first, size_t last)
 {
     if (m_heatmap.columns == 0)
         return;
-    m_selFirst = (long long)std::min(first, last);
-    m_selLast = (long long)std::min(std::max(first, last), m_heatmap.columns - 1);
+    m_sel[0] = columnsRange((long long)first, (long long)last);
+    m_sel[1] = {};
     update();
-    Q_EMIT rangeSelected(qint64(m_selFirst) * m_heatmap.columnNanos, qint64(m_selLast + 1) * m_heatmap.columnNanos);
+    Q_EMIT rangeSelected(m_sel[0].from, m_sel[0].to);
+}
+
+void TimeChart::selectSecondColumns(size_t first, size_t last)
+{
+    if (m_heatmap.columns == 0)
+        return;
+    m_sel[1] = columnsRange((long long)first, (long long)last);
+    update();
+    Q_EMIT secondRangeSelected(m_sel[1].from, m_sel[1].to);
+}
+
+void TimeChart::setSelection(qint64 fromNanos, qint64 toNanos)
+{
+    m_sel[0] = {fromNanos, toNanos};
+    m_sel[1] = {};
+    update();
+}
+
+void TimeChart::setViewMarker(double fromNanos, double toNanos)
+{
+    m_viewFrom = fromNanos, m_viewTo = toNanos;
+    update();
 }
 
 void TimeChart::paintEvent(QPaintEvent *)
@@ -67,19 +105,34 @@ void TimeChart::paintEvent(QPaintEvent *)
         }
     painter.setPen(pal.color(QPalette::Mid));
     painter.drawRect(p);
-    if (m_selFirst >= 0) {
-        QColor sel = pal.color(QPalette::Highlight);
-        sel.setAlphaF(0.3);
-        const QRectF s(p.left() + double(m_selFirst) * cw, p.top(), double(m_selLast - m_selFirst + 1) * cw, p.height());
-        painter.fillRect(s, sel);
-        painter.setPen(pal.color(QPalette::Highlight));
+    // The first range in the highlight colour, the second (compared with it) in a violet of its own.
+    const QColor colours[2] = {pal.color(QPalette::Highlight), QColor(0x8e, 0x44, 0xad)};
+    for (int k = 0; k < 2; ++k) {
+        if (m_sel[k].to <= m_sel[k].from)
+            continue;
+        QColor fill = colours[k];
+        fill.setAlphaF(0.15);   // the cells' heat still readable under it
+        const double x0 = xOf(double(m_sel[k].from)), x1 = xOf(double(m_sel[k].to));
+        const QRectF s(x0, p.top(), std::max(x1 - x0, 2.0), p.height());
+        painter.fillRect(s, fill);
+        painter.setPen(QPen(colours[k], 2));
         painter.drawRect(s);
+        painter.drawText(s.adjusted(3, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop, k == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+    }
+    if (m_viewTo > m_viewFrom) {
+        // The flame chart's view: a bracket just under the columns.
+        const double x0 = xOf(m_viewFrom), x1 = std::max(xOf(m_viewTo), x0 + 1);
+        painter.setPen(QPen(pal.color(QPalette::Text), 2));
+        const double y = p.bottom() + 2;
+        painter.drawLine(QPointF(x0, y), QPointF(x1, y));
+        painter.drawLine(QPointF(x0, y - 4), QPointF(x0, y));
+        painter.drawLine(QPointF(x1, y - 4), QPointF(x1, y));
     }
     // Seconds along the bottom, every tenth of the columns.
     painter.setPen(pal.color(QPalette::Text));
     const size_t step = std::max<size_t>(1, h.columns / 10);
     for (size_t c = 0; c < h.columns; c += step)
-        painter.drawText(QPointF(p.left() + double(c) * cw + 2, p.bottom() + 14),
+        painter.drawText(QPointF(p.left() + double(c) * cw + 2, p.bottom() + 15),
                          QString::number(double(c) * double(h.columnNanos) / 1e9) + QStringLiteral(" s"));
 }
 
@@ -87,8 +140,10 @@ void TimeChart::mousePressEvent(QMouseEvent *e)
 {
     if (e->button() != Qt::LeftButton || m_heatmap.columns == 0)
         return;
-    m_dragFrom = (long long)columnAt(e->position().x());
-    m_selFirst = m_selLast = m_dragFrom;
+    // Shift+drag: the second range, compared with the first (which a plain drag selects, clearing the second).
+    m_dragging = (e->modifiers() & Qt::ShiftModifier) && m_sel[0].to > m_sel[0].from ? 1 : 0;
+    m_dragFrom = m_dragAt = (long long)columnAt(e->position().x());
+    m_sel[m_dragging] = columnsRange(m_dragFrom, m_dragAt);
     update();
 }
 
@@ -96,8 +151,8 @@ void TimeChart::mouseMoveEvent(QMouseEvent *e)
 {
     if (m_dragFrom < 0)
         return;
-    const long long at = (long long)columnAt(e->position().x());
-    m_selFirst = std::min(m_dragFrom, at), m_selLast = std::max(m_dragFrom, at);
+    m_dragAt = (long long)columnAt(e->position().x());
+    m_sel[m_dragging] = columnsRange(m_dragFrom, m_dragAt);
     update();
 }
 
@@ -106,8 +161,11 @@ void TimeChart::mouseReleaseEvent(QMouseEvent *e)
     if (m_dragFrom < 0 || e->button() != Qt::LeftButton)
         return;
     mouseMoveEvent(e);
-    m_dragFrom = -1;
-    selectColumns(size_t(m_selFirst), size_t(m_selLast));
+    const long long from = std::exchange(m_dragFrom, -1);
+    if (m_dragging == 1)
+        selectSecondColumns(size_t(std::min(from, m_dragAt)), size_t(std::max(from, m_dragAt)));
+    else
+        selectColumns(size_t(std::min(from, m_dragAt)), size_t(std::max(from, m_dragAt)));
 }
 
 }   // namespace qflame
