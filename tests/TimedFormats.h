@@ -81,7 +81,8 @@ inline std::string timedPprofBytes(const std::vector<TimedSample> &samples, int6
         return it->second;
     };
     str("");
-    for (const auto &[type, unit] : {std::pair<std::string, std::string>{"samples", "count"}, {"cpu", "nanoseconds"}}) {
+    const std::pair<std::string, std::string> types[] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+    for (const auto &[type, unit] : types) {
         pb::ValueType *v = p.add_sample_type();
         v->set_type(str(type));
         v->set_unit(str(unit));

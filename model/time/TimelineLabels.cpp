@@ -80,7 +80,7 @@ std::shared_ptr<const Timeline> timelineFromLabels(const Profile &profile)
                 continue;
             if (kind == Key::ThreadName) {
                 if (name.empty())
-                    name = l.str ? profile.str(l.str) : std::to_string(l.num);
+                    name = l.str ? std::string(profile.str(l.str)) : std::to_string(l.num);
                 continue;
             }
             if (l.str)
