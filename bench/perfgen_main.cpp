@@ -3,7 +3,7 @@
 // records of cpu-clock, as `perf script -F comm,pid,tid,cpu,time,period,event,ip,sym,dso` prints them.
 //
 // The stacks are drawn from a synthetic server: 4 DSOs (the binary, libc, libstdc++, the kernel), 3,000 functions,
-// 100,000 distinct stacks 4 to 10 frames deep (7 on average) from main or a thread's entry, each frame with its own
+// 100,000 distinct stacks 4 to 8 frames deep (6 on average) from main or a thread's entry, each frame with its own
 // ip, picked with a skew (a few hot stacks, a long tail) so that the call tree has the shape of a real one. Every
 // 10 s thread 0 spends 200 ms in a garbage collector's stacks, and every minute all threads spend 2 s in a
 // lock's slow path: stripes a heatmap should show. Times start 12,345 s after boot with up to 20 us of jitter.
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
     const auto stackText = [&](bool gc, bool lock) {
         std::string s;
         // Leaf first, as perf prints: a leaf in any DSO, callers in the binary, then the thread's entry.
-        const size_t depth = 4 + rng.below(7);
+        const size_t depth = 4 + rng.below(5);
         std::vector<size_t> frames;
         frames.push_back(gc ? 2000 + rng.below(40) : lock ? 2790 + rng.below(30) : rng.below(3000));
         for (size_t k = 1; k + 3 < depth; ++k) {

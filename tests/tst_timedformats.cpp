@@ -7,6 +7,7 @@
 #include "time/Heatmap.h"
 #include "time/TimeRange.h"
 #include "time/Timeline.h"
+#include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 
 #include <QTest>
@@ -108,7 +109,8 @@ void tst_TimedFormats::eventedSpeedscopeCut()
     const auto cut = profileInRange(read(kEventedSpeedscope), TimeRange{1000000, 5000000});
     QCOMPARE(top(cut, 0), QStringLiteral("a=3000000/5000000 b=2000000/2000000 main=0/5000000"));
     QCOMPARE(top(cut, 0), top(read(kEventedSpeedscopeCut), 0));
-    QCOMPARE(times(*cut->timeline), QStringLiteral("1@1000000 2@2000000 1@4000000"));
+    // Its samples are the ones with an event in range, renumbered: main;a 0, main;a;b 1 (main has none).
+    QCOMPARE(times(*cut->timeline), QStringLiteral("0@1000000 1@2000000 0@4000000"));
     // Thread "worker" by name.
     QCOMPARE(top(profileInRange(read(kEventedSpeedscope), TimeRange{}, "^work"), 0),
              top(read(kEventedSpeedscope), 0));
