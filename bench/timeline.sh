@@ -3,7 +3,6 @@
 # bench/perfgen_main.cpp), written with and without its time field, then measured once each (the files are ~10 GB,
 # each run minutes; run it when the machine is quiet):
 #   - `qflame top` of each (wall time and peak RSS from qflame-bench-measure): times kept against not;
-#   - `qflame heatmap` of the timed file, against its `top`: what the heatmap adds to a load;
 #   - qflame-bench-timeline in one process: the read, the heatmap after it, one thread's, a minute's profile.
 # Prints a Markdown table for docs/benchmarks.md. The generated files go under $TMPDIR (default /tmp) and are
 # deleted at the end.
@@ -31,17 +30,14 @@ sizes="$(stat -c %s "$dir/timed.perf") $(stat -c %s "$dir/untimed.perf")"
 maxsize=$(( ($(stat -c %s "$dir/timed.perf") >> 20) + 64 ))
 
 cat "$dir/timed.perf" > /dev/null   # into the page cache, as far as it fits
-top_timed=$( { "$measure" 1800 "$qflame" top --max-size "$maxsize" "$dir/timed.perf"; } 2>&1 >/dev/null | tail -1 )
+top_timed=$( { "$measure" 1800 "$qflame" top --max-size "$maxsize" "$dir/timed.perf"; } 2>&1 >/dev/null | tee -a /dev/stderr | tail -1 )
 cat "$dir/untimed.perf" > /dev/null
-top_untimed=$( { "$measure" 1800 "$qflame" top --max-size "$maxsize" "$dir/untimed.perf"; } 2>&1 >/dev/null | tail -1 )
-cat "$dir/timed.perf" > /dev/null
-heatmap=$( { "$measure" 1800 "$qflame" heatmap --max-size "$maxsize" --tsv "$dir/timed.perf"; } 2>&1 >/dev/null | tail -1 )
+top_untimed=$( { "$measure" 1800 "$qflame" top --max-size "$maxsize" "$dir/untimed.perf"; } 2>&1 >/dev/null | tee -a /dev/stderr | tail -1 )
 inproc_out="$("$inproc" "$dir/timed.perf")"
 echo "load after: $(uptime)" >&2
 
 echo "generator: ${gen_timed} s; sizes (timed, untimed): $sizes bytes"
 echo "top timed (wall user sys maxrss_kb): $top_timed"
 echo "top untimed: $top_untimed"
-echo "heatmap: $heatmap"
 echo "in process:"
 echo "$inproc_out"
