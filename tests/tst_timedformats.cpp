@@ -28,6 +28,7 @@ private Q_SLOTS:
     void pprofSinceBoot();
     void pprofWithoutTimes();
     void realtimePerfScript();
+    void heatmapCellsByFormula();
 };
 
 namespace {
@@ -216,6 +217,38 @@ void tst_TimedFormats::realtimePerfScript()
     QCOMPARE(top(profileInRange(p, r), size_t(p->findSampleType("cpu-clock"))), QStringLiteral("g=3000/3000 main=0/3000"));
     // perf's default clock counts from boot (TimedPerfScript.h's 10 s): no clock time.
     QVERIFY(!read("prog 100/100 [000] 10.000100: 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n")->timeline->wallClock);
+}
+
+void tst_TimedFormats::heatmapCellsByFormula()
+{
+    // Every event's cell by the definition (column = t / width, row = offset * rows / width) against the heatmap,
+    // which steps from cell to cell: widths that do not divide into rows, one row, many.
+    const auto evented = read(kEventedSpeedscope);
+    const auto pprof = read(timedPprofBytes(timedPprofSamples(kWallT0, "end_timestamp_ns"), kWallT0));
+    for (const auto &p : {evented, pprof}) {
+        for (const int64_t width : {int64_t(3000001), int64_t(7000000), int64_t(1000000000), int64_t(999)})
+            for (const uint32_t rows : {1u, 3u, 7u, 50u}) {
+                if (width == 999 && p == pprof)
+                    continue;   // 2.1 million columns: over the cell limit
+                HeatmapOptions o;
+                o.columnNanos = width;
+                o.rows = rows;
+                o.type = p->sampleTypes.size() - 1;
+                const Heatmap h = computeHeatmap(*p, o);
+                std::vector<int64_t> expected(h.cells.size(), 0);
+                const int64_t events = int64_t(p->timeline->size());
+                p->timeline->forEach([&](size_t, int64_t t, uint32_t s, int64_t w) {
+                    const int64_t column = t / width, row = (t - column * width) * rows / width;
+                    // each event's value: its weight where weights are kept, else its sample's share
+                    const bool weighted = !p->timeline->weight.empty();
+                    int64_t share = p->value(s, o.type), n = 0;
+                    p->timeline->forEach([&](size_t, int64_t, uint32_t s2, int64_t) { n += s2 == s; });
+                    expected[size_t(column * rows + row)] += weighted ? w : share / n;
+                });
+                QVERIFY(events > 0);
+                QCOMPARE(h.cells, expected);
+            }
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_TimedFormats)
