@@ -45,7 +45,10 @@ struct Timeline {
     std::vector<std::string> threadNames;
     int64_t startNanos = 0;   // the origin on the file's clock: the first event's time (a range's cut keeps its file's)
     int64_t spanNanos = 0;    // the last event's time from the origin
-    bool wallClock = false;   // startNanos counts from the Unix epoch (else: since boot, or an arbitrary origin)
+    // startNanos counts from the Unix epoch (else: since boot, or an arbitrary origin). Set for perf script
+    // recorded with -k CLOCK_REALTIME and pprof timestamp labels since the epoch (kEpochFloorNanos tells them);
+    // never for .cpuprofile (startTime is V8's monotonic clock) or speedscope (no absolute start in its schema).
+    bool wallClock = false;
 
     size_t size() const { return sample.size(); }
     uint64_t bytes() const;
