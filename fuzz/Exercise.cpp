@@ -8,6 +8,10 @@
 #include "formats/PerfScriptFormat.h"
 #include "formats/ProfileInput.h"
 #include "names/Demangle.h"
+#include "time/Heatmap.h"
+#include "time/RangeDiff.h"
+#include "time/TimeRange.h"
+#include "time/Timeline.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 #include "tree/PprofRegex.h"
@@ -15,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace qflame::fuzz {
 
@@ -24,6 +29,58 @@ namespace {
 {
     std::fprintf(stderr, "qflame fuzz: invariant broken: %s\n", what);
     std::abort();
+}
+
+// The sum of one sample type over a profile's samples, wrapping as the model's sums do.
+int64_t totalOf(const Profile &p, size_t type)
+{
+    uint64_t sum = 0;
+    for (size_t s = 0; s < p.sampleCount(); ++s)
+        sum += uint64_t(p.value(s, type));
+    return int64_t(sum);
+}
+
+// What the Time tab and `heatmap`/`--from/--to` compute from a timeline (model/time, issue #35), with its
+// invariants: events in time order on known samples and threads, ending at spanNanos; a heatmap's cells sum to
+// the whole range's total, and the two halves of the recording sum to it too; the halves' diff builds.
+void exerciseTimeline(const std::shared_ptr<const Profile> &profile)
+{
+    const Timeline &t = *profile->timeline;
+    if (t.delta.size() != t.size() || (!t.weight.empty() && t.weight.size() != t.size()) || t.threadNames.empty())
+        fail("timeline arrays differ in length");
+    int64_t last = 0;
+    size_t events = 0;
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t) {
+        if (s >= profile->sampleCount() || t.threadOf(s) >= t.threadNames.size())
+            fail("timeline event on an unknown sample or thread");
+        if (nanos < last)
+            fail("timeline events out of time order");
+        last = nanos, ++events;
+    });
+    if (events != t.size() || last != t.spanNanos)
+        fail("timeline span is not its last event's time");
+    const int64_t mid = t.spanNanos / 2;
+    const auto whole = profileInRange(profile, TimeRange{});
+    const auto first = profileInRange(profile, TimeRange{std::numeric_limits<int64_t>::min(), mid});
+    const auto second = profileInRange(profile, TimeRange{mid, std::numeric_limits<int64_t>::max()});
+    HeatmapOptions o;
+    o.columnNanos = t.spanNanos / 64 + 1;   // at most 65 columns
+    o.rows = 7;
+    for (size_t type = 0; type < std::min<size_t>(profile->sampleTypes.size(), 4); ++type) {
+        o.type = type;
+        const Heatmap h = computeHeatmap(*profile, o);
+        uint64_t cells = 0;
+        for (int64_t v : h.cells)
+            cells += uint64_t(v);
+        const int64_t total = totalOf(*whole, type);
+        if (int64_t(cells) != total)
+            fail("heatmap cells do not sum to the timeline's total");
+        if (int64_t(uint64_t(totalOf(*first, type)) + uint64_t(totalOf(*second, type))) != total)
+            fail("two halves of a timeline do not sum to the whole");
+    }
+    if (!profile->sampleTypes.empty())
+        diffTimeRanges(profile, TimeRange{std::numeric_limits<int64_t>::min(), mid},
+                       TimeRange{mid, std::numeric_limits<int64_t>::max()}, 0);
 }
 
 }   // namespace
@@ -81,6 +138,8 @@ Outcome exerciseProfile(std::string_view bytes, std::string *message, Reader rea
             auto flat = FlatTable::compute(tree);
             checkTree(*tree, *flat);
         }
+        if (profile->timeline)
+            exerciseTimeline(profile);
         return Outcome::Tree;
     } catch (const ProfileError &e) {
         if (message)

@@ -97,7 +97,7 @@ seed_dir() {   # target -> prints a fresh directory of seeds
   rm -rf "$d"; mkdir -p "$d"
   local from=()
   case "$1" in
-    fuzz_pprof) from=("$src"/tests/data/* "$src"/tests/data/regressions/* "$src"/../shared/corpus/*) ;;
+    fuzz_pprof) from=("$src"/tests/data/* "$src"/fuzz/seeds/pprof/* "$src"/tests/data/regressions/* "$src"/../shared/corpus/*) ;;
     fuzz_folded) from=("$src"/fuzz/seeds/folded/* "$src"/tests/data/formats/*.folded "$src"/tests/data/regressions/*) ;;
     fuzz_perfscript) from=("$src"/fuzz/seeds/perf/* "$src"/tests/data/regressions/*) ;;
     fuzz_flamebearer) from=("$src"/fuzz/seeds/json/* "$src"/tests/data/formats/*.json "$src"/tests/data/regressions/*) ;;

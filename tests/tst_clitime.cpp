@@ -1,5 +1,6 @@
 // `qflame heatmap` and `--from/--to` through the real binary (issue #35): the heatmap's TSV lines of a hand-made
 // perf script counted by hand from its records, `top` of a range, and the errors of a file without times.
+#include "TimedFormats.h"
 #include "TimedPerfScript.h"
 #include "RunQflame.h"
 
@@ -20,6 +21,9 @@ private Q_SLOTS:
     void topOfARange();
     void convertAndDiffOfARange();
     void errors();
+    void eventedSpeedscope();
+    void wallClockPprof();
+    void wallClockPerfScript();
 
 private:
     QString write(const QString &name, const QByteArray &bytes);
@@ -120,11 +124,13 @@ void tst_CliTime::errors()
     Run r = runQflame({QStringLiteral("top"), m_folded, QStringLiteral("--from"), QStringLiteral("1")});
     QCOMPARE(r.code, 2);
     QCOMPARE(r.err, QByteArray("qflame: " + m_folded.toUtf8() + ": the profile has no sample times, which --from/--to "
-                               "needs (perf script and Chrome .cpuprofile files have them)\n"));
+                               "needs (perf script, Chrome .cpuprofile and speedscope files have them, and pprof files "
+                               "whose samples have timestamp labels)\n"));
     r = runQflame({QStringLiteral("heatmap"), m_folded});
     QCOMPARE(r.code, 2);
     QCOMPARE(r.err, QByteArray("qflame: " + m_folded.toUtf8() + ": the profile has no sample times, which a heatmap "
-                               "needs (perf script and Chrome .cpuprofile files have them)\n"));
+                               "needs (perf script, Chrome .cpuprofile and speedscope files have them, and pprof files "
+                               "whose samples have timestamp labels)\n"));
     r = runQflame({QStringLiteral("heatmap"), m_perf, QStringLiteral("--rows"), QStringLiteral("0")});
     QCOMPARE(r.code, 1);
     QVERIFY(r.err.startsWith("qflame: --rows takes a whole number from 1 to 100000, not '0'\n"));
@@ -132,6 +138,64 @@ void tst_CliTime::errors()
     QCOMPARE(r.code, 2);
     QCOMPARE(r.err, QByteArray("qflame: " + m_perf.toUtf8() + ": '2026-12-04T11:00:00Z' is a clock time, but the "
                                "file's sample times are not (give seconds from the first sample)\n"));
+}
+
+void tst_CliTime::eventedSpeedscope()
+{
+    // The evented profile of TimedFormats.h: each interval's length at its start, 2 ms columns of 1 ms rows.
+    const QString file = write(QStringLiteral("worker.speedscope.json"), qflame::test::kEventedSpeedscope);
+    Run r = run({QStringLiteral("heatmap"), file, QStringLiteral("--tsv"), QStringLiteral("--column-ms"),
+                 QStringLiteral("2"), QStringLiteral("--rows"), QStringLiteral("2")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("0\t0\t1000000\n0\t1\t1000000\n2000000\t0\t2000000\n4000000\t0\t2000000\n"
+                               "6000000\t0\t1000000\n8000000\t0\t1000000\n"));
+    // [1 ms, 5 ms): top equals top of the file the test cut by hand.
+    r = run({QStringLiteral("top"), file, QStringLiteral("--tsv"), QStringLiteral("--from"), QStringLiteral("0.001"),
+             QStringLiteral("--to"), QStringLiteral("0.005")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("3000000\t5000000\ta\n2000000\t2000000\tb\n0\t5000000\tmain\n"));
+    const QString cut = write(QStringLiteral("cut.speedscope.json"), qflame::test::kEventedSpeedscopeCut);
+    QCOMPARE(run({QStringLiteral("top"), cut, QStringLiteral("--tsv")}).out, r.out);
+}
+
+void tst_CliTime::wallClockPprof()
+{
+    using namespace qflame::test;
+    const auto samples = timedPprofSamples(kWallT0, "end_timestamp_ns");
+    const QString file = write(QStringLiteral("timed.pb"), QByteArray::fromStdString(timedPprofBytes(samples, kWallT0)));
+    // cpu (the last type) per cell: A at 0, B at 0.25 s, C's two halves at 1.5 and 1.6 s, D at 2.1 s.
+    Run r = run({QStringLiteral("heatmap"), file, QStringLiteral("--tsv")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("0\t0\t10000000\n0\t12\t10000000\n1000000000\t25\t10000000\n"
+                               "1000000000\t30\t10000000\n2000000000\t5\t10000000\n"));
+    // RFC 3339, in UTC and with an offset: [0.5 s, 2.1 s) holds C alone; top equals top of a file of C alone.
+    r = run({QStringLiteral("top"), file, QStringLiteral("--tsv"), QStringLiteral("--from"),
+             QStringLiteral("2025-12-04T11:00:01Z"), QStringLiteral("--to"), QStringLiteral("2025-12-04T12:00:02.6+01:00")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("20000000\t20000000\tf\n0\t20000000\tmain\n"));
+    const QString alone = write(QStringLiteral("c.pb"), QByteArray::fromStdString(timedPprofBytes({samples[2]}, kWallT0)));
+    QCOMPARE(run({QStringLiteral("top"), alone, QStringLiteral("--tsv")}).out, r.out);
+    // Seconds from the first sample select the same.
+    QCOMPARE(run({QStringLiteral("top"), file, QStringLiteral("--tsv"), QStringLiteral("--from"), QStringLiteral("0.5"),
+                  QStringLiteral("--to"), QStringLiteral("2.1")}).out, r.out);
+    // The same samples timed from boot (perf_data_converter's timestamp_ns): a clock time is refused, clearly.
+    const QString boot = write(QStringLiteral("boot.pb"), QByteArray::fromStdString(
+                                   timedPprofBytes(timedPprofSamples(5000000000, "timestamp_ns"), kWallT0)));
+    r = runQflame({QStringLiteral("top"), boot, QStringLiteral("--from"), QStringLiteral("2025-12-04T11:00:01Z")});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err, QByteArray("qflame: " + boot.toUtf8() + ": '2025-12-04T11:00:01Z' is a clock time, but the "
+                               "file's sample times are not (give seconds from the first sample)\n"));
+}
+
+void tst_CliTime::wallClockPerfScript()
+{
+    // perf record -k CLOCK_REALTIME: 11:00:00.2Z to 11:00:01Z is [0.1999 s, 0.9999 s) from the first record,
+    // thread 101's g alone.
+    const QString file = write(QStringLiteral("realtime.perf"), qflame::test::kRealtimePerfScript);
+    const Run r = run({QStringLiteral("top"), file, QStringLiteral("--tsv"), QStringLiteral("--from"),
+                       QStringLiteral("2025-12-04T11:00:00.2Z"), QStringLiteral("--to"), QStringLiteral("2025-12-04T11:00:01Z")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("3000\t3000\tg\n0\t3000\tmain\n"));
 }
 
 QTEST_GUILESS_MAIN(tst_CliTime)

@@ -255,13 +255,15 @@ void tst_Timeline::refusals()
     const auto untimed = read("prog 100/100 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n");
     QVERIFY(!untimed->timeline);
     QCOMPARE(error([&] { profileInRange(untimed, TimeRange{}); }),
-             QStringLiteral("in: the profile has no sample times, which a time range needs (perf script and Chrome "
-                            ".cpuprofile files have them)"));
+             QStringLiteral("in: the profile has no sample times, which a time range needs (perf script, Chrome "
+                            ".cpuprofile and speedscope files have them, and pprof files whose samples have "
+                            "timestamp labels)"));
     ReadOptions o;
     o.timeTo = "1";
     QCOMPARE(error([&] { read("prog 100/100 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n", o); }),
-             QStringLiteral("in: the profile has no sample times, which --from/--to needs (perf script and Chrome "
-                            ".cpuprofile files have them)"));
+             QStringLiteral("in: the profile has no sample times, which --from/--to needs (perf script, Chrome "
+                            ".cpuprofile and speedscope files have them, and pprof files whose samples have "
+                            "timestamp labels)"));
     const auto p = read(kPerf);
     QCOMPARE(error([&] { parseTimePoint(*p->timeline, "2026-12-04T11:00:00Z", "in"); }),
              QStringLiteral("in: '2026-12-04T11:00:00Z' is a clock time, but the file's sample times are not (give "

@@ -489,7 +489,7 @@ public:
             if (column >= 0)
                 weighted[size_t(column)] = 1;
         if (!m_untimed)
-            m_p.timeline = m_timeline.build(std::move(weighted));
+            m_p.timeline = m_timeline.wallClockIfEpoch().build(std::move(weighted));   // -k CLOCK_REALTIME
         m_p.comments.push_back(str("qflame: imported from perf script"));
         m_p.sourceName = m_source;
         return std::make_shared<Profile>(std::move(m_p));

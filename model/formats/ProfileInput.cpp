@@ -12,6 +12,7 @@
 #include "names/TemplateArguments.h"
 #include "pprof/PprofReader.h"
 #include "time/TimeRange.h"
+#include "time/TimelineLabels.h"
 
 #include <algorithm>
 #include <optional>
@@ -35,6 +36,26 @@ std::shared_ptr<const Profile> readPerfScriptBytes(std::string_view text, const 
                                                    const ReadOptions &options)
 {
     return readPerfScript(text, sourceName, options);
+}
+
+// pprof, with the samples' times where their labels carry them (time/TimelineLabels.h).
+std::shared_ptr<const Profile> withLabelTimes(std::shared_ptr<const Profile> profile)
+{
+    if (auto timeline = timelineFromLabels(*profile))
+        std::const_pointer_cast<Profile>(profile)->timeline = std::move(timeline);   // no one else holds it yet
+    return profile;
+}
+
+std::shared_ptr<const Profile> readTimedPprofBytes(std::string_view raw, const std::string &sourceName,
+                                                   const ReadOptions &options)
+{
+    return withLabelTimes(readPprofBytes(raw, sourceName, options));
+}
+
+std::shared_ptr<const Profile> readTimedPprofInflating(InflatingStream &in, const std::string &sourceName,
+                                                       const ReadOptions &options)
+{
+    return withLabelTimes(readPprofInflating(in, sourceName, options));
 }
 
 std::shared_ptr<const Profile> readFlamebearerBytes(std::string_view json, const std::string &sourceName,
@@ -141,9 +162,12 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
     const Compression c = sniffCompression(bytes);
     try {
         if (c == Compression::None) {
-            if (bytes.size() > cap)
-                throw ProfileError(sourceName + ": " + sizeLimitMessage(cap));
             const FormatReader &reader = only ? readerFor(*only) : sniffReader(bytes);
+            // pprof's protobuf streams count in int, so it stops at 2 GiB (the cap); the text and JSON readers
+            // take what --max-size allows: an hour of perf script on 8 threads at 1 kHz is 11 GB (issue #35).
+            const uint64_t limit = reader.format == ProfileFormat::Pprof ? cap : options.maxDecompressedBytes;
+            if (bytes.size() > limit)
+                throw ProfileError(sourceName + ": " + sizeLimitMessage(limit));
             try {
                 return reader.readBytes(bytes, sourceName, options);
             } catch (const ProfileError &e) {
@@ -228,7 +252,7 @@ const std::vector<FormatReader> &formatReaders()
         {ProfileFormat::LegacyPprof, looksLikeLegacyPprof, readLegacyPprof, nullptr},
         {ProfileFormat::PerfScript, looksLikePerfScript, readPerfScriptBytes, nullptr},
         {ProfileFormat::Folded, recognizesFolded, readFoldedBytes, nullptr},
-        {ProfileFormat::Pprof, nullptr, readPprofBytes, readPprofInflating},
+        {ProfileFormat::Pprof, nullptr, readTimedPprofBytes, readTimedPprofInflating},
     };
     return readers;
 }

@@ -68,6 +68,7 @@ public:
         // A sampled profile in time units: sample i starts where the weights before it end (time/Timeline.h).
         if (!m_evented && type.unit == "nanoseconds")
             m_timeline = std::make_shared<Timeline>();
+        m_timedEvents = m_evented && type.unit == "nanoseconds";   // an evented profile's, as intervals
         m_pass = 2;
         readJson(json, *this, m_source + ": ", m_options.maxJsonDepth);
         if (m_evented)
@@ -437,7 +438,8 @@ private:
         m_builder->setOtherBytes(heldBytes(m_frames) + heldBytes(m_texts) + heldBytes(m_profiles) + fixedBytes(m_ids) +
                                  heldBytes(m_sampleOf) + heldBytes(m_weights) + heldBytes(m_nodes) + m_childOf.bytes() +
                                  2 * heldBytes(m_stack) +   // and m_leafFirst, as long
-                                 (m_timeline ? heldBytes(m_timeline->sample) + heldBytes(m_timeline->delta) : 0));
+                                 (m_timeline ? heldBytes(m_timeline->sample) + heldBytes(m_timeline->delta) : 0) +
+                                 m_events.grownBytes());
     }
 
     // An evented profile's time per distinct stack: the stacks open form a tree (a trie of frames), each
@@ -479,9 +481,28 @@ private:
 
     void account(int64_t time)
     {
-        if (m_at != 0 && time > m_last)
+        if (m_at != 0 && time > m_last) {
             m_nodes[m_at].self += time - m_last;
+            interval(m_at, m_last, time - m_last);
+        }
         m_last = std::max(m_last, time);
+    }
+
+    // The timeline of an evented profile: each interval in which the open stack stays the same is one event at
+    // its start weighing its length (speedscope draws it as one box per frame); an event that changes nothing
+    // (a frame opened and closed at one time) does not cut it.
+    void interval(uint32_t node, int64_t start, int64_t length)
+    {
+        if (!m_timedEvents)
+            return;
+        if (node == m_lastNode && start == m_lastEnd) {
+            m_events.extendLast(length);
+        } else {
+            if (m_events.grownBytes() != m_events.bytes())
+                account();   // before it grows: counted as grown, so a growth past the budget never happens
+            m_events.add(node, start, length);
+        }
+        m_lastNode = node, m_lastEnd = start + length;
     }
 
     void finishEvents(const ProfileInfo &p)
@@ -500,6 +521,16 @@ private:
                 leafFirst.push_back(m_nodes[k].location);
             m_builder->appendStackIds(leafFirst, {m_nodes[n].self});   // distinct by construction
         }
+        if (!m_events.size())
+            return;
+        // The events name nodes; the samples are the nodes that have time, in order. The profile is one thread.
+        std::vector<uint32_t> sampleOf(m_nodes.size(), 0);
+        uint32_t sample = 0;
+        for (size_t n = 1; n < m_nodes.size(); ++n)
+            if (m_nodes[n].self != 0)
+                sampleOf[n] = sample++;
+        m_events.thread(m_texts[p.name]);
+        m_builder->setTimeline(m_events.build({1}, &sampleOf));
     }
 
     const std::string &m_source;
@@ -536,6 +567,10 @@ private:
     StackProfileBuilder::HashSlots m_childOf;   // (parent, frame) -> node
     uint32_t m_at = 0;                     // the node of the stack open now
     int64_t m_last = 0;
+    bool m_timedEvents = false;            // an evented profile in time units: its intervals are kept
+    TimelineBuilder m_events;              // per interval: its node, start and length
+    uint32_t m_lastNode = 0;               // the last interval's node and end
+    int64_t m_lastEnd = -1;
 };
 
 }   // namespace

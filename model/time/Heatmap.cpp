@@ -50,13 +50,25 @@ Heatmap computeHeatmap(const Profile &profile, const HeatmapOptions &options)
             keepThread[i] = re.match(QString::fromStdString(t.threadNames[i])).hasMatch();
     }
     const EventValues value(profile, options.type);
+    // The events come in time order, so the cell of one is the last one's or a later one: the row is found by
+    // stepping over row ends, and the divisions (a 128-bit one per event took half of an hour's 28.8 million
+    // events' 1.2 s) run only when an event leaves its column, or is before its cell (never, in time order).
+    size_t column = 0;
+    uint32_t row = 0;
+    int64_t cellStart = 0, cellEnd = -1, columnEnd = -1;
     t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t weight) {
         if (!keepThread[t.threadOf(s)])
             return;
-        const int64_t column = nanos / options.columnNanos;
-        const int64_t offset = nanos - column * options.columnNanos;
-        const uint32_t row = uint32_t((__int128(offset) * options.rows) / options.columnNanos);
-        int64_t &cell = h.cells[size_t(column) * h.rows + row];
+        if (nanos >= columnEnd || nanos < cellStart) {
+            column = size_t(nanos / options.columnNanos);
+            const int64_t offset = nanos - int64_t(column) * options.columnNanos;
+            row = uint32_t((__int128(offset) * options.rows) / options.columnNanos);
+            columnEnd = int64_t(column + 1) * options.columnNanos;
+            cellStart = h.cellStartNanos(column, row), cellEnd = h.cellEndNanos(column, row);
+        }
+        while (nanos >= cellEnd)
+            cellStart = cellEnd, cellEnd = h.cellEndNanos(column, ++row);
+        int64_t &cell = h.cells[column * h.rows + row];
         cell = wrappingAdd(cell, value(weight, s));
     });
     for (int64_t v : h.cells)

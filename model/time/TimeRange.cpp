@@ -17,7 +17,8 @@ const Timeline &requireTimeline(const Profile &profile, const std::string &what)
 {
     if (!profile.timeline)
         throw ProfileError(profile.sourceName + ": the profile has no sample times, which " + what +
-                           " needs (perf script and Chrome .cpuprofile files have them)");
+                           " needs (perf script, Chrome .cpuprofile and speedscope files have them, and pprof files "
+                           "whose samples have timestamp labels)");
     return *profile.timeline;
 }
 

@@ -117,7 +117,7 @@ std::shared_ptr<const Timeline> TimelineBuilder::build(std::vector<uint8_t> weig
         }
     }
     t->threadNames = m_threadNames.empty() ? std::vector<std::string>{std::string()} : m_threadNames;
-    t->wallClock = m_wallClock;
+    t->wallClock = m_wallClock || (m_wallIfEpoch && t->startNanos >= kEpochFloorNanos);
     return t;
 }
 

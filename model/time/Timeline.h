@@ -1,5 +1,5 @@
 // Each sample's time and thread, for the formats that record them (perf script, Chrome .cpuprofile in both its
-// forms): what the heatmap, a time range's profile and a comparison of two ranges are computed from (issue #35).
+// forms, speedscope's sampled and evented profiles, pprof samples with a timestamp label): what the heatmap, a time range's profile and a comparison of two ranges are computed from (issue #35).
 //
 // A profile's samples are stacks with summed values (equal stacks of a file are one sample); the timeline keeps
 // the file's records as events in time order, each naming the sample it was added to. An event costs 8 bytes:
@@ -25,6 +25,10 @@ namespace qflame {
 
 struct Profile;
 
+// 10^18 ns after the Unix epoch (2001-09-09): no clock that counts from boot gets there (31.7 years of uptime),
+// so a time past it counts from the epoch, a wall-clock time (CLOCK_REALTIME, or TAI's 37 s apart).
+inline constexpr int64_t kEpochFloorNanos = 1000000000000000000;
+
 struct Timeline {
     static constexpr uint32_t kLongDelta = UINT32_MAX;
 
@@ -41,7 +45,10 @@ struct Timeline {
     std::vector<std::string> threadNames;
     int64_t startNanos = 0;   // the origin on the file's clock: the first event's time (a range's cut keeps its file's)
     int64_t spanNanos = 0;    // the last event's time from the origin
-    bool wallClock = false;   // startNanos counts from the Unix epoch (else: since boot, or an arbitrary origin)
+    // startNanos counts from the Unix epoch (else: since boot, or an arbitrary origin). Set for perf script
+    // recorded with -k CLOCK_REALTIME and pprof timestamp labels since the epoch (kEpochFloorNanos tells them);
+    // never for .cpuprofile (startTime is V8's monotonic clock) or speedscope (no absolute start in its schema).
+    bool wallClock = false;
 
     size_t size() const { return sample.size(); }
     uint64_t bytes() const;
@@ -91,9 +98,17 @@ public:
         m_time.push_back(nanos);
         m_weight.push_back(weight);
     }
+    // Adds to the last event's weight (an evented profile's interval that goes on after an event that changed
+    // nothing).
+    void extendLast(int64_t weight) { m_weight.back() += weight; }
     size_t size() const { return m_sample.size(); }
     uint64_t bytes() const;   // held now, as the readers' budgets count it
+    // bytes(), counted as grown when the next add would grow the arrays (heldBytes in formats/StackProfile.h).
+    uint64_t grownBytes() const { return bytes() * (m_sample.size() == m_sample.capacity() ? 2 : 1); }
     void setWallClock(bool wallClock) { m_wallClock = wallClock; }
+    // The times are wall-clock times when the first is past kEpochFloorNanos (checked at build): for a clock
+    // that a format does not name (perf's -k CLOCK_REALTIME, a pprof timestamp label).
+    TimelineBuilder &wallClockIfEpoch() { m_wallIfEpoch = true; return *this; }
     // The origin of the times (default: the first event's).
     void setOrigin(int64_t nanos) { m_origin = nanos, m_hasOrigin = true; }
     // `weighted`: per sample type, whether the events' weights are its values (else each event is an equal
@@ -107,7 +122,7 @@ private:
     std::vector<uint32_t> m_sampleThread;
     std::vector<std::string> m_threadNames;
     std::unordered_map<std::string, uint32_t> m_threadIndex;
-    bool m_wallClock = false, m_hasOrigin = false;
+    bool m_wallClock = false, m_hasOrigin = false, m_wallIfEpoch = false;
     int64_t m_origin = 0;
 };
 
