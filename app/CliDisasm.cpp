@@ -124,7 +124,10 @@ int runDiffDisasm(const ParsedArgs &argv)
         markInliningChanges(diff, computeInliningChanges({base}, {next}));   // the PGO panel's sample type
     } catch (const ProfileError &) {
     }
-    writeDisasmDiffText(diff, writeToStdout);
+    if (a.json)
+        writeToStdout(disasmDiffJson(diff));
+    else
+        writeDisasmDiffText(diff, writeToStdout);
     return 0;
 }
 

@@ -46,13 +46,14 @@ VerbSpec diffGraphForm()
 
 VerbSpec diffDisasmForm()
 {
-    return {"diff", "--disasm", "BASE NEW --disasm REGEX [--binary-base P] [--binary-new P] [--noise K] [--tsv]",
+    return {"diff", "--disasm", "BASE NEW --disasm REGEX [--binary-base P] [--binary-new P] [--noise K] [--tsv|--json]",
             "two builds' instructions grouped by source line and inline frame: cum before, after, delta and class, "
             "then each side's instructions",
             join({{{"--disasm", "REGEX", "the functions to disassemble"},
                    {"--binary-base", "FILE|DIR", "BASE's binary (a file, or a folder searched by build id)"},
                    {"--binary-new", "FILE|DIR", "NEW's binary"}, kSample, kNoise,
-                   {"--tsv", nullptr, "exact integers, one row per group and instruction"}},
+                   {"--tsv", nullptr, "exact integers, one row per group and instruction"},
+                   {"--json", nullptr, "the groups, their instructions, per-instruction deltas and inlining marks as JSON (docs/json.md)"}},
                   timeRange(), files()}),
             VerbNeeds::Files, runDiffDisasm};
 }

@@ -202,6 +202,39 @@ void tst_ShapeJson::disasm()
     for (const QStringList &row : expected)
         flat += row[2].toLongLong();
     QCOMPARE(flat, 8);   // the 5 and the 3 samples (both addresses fall in one instruction, spin's third)
+
+    // diff --disasm of that profile against itself with 7 more samples on the same instruction: the JSON's groups
+    // and instructions are the --tsv rows, and the delta is the 7 worked out here.
+    b.sample({1}, {7});
+    const QString more = dir.filePath(QStringLiteral("more.pb"));
+    QFile moreOut(more);
+    QVERIFY(moreOut.open(QIODevice::WriteOnly));
+    moreOut.write(QByteArray::fromStdString(b.message().SerializeAsString()));
+    moreOut.close();
+    const QStringList diffArgs{QStringLiteral("diff"), profile, more, QStringLiteral("--disasm"), QStringLiteral("spin")};
+    const Run diffTsv = runQflame(diffArgs + QStringList{QStringLiteral("--tsv")});
+    QVERIFY2(diffTsv.code == 0, diffTsv.err.constData());
+    const QJsonObject d = parsed(runQflame(diffArgs + QStringList{QStringLiteral("--json")}));
+    QCOMPARE(integer(d.value(QLatin1String("before_total"))), QStringLiteral("8"));
+    QCOMPARE(integer(d.value(QLatin1String("after_total"))), QStringLiteral("15"));
+    QList<QStringList> diffRows;
+    qint64 delta = 0;
+    for (const QJsonValue &g : d.value(QLatin1String("groups")).toArray()) {
+        const QString file = g[QLatin1String("file")].toString(), line = integer(g[QLatin1String("line")]);
+        diffRows << QStringList{QStringLiteral("group"), g[QLatin1String("routine")].toString(),
+                                g[QLatin1String("function")].toString(),
+                                file.isEmpty() && line == QLatin1String("0") ? QString() : file + QLatin1Char(':') + line,
+                                integer(g[QLatin1String("before_cum")]), integer(g[QLatin1String("after_cum")]),
+                                integer(g[QLatin1String("delta_cum")]), g[QLatin1String("class")].toString()};
+        delta += integer(g[QLatin1String("delta_cum")]).toLongLong();
+        for (const char *side : {"before", "after"})
+            for (const QJsonValue &in : g[QLatin1String(side)].toArray())
+                diffRows << QStringList{QLatin1String(side), in[QLatin1String("address")].toString(),
+                                        integer(in[QLatin1String("flat")]), integer(in[QLatin1String("cum")]),
+                                        in[QLatin1String("text")].toString()};
+    }
+    QCOMPARE(diffRows, tsvRows(diffTsv.out));
+    QCOMPARE(delta, 7);
 }
 
 QTEST_GUILESS_MAIN(tst_ShapeJson)

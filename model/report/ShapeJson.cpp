@@ -133,4 +133,67 @@ std::string disasmJson(const Disassembly &d)
     return j.text();
 }
 
+std::string disasmDiffJson(const DisasmDiff &d)
+{
+    JsonOut j;
+    j.beginObject();
+    j.field("report", "diff-disasm");
+    j.field("version", 1);
+    j.field("sample_type", d.sampleType);
+    j.field("unit", d.unit);
+    j.field("before_total", d.beforeTotal);
+    j.field("after_total", d.afterTotal);
+    j.fieldNumber("noise_k", d.noiseK);
+    j.fieldBool("counts_known", d.countsKnown);
+    j.key("groups");
+    j.beginArray();
+    for (const DisasmGroup &g : d.groups) {
+        j.beginObject();
+        j.field("routine", g.routine);
+        j.field("function", g.function);
+        j.field("file", g.file);
+        j.field("line", g.line);
+        j.field("before_cum", g.beforeCum);
+        j.field("after_cum", g.afterCum);
+        j.field("delta_cum", g.cumDelta());
+        j.field("class", diffClassName(g.cls));
+        j.fieldBool("same_code", g.sameCode);
+        for (int side = 0; side < 2; ++side) {
+            j.key(side ? "after" : "before");
+            j.beginArray();
+            for (const DisasmInstruction &in : side ? g.after : g.before) {
+                char address[32];
+                std::snprintf(address, sizeof address, "%llx", static_cast<unsigned long long>(in.address));
+                j.beginObject();
+                j.field("address", address);
+                j.field("flat", in.flat);
+                j.field("cum", in.cum);
+                j.field("text", in.text);
+                j.endObject();
+            }
+            j.endArray();
+        }
+        j.key("paired");
+        j.beginArray();
+        for (const InstructionDelta &p : g.paired) {
+            j.beginObject();
+            j.field("flat_delta", p.flatDelta);
+            j.field("cum_delta", p.cumDelta);
+            j.field("class", diffClassName(p.cls));
+            j.endObject();
+        }
+        j.endArray();
+        j.key("became_inlined");
+        j.beginArray();
+        for (const InlinedCall &c : g.inlinedCalls)
+            if (c.kind == InliningChange::Kind::BecameInlined)
+                j.string(c.callee);
+        j.endArray();
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    return j.text();
+}
+
 }   // namespace qflame

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "disasm/Disasm.h"
+#include "disasm/DisasmDiff.h"
 #include "graph/CallGraph.h"
 #include "time/Heatmap.h"
 
@@ -21,5 +22,11 @@ std::string heatmapJson(const Heatmap &heatmap, const std::string &sampleType, c
 // {"sample_type", "unit", "total", "routines": [{"name", "binary", "flat", "cum", "instructions": [{"address"
 // (hex text), "flat", "cum", "file", "line", "text"}]}]}.
 std::string disasmJson(const Disassembly &d);
+// diff --disasm: {"sample_type", "unit", "before_total", "after_total", "noise_k", "counts_known", "groups": [{
+// "routine", "function", "file", "line", "before_cum", "after_cum", "delta_cum", "class", "same_code",
+// "before": [instruction], "after": [instruction], "paired": [{"flat_delta", "cum_delta", "class"}] (one per
+// instruction where the code is the same), "became_inlined": [callee, ...]}]}; an instruction {"address" (hex
+// text), "flat", "cum", "text"}.
+std::string disasmDiffJson(const DisasmDiff &d);
 
 }   // namespace qflame
