@@ -37,7 +37,7 @@ namespace {
 
 struct ServerArgs {
     std::map<std::string, std::string> values;   // option name (without --) -> value
-    bool tsv = false, csv = false, force = false;
+    bool tsv = false, csv = false, json = false, force = false;
 
     bool has(const char *name) const { return values.count(name) != 0; }
     QString get(const char *name, const char *fallback = "") const
@@ -62,7 +62,7 @@ ServerArgs serverArgsFrom(const ParsedArgs &p)
             continue;
         a.values[item.option.substr(2)] = item.value;
     }
-    a.tsv = p.has("--tsv"), a.csv = p.has("--csv"), a.force = p.has("--force");
+    a.tsv = p.has("--tsv"), a.csv = p.has("--csv"), a.json = p.has("--json"), a.force = p.has("--force");
     for (const char *required : {"url", "type", "from", "to"})
         if (!a.has(required))
             usageError(verb + " needs --" + required);
@@ -184,6 +184,7 @@ RemoteTop fetchRemoteTop(const ParsedArgs &args)
     RemoteTop out;
     out.tsv = a.tsv;
     out.csv = a.csv;
+    out.json = a.json;
     out.limit = positiveNumber(a, "limit");
     const ProfileQuery query = queryFrom(a);
     QrynClient client(connectionFrom(a));
@@ -270,7 +271,7 @@ int runRemoteDiff(const ParsedArgs &args)
 int runRemoteTop(const ParsedArgs &args)
 {
     const RemoteTop remote = fetchRemoteTop(args);
-    return printTop(*remote.table, remote.limit, remote.tsv, remote.csv);
+    return printTop(*remote.table, remote.limit, remote.tsv, remote.csv, remote.json);
 }
 
 qryn::ConnectionSettings connectionFromOptions(const std::map<std::string, std::string> &values,

@@ -27,7 +27,7 @@ int runMerge(const ParsedArgs &args);
 struct RemoteTop {
     std::shared_ptr<const FlatTable> table;
     std::optional<uint64_t> limit;
-    bool tsv = false, csv = false;
+    bool tsv = false, csv = false, json = false;
 };
 RemoteTop fetchRemoteTop(const ParsedArgs &args);
 

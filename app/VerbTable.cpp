@@ -182,7 +182,7 @@ std::vector<VerbSpec> buildTable()
     t.push_back({"top", "--url", "URL --type PROFILE_TYPE_ID [--query SELECTOR] --from TIME --to TIME [options]",
                  "the table of `qflame top FILE` for the server's merged flamegraph",
                  join({server(),
-                       {{"--limit", "N", "only the first N rows"}, kTsv, kCsv,
+                       {{"--limit", "N", "only the first N rows"}, kTsv, kCsv, kJson,
                         {"--sample", "TYPE", "refused: --type picks the sample type"},
                         {"--granularity", "G", "refused: the server's flamegraph has function names only"}},
                        common()}),

@@ -8,6 +8,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -105,6 +108,17 @@ void tst_QrynCli::topTsvEqualsLocalTop()
     const QStringList rows = flatRows(remote.out);
     QVERIFY(rows.size() >= 5);
     QCOMPARE(rows, flatRows(local.out));
+    // --json holds the --tsv rows' numbers, in their order (the server's names carry no inline marks).
+    const Run json = runQflame(QStringList{"top"} << server(type, query) << "--json");
+    QVERIFY2(json.code == 0, json.err.constData());
+    QByteArray fromJson;
+    for (const QJsonValue &r : QJsonDocument::fromJson(json.out).object().value(QLatin1String("rows")).toArray()) {
+        QCOMPARE(r[QLatin1String("inline")].toString(), QStringLiteral("none"));
+        fromJson += QByteArray::number(qint64(r[QLatin1String("flat")].toDouble())) + '\t' +
+                    QByteArray::number(qint64(r[QLatin1String("cum")].toDouble())) + '\t' +
+                    r[QLatin1String("name")].toString().toUtf8() + '\n';
+    }
+    QCOMPARE(fromJson, remote.out);
 }
 
 void tst_QrynCli::topTable()
