@@ -94,6 +94,28 @@ std::string heatmapJson(const Heatmap &h, const std::string &sampleType, const s
     return j.text();
 }
 
+namespace {
+
+// One instruction as both disasm JSONs hold it: the address in hex as --tsv prints it; its source line only where
+// the report's rows carry one (a diff's are its group's).
+void instruction(JsonOut &j, const DisasmInstruction &in, bool withLine)
+{
+    char address[32];
+    std::snprintf(address, sizeof address, "%llx", static_cast<unsigned long long>(in.address));
+    j.beginObject();
+    j.field("address", address);
+    j.field("flat", in.flat);
+    j.field("cum", in.cum);
+    if (withLine) {
+        j.field("file", in.file);
+        j.field("line", in.line);
+    }
+    j.field("text", in.text);
+    j.endObject();
+}
+
+}   // namespace
+
 std::string disasmJson(const Disassembly &d)
 {
     JsonOut j;
@@ -113,18 +135,8 @@ std::string disasmJson(const Disassembly &d)
         j.field("cum", r.cum);
         j.key("instructions");
         j.beginArray();
-        for (const DisasmInstruction &in : r.instructions) {
-            char address[32];
-            std::snprintf(address, sizeof address, "%llx", static_cast<unsigned long long>(in.address));
-            j.beginObject();
-            j.field("address", address);
-            j.field("flat", in.flat);
-            j.field("cum", in.cum);
-            j.field("file", in.file);
-            j.field("line", in.line);
-            j.field("text", in.text);
-            j.endObject();
-        }
+        for (const DisasmInstruction &in : r.instructions)
+            instruction(j, in, true);
         j.endArray();
         j.endObject();
     }
@@ -161,16 +173,8 @@ std::string disasmDiffJson(const DisasmDiff &d)
         for (int side = 0; side < 2; ++side) {
             j.key(side ? "after" : "before");
             j.beginArray();
-            for (const DisasmInstruction &in : side ? g.after : g.before) {
-                char address[32];
-                std::snprintf(address, sizeof address, "%llx", static_cast<unsigned long long>(in.address));
-                j.beginObject();
-                j.field("address", address);
-                j.field("flat", in.flat);
-                j.field("cum", in.cum);
-                j.field("text", in.text);
-                j.endObject();
-            }
+            for (const DisasmInstruction &in : side ? g.after : g.before)
+                instruction(j, in, false);
             j.endArray();
         }
         j.key("paired");
