@@ -28,7 +28,7 @@ const BenchProfile &profileOfNodes(uint64_t nodes, uint64_t sampleSeed = 1);
 // The default-type call tree of profileOfNodes.
 std::shared_ptr<const CallTree> treeOfNodes(uint64_t nodes, uint64_t sampleSeed = 1);
 
-// The shape of tests/ProfileFactory.cpp's big synthetic trees: a random tree of `nodes` nodes, every node a
+// The shape of tests/support/ProfileFactory.cpp's big synthetic trees: a random tree of `nodes` nodes, every node a
 // function of its own ("f<id>", one location each), one sample per leaf. Real profiles have far fewer
 // functions than nodes; this is the worst case for everything that is per function.
 const Profile &distinctFunctionProfile(uint64_t nodes);

@@ -1,5 +1,5 @@
 // qflame-bench-explorer: the qryn explorer on a 20-minute window whose flamegraph has 400,000 nodes (issue #23).
-// A querier server on a thread of its own (tests/qryn/ThreadedFaultServer, the GUI stall test's) answers
+// A querier server on a thread of its own (tests/support/qryn/ThreadedFaultServer, the GUI stall test's) answers
 // SelectMergeStacktraces with a prepared body of 400,000 nodes that are all distinct functions (24 MB, the worst
 // case for everything per function), at once: its own time is writing bytes it already holds. Each run makes a
 // fresh explorer tab (offscreen), connects, sets a 20-minute custom range and loads; it prints, in ms:

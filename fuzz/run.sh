@@ -61,7 +61,8 @@ if [ "${QFLAME_FUZZ_NO_GUI_LEAKS:-}" != 1 ]; then
   fi
   echo "fuzz: GUI tests under LeakSanitizer (offscreen)"
   for t in "${gui_tests[@]}"; do
-    if (cd "$BUILD/tests" && QT_QPA_PLATFORM=offscreen ASAN_OPTIONS="detect_leaks=1" "./$t" > "../$t.lsan.log" 2>&1); then
+    log="$(cd "$BUILD" && pwd)/$t.lsan.log"   # absolute: the test runs in its own folder (tests/ui/)
+    if (cd "$BUILD/tests/ui" && QT_QPA_PLATFORM=offscreen ASAN_OPTIONS="detect_leaks=1" "./$t" > "$log" 2>&1); then
       echo "fuzz: $t: no leaks, all passed"
     else
       status=1

@@ -8,6 +8,8 @@
 - A folder includes only itself and the folders below it (LAYERS). The loose files of model/ and ui/ are the top of
   their library and may include everything in it; ui/ may include all of model/.
 - No source file (model/, ui/, app/, tests/, bench/, fuzz/) is over MAX_LINES lines.
+- A model test (tests/model/) is headless and links the model only: it includes no ui/ or app/ header and no QtGui
+  or QtWidgets one (tests/CMakeLists.txt refuses the libraries too).
 - Background work has one place: in ui/ and app/ only JOB_HELPER (controls/LatestJob.h, "the latest job wins")
   includes QtConcurrent or QFutureWatcher; model/ starts its jobs as it likes. No widget starts or watches a job
   of its own, so no widget keeps a hand-written "latest request" counter.
@@ -152,9 +154,35 @@ def check(root, qt_include_dir):
                 if m and JOB_HEADER.match(m.group(1)):
                     breaches.append(f'{os.path.relpath(path, root)}:{number}: <{m.group(1)}> outside {JOB_HELPER}: '
                                     f'app/ runs no job of its own (the model\'s, or a LatestJob)')
+        if path.startswith(os.path.join(root, 'tests', 'model') + os.sep):
+            breaches += model_test_breaches(root, path, text, gui)
         if n > MAX_LINES:
             breaches.append(f'{os.path.relpath(path, root)}: {n} lines, more than {MAX_LINES}')
     return breaches, counted
+
+
+def model_test_breaches(root, path, text, gui):
+    """A model test names model/ headers, the test support's and its own; a widget or CLI header is another layer's."""
+    found = []
+    shown = os.path.relpath(path, root)
+    for number, line in enumerate(text.split('\n'), 1):
+        m = ANGLED.match(line)
+        if m and m.group(1) in gui:
+            found.append(f'{shown}:{number}: a model test includes the GUI header <{m.group(1)}> (tests/ui/ is for widgets)')
+            continue
+        m = QUOTED.match(line)
+        if not m or GENERATED.search(m.group(1)):
+            continue
+        target = m.group(1)
+        here = [os.path.join(root, 'model', target), os.path.join(root, 'tests', 'support', target),
+                os.path.join(os.path.dirname(path), target), os.path.join(root, 'fuzz', target)]
+        if any(os.path.exists(t) for t in here):
+            continue
+        layer = next((lib for lib in ('ui', 'app') if os.path.exists(os.path.join(root, lib, target))), None)
+        if layer:
+            found.append(f'{shown}:{number}: a model test includes {layer}/{target} (tests/{"ui" if layer == "ui" else "cli"}/ '
+                         f'is for that layer)')
+    return found
 
 
 def plant(path, line_after, text):
@@ -185,6 +213,8 @@ def self_test(root, qt_include_dir):
         ('ui/flame/FlameView.h', '#pragma once', '#include <QtConcurrent/QtConcurrentRun>', 'outside ui/controls'),
         ('ui/compare/DiffView.h', '#pragma once', '#include <QFutureWatcher>', 'outside ui/controls'),
         ('app/Cli.h', '#pragma once', '#include <QtConcurrent>', 'outside ui/controls'),
+        ('tests/model/tst_calltree.cpp', '// The call tree', '#include "flame/FlameView.h"', 'a model test includes ui/'),
+        ('tests/model/tst_calltree.cpp', '// The call tree', '#include <QWidget>', 'a model test includes the GUI'),
     ]
     clean, _ = check(root, qt_include_dir)
     if clean:

@@ -6,13 +6,13 @@
 #
 # printed (UNIT: the unit of sample type N, so that values print as exact integers), with Debian's
 # golang-1.19-go (go1.19.8, as the corpus oracles). Options starting with "--" are qflame's and not passed.
-# First it rewrites the hand-made profiles (made-*.pb) from their description in tests/tst_filters.cpp, so run
-# it with a built tst_filters: TST_FILTERS=/path/to/build/tests/tst_filters tests/data/oracle-filters/regen.sh
+# First it rewrites the hand-made profiles (made-*.pb) from their description in tests/model/tst_filters.cpp, so run
+# it with a built tst_filters: TST_FILTERS=/path/to/build/tests/model/tst_filters tests/data/oracle-filters/regen.sh
 # Last, it writes NAME.peek for tst_sandwich: go tool pprof -peek '.' with the same options (see the end).
 set -euo pipefail
 cd "$(dirname "$0")"
 GO="${GO:-/usr/lib/go-1.19/bin/go}"
-TST_FILTERS="${TST_FILTERS:-../../../build/tests/tst_filters}"
+TST_FILTERS="${TST_FILTERS:-../../../build/tests/model/tst_filters}"
 CORPUS="${CORPUS:-../../../../shared/corpus}"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC HOME="$tmp" PPROF_TMPDIR="$tmp" PPROF_BINARY_PATH="$tmp/none" PPROF_TOOLS="$tmp/none"

@@ -11,7 +11,6 @@
 
 using namespace qflame;
 using namespace qflame::pgotest;
-using qflame::test::runQflameWith;
 
 namespace {
 
@@ -62,7 +61,6 @@ private Q_SLOTS:
     void measuredNoiseClassesNodes();
     void cliOptionsAsTheModel_data();
     void cliOptionsAsTheModel();
-    void cliPictures();
 };
 
 void tst_GraphMarks::inliningChangesOnEdges()
@@ -241,28 +239,6 @@ void tst_GraphMarks::cliOptionsAsTheModel()
     QCOMPARE(r.out.toStdString(), graphTsv(*graph));
     if (nodeCount == 0)   // no limit: every node that passes nodefraction
         QCOMPARE(graph->nodes().size(), graph->nodesBeforeLimit());
-}
-
-void tst_GraphMarks::cliPictures()
-{
-    const QString base = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
-    const QString next = QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz");
-    QTemporaryDir dir;
-    const QString png = dir.filePath(QStringLiteral("g.png")), svg = dir.filePath(QStringLiteral("d.svg"));
-    Run r = runQflameWith({QStringLiteral("graph"), base, QStringLiteral("--png"), png},
-                          {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
-    QCOMPARE(r.code, 0);
-    QFile p(png);
-    QVERIFY(p.open(QIODevice::ReadOnly));
-    QCOMPARE(p.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
-    r = runQflameWith({QStringLiteral("diff"), base, next, QStringLiteral("--graph"), QStringLiteral("--svg"), svg},
-                      {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
-    QCOMPARE(r.code, 0);
-    QFile s(svg);
-    QVERIFY(s.open(QIODevice::ReadOnly));
-    const QByteArray text = s.readAll();
-    QVERIFY(text.contains("<svg"));
-    QVERIFY(text.contains("checksumBlock"));
 }
 
 QTEST_MAIN(tst_GraphMarks)

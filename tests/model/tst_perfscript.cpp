@@ -587,7 +587,7 @@ void tst_PerfScript::realPerfRecord()
 }
 
 // perf record --call-graph dwarf of a program built with -O2 -g whose `inner` and `outer` exist only inlined into
-// `work` (tests/PerfTestProgram.h), then perf script --inline, with and without -F +srcline: flat and cum per
+// `work` (tests/support/PerfTestProgram.h), then perf script --inline, with and without -F +srcline: flat and cum per
 // function, per source line and per address, and pprof's inline markers, equal collapseInline's of the same text.
 void tst_PerfScript::realPerfRecordInline()
 {

@@ -9,6 +9,7 @@
 
 using qflame::test::Run;
 using qflame::test::runQflame;
+using qflame::test::runQflameWith;
 
 namespace {
 
@@ -48,6 +49,7 @@ private Q_SLOTS:
     void diffAcrossFormats();
     void errors_data();
     void errors();
+    void graphPictures();
 };
 
 void tst_CliFormats::readsEveryFormat_data()
@@ -199,6 +201,29 @@ void tst_CliFormats::errors()
     const Run r = runQflame(args, input);
     QCOMPARE(r.code, code);
     QVERIFY2(QString::fromUtf8(r.err).contains(stderrContains), r.err.constData());
+}
+
+// `graph --png` and `diff --graph --svg` draw, so `qflame` hands them to qflame-gui: a PNG and an SVG come out.
+void tst_CliFormats::graphPictures()
+{
+    const QString base = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
+    const QString next = QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz");
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("g.png")), svg = dir.filePath(QStringLiteral("d.svg"));
+    Run r = runQflameWith({QStringLiteral("graph"), base, QStringLiteral("--png"), png},
+                          {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
+    QCOMPARE(r.code, 0);
+    QFile p(png);
+    QVERIFY(p.open(QIODevice::ReadOnly));
+    QCOMPARE(p.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+    r = runQflameWith({QStringLiteral("diff"), base, next, QStringLiteral("--graph"), QStringLiteral("--svg"), svg},
+                      {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
+    QCOMPARE(r.code, 0);
+    QFile s(svg);
+    QVERIFY(s.open(QIODevice::ReadOnly));
+    const QByteArray text = s.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("checksumBlock"));
 }
 
 QTEST_GUILESS_MAIN(tst_CliFormats)

@@ -17,7 +17,7 @@ using namespace qflame;
 
 namespace {
 
-// `go ARGS` in dir, its caches inside dir and GOPATH mode (one file, no module), as tests/GoToolchain.h runs it.
+// `go ARGS` in dir, its caches inside dir and GOPATH mode (one file, no module), as tests/support/GoToolchain.h runs it.
 bool runGo(const QString &go, const QStringList &args, const QString &dir)
 {
     QProcess p;

@@ -38,7 +38,7 @@ namespace pb = perftools::profiles;
 
 namespace {
 
-// The PGO tests' message builder (tests/PgoTestSupport.h) with one samples/count value per sample.
+// The PGO tests' message builder (tests/support/PgoTestSupport.h) with one samples/count value per sample.
 class Builder : public pgotest::Builder {
 public:
     using pgotest::Builder::sample;
