@@ -8,6 +8,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QComboBox;
 class QMenu;
 class QStackedWidget;
@@ -121,8 +123,7 @@ private:
     void savePaneState(QWidget *tab) const;   // a profile or comparison tab's panes, for the next of its kind
     void updateStartPage();   // the start page's lists, and whether it or the tabs show
     void frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos);
-    template <typename F>
-    void forEachGraph(F f);
+    void forEachGraph(const std::function<void(FlameGraphWidget *)> &f);   // every tab's flamegraphs
 
     QTabWidget *m_tabs;
     StartPage *m_start;
