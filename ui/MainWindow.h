@@ -9,6 +9,7 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <memory>
 
 class QComboBox;
 class QMenu;
@@ -29,12 +30,15 @@ class FlameGraphWidget;
 class ProfilePane;
 class RoundsPane;
 class StartPage;
+template <class T>
+class LatestJob;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     // Opens each file in a new tab, in the background. A file that fails shows its error and closes its tab;
     // the other tabs are untouched.
@@ -90,13 +94,17 @@ public:
     // its sample type and granularity, with its active filters; the diff table under the tab's normalisation.
     enum class ExportFormat { Pprof, Folded, TopCsv, DiffCsv, Png, Svg, Speedscope };
     bool canExport(ExportFormat format) const;
-    // Writes the current tab as `format` to `path`, without asking (the menu asks for the path, then calls
-    // this). A failure shows a message box and leaves every tab as it was.
+    // Writes the current tab as `format` to `path`, without asking, before returning (scripts and tests). A
+    // failure shows a message box and leaves every tab as it was.
     bool exportTo(ExportFormat format, const QString &path);
+    // The same as the menu does it: the bytes are made and written off the GUI thread (a large tree's pprof
+    // takes seconds; a bottom-up tab first builds its top-down tree), then exported() or the message box.
+    void exportInBackground(ExportFormat format, const QString &path);
     QAction *exportAction(ExportFormat format) const { return m_exportActions.value(int(format)); }
 
 Q_SIGNALS:
     void loadFinished(bool ok);
+    void exported(const QString &path);   // a file written by exportTo or exportInBackground
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -113,6 +121,12 @@ private:
     DiffView *exportDiffView() const;       // the current comparison's, or the qryn explorer's when it shows one
     FlameGraphWidget *exportGraph() const;  // the graph of one of those
     void exportDialog(ExportFormat format);
+    bool exportFiltered(ExportFormat format) const;   // the tab's filters shape what is written
+    QString writePicture(ExportFormat format, const QString &path);   // PNG or SVG; the error or empty
+    // The bytes of a stack or table export written to `path` (the error or empty), from the tab's immutable model
+    // results only: it runs on any thread.
+    std::function<QString()> exportWork(ExportFormat format, const QString &path) const;
+    bool exportDone(const QString &path, const QString &error, bool filtered);
     void updateExportActions();
     void openDialog();
     void compareDialog();
@@ -133,6 +147,7 @@ private:
     QAction *m_colorBlindAction = nullptr;
     QList<QAction *> m_schemeActions;
     QList<QAction *> m_exportActions;   // indexed by ExportFormat
+    std::unique_ptr<LatestJob<QString>> m_exportJob;   // File > Export's writing (made at the first export)
     QString m_lastError;
     bool m_restoredGeometry = false;
     bool m_icicle = false;

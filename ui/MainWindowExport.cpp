@@ -11,12 +11,16 @@
 #include "flame/FlameView.h"
 #include "tree/CallTreeBuilder.h"
 
+#include "controls/LatestJob.h"
+
 #include <QFileDialog>
 #include <QStatusBar>
 
 #include <algorithm>
 
 namespace qflame {
+
+MainWindow::~MainWindow() = default;   // here, where LatestJob is a complete type
 
 ProfilePane *MainWindow::exportPane() const
 {
@@ -83,7 +87,7 @@ void MainWindow::exportDialog(ExportFormat format)
     const Kind &k = kinds[int(format)];
     const QString path = QFileDialog::getSaveFileName(this, k.title, k.name, k.filter);
     if (!path.isEmpty())
-        exportTo(format, path);
+        exportInBackground(format, path);
 }
 
 bool MainWindow::exportTo(ExportFormat format, const QString &path)
@@ -91,43 +95,83 @@ bool MainWindow::exportTo(ExportFormat format, const QString &path)
     if (!canExport(format))
         return false;
     QString error;
-    bool filtered = false;
-    if (format == ExportFormat::Png || format == ExportFormat::Svg) {
-        FlameGraphWidget *g = exportGraph();
-        // At least 1200 px, so that an export from a narrow window still has readable labels.
-        const int width = std::max(g->width(), 1200);
-        const bool ok = format == ExportFormat::Svg ? g->writeSvg(path, width)
-                                                    : g->renderImage(width).save(path, "PNG");
-        if (!ok)
-            error = tr("%1: cannot write").arg(path);
-    } else if (format == ExportFormat::DiffCsv) {
-        error = writeExportFileOrError(path, diffTableCsv(*exportDiffView()->diffTable()));
-    } else {
-        const LoadedView &v = exportPane()->view();
-        filtered = v.filters.any();
-        // Stacks are written root first: a bottom-up tab's stacks are those of its top-down tree.
+    if (format == ExportFormat::Png || format == ExportFormat::Svg)
+        error = writePicture(format, path);
+    else
+        error = exportWork(format, path)();
+    return exportDone(path, error, exportFiltered(format));
+}
+
+void MainWindow::exportInBackground(ExportFormat format, const QString &path)
+{
+    if (!canExport(format))
+        return;
+    if (format == ExportFormat::Png || format == ExportFormat::Svg) {   // painted by the widget, on its thread
+        exportDone(path, writePicture(format, path), false);
+        return;
+    }
+    const bool filtered = exportFiltered(format);
+    statusBar()->showMessage(tr("Writing %1...").arg(path));
+    if (!m_exportJob)
+        m_exportJob = std::make_unique<LatestJob<QString>>(this);
+    // A later export replaces this one's status line but not its file: each writes its own path.
+    m_exportJob->start(exportWork(format, path), [this, path, filtered](QString error) {
+        exportDone(path, error, filtered);
+    });
+}
+
+bool MainWindow::exportFiltered(ExportFormat format) const
+{
+    const ProfilePane *p = exportPane();
+    return format != ExportFormat::DiffCsv && p && p->view().filters.any();
+}
+
+QString MainWindow::writePicture(ExportFormat format, const QString &path)
+{
+    FlameGraphWidget *g = exportGraph();
+    // At least 1200 px, so that an export from a narrow window still has readable labels.
+    const int width = std::max(g->width(), 1200);
+    const bool ok = format == ExportFormat::Svg ? g->writeSvg(path, width) : g->renderImage(width).save(path, "PNG");
+    return ok ? QString() : tr("%1: cannot write").arg(path);
+}
+
+std::function<QString()> MainWindow::exportWork(ExportFormat format, const QString &path) const
+{
+    // Only immutable, shared model results are captured: the tab may change or close while the work runs.
+    if (format == ExportFormat::DiffCsv)
+        return [table = exportDiffView()->sharedDiffTable(), path] {
+            return writeExportFileOrError(path, diffTableCsv(*table));
+        };
+    const LoadedView &v = exportPane()->view();
+    if (format == ExportFormat::TopCsv)
+        return [flat = v.flat, path] { return writeExportFileOrError(path, flatTableCsv(*flat)); };
+    const StackFormat stacks = format == ExportFormat::Pprof    ? StackFormat::Pprof
+                               : format == ExportFormat::Folded ? StackFormat::Folded
+                                                                : StackFormat::Speedscope;
+    return [v, stacks, path] {
+        // Stacks are written root first: a bottom-up tab's stacks are those of its top-down tree, built here.
         std::shared_ptr<const CallTree> tree = v.tree;
-        if (format != ExportFormat::TopCsv && tree->isInverted()) {
+        if (tree->isInverted()) {
             BuildOptions topDown;
             topDown.granularity = v.granularity;
             topDown.filters = v.filters;
             topDown.filters.inverted = false;
             tree = CallTreeBuilder::build(v.profiles, size_t(v.sampleType), topDown);
         }
-        const StackFormat stacks = format == ExportFormat::Pprof    ? StackFormat::Pprof
-                                   : format == ExportFormat::Folded ? StackFormat::Folded
-                                                                    : StackFormat::Speedscope;
-        error = writeExportFileOrError(
-            path, format == ExportFormat::TopCsv
-                      ? flatTableCsv(*v.flat)
-                      : stackExportBytes(*tree, stacks, speedscopeProfileName(*v.profiles.front(), size_t(v.sampleType))));
-    }
+        return writeExportFileOrError(
+            path, stackExportBytes(*tree, stacks, speedscopeProfileName(*v.profiles.front(), size_t(v.sampleType))));
+    };
+}
+
+bool MainWindow::exportDone(const QString &path, const QString &error, bool filtered)
+{
     if (!error.isEmpty()) {
         showError(error, tr("Cannot export"));
         return false;
     }
     statusBar()->showMessage(filtered ? tr("Wrote %1 (with the active filters)").arg(path) : tr("Wrote %1").arg(path),
                              5000);
+    Q_EMIT exported(path);
     return true;
 }
 

@@ -230,6 +230,12 @@ void tst_Exports::diffTableCsv()
     const QByteArray halved = readAll(csv);
     QCOMPARE(halved, QByteArray::fromStdString(qflame::diffTableCsv(*w.currentDiff()->diffView()->diffTable())));
     QVERIFY(halved.contains(",575000000,-1345000000,"));   // main.checksumBlock's flat after and delta
+    // The menu's way, off the GUI thread: the same bytes, then exported().
+    const QString background = m_dir.filePath(QStringLiteral("diff-background.csv"));
+    QSignalSpy exported(&w, &MainWindow::exported);
+    w.exportInBackground(Format::DiffCsv, background);
+    QVERIFY(exported.wait(10000));
+    QCOMPARE(readAll(background), halved);
 }
 
 // A qryn tab exports its merged profile like a file. No server: the explorer's pane shows a loaded view, as it
@@ -304,6 +310,10 @@ void tst_Exports::unwritablePathShowsErrorAndKeepsTabs()
         QVERIFY(!w.exportTo(f, bad));
     QCOMPARE(w.tabs()->count(), 2);
     QVERIFY(w.view().tree);
+    // In the background the same: the message box comes when the work ends, the tabs stay.
+    w.exportInBackground(Format::Folded, bad.chopped(4) + QStringLiteral(".folded"));
+    QTRY_VERIFY(w.lastError().startsWith(QStringLiteral("/nonexistent/dir/x.folded: cannot write")));
+    QCOMPARE(w.tabs()->count(), 2);
     // And the next export to a good path works.
     QVERIFY(w.exportTo(Format::Pprof, m_dir.filePath(QStringLiteral("after-error.pb.gz"))));
 }

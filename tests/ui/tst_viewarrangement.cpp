@@ -91,6 +91,17 @@ void tst_ViewArrangement::bottomUpPerTabAndBack()
     BuildOptions topDown;
     QCOMPARE(file.readAll().toStdString(),
              writeFolded(*CallTreeBuilder::build(first->view().profiles, size_t(first->view().sampleType), topDown)));
+    // The menu's way: the top-down tree is built and written off the GUI thread, and the same bytes come out.
+    const QString background = dir.filePath(QStringLiteral("up-background.folded"));
+    QSignalSpy exported(&w, &MainWindow::exported);
+    w.exportInBackground(MainWindow::ExportFormat::Folded, background);
+    QVERIFY(exported.isEmpty());   // not written on this call: the work is on the pool
+    QVERIFY(exported.wait(10000));
+    QCOMPARE(exported.at(0).at(0).toString(), background);
+    QFile second(background);
+    QVERIFY(second.open(QIODevice::ReadOnly));
+    file.seek(0);
+    QCOMPARE(second.readAll(), file.readAll());
     // A second tab opens top-down: the arrangement is the tab's.
     w.openFiles({kCpu});
     QVERIFY(waitLoaded(w));

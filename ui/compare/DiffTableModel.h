@@ -23,6 +23,7 @@ public:
     explicit DiffTableModel(QObject *parent = nullptr);
     void setTable(std::shared_ptr<const DiffTable> table);
     const DiffTable *table() const { return m_table.get(); }
+    std::shared_ptr<const DiffTable> sharedTable() const { return m_table; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -457,6 +457,11 @@ const DiffTable *DiffView::diffTable() const
     return m_model->table();
 }
 
+std::shared_ptr<const DiffTable> DiffView::sharedDiffTable() const
+{
+    return m_model->sharedTable();
+}
+
 QString DiffView::summaryText() const
 {
     return m_summary->text();

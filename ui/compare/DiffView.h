@@ -50,6 +50,7 @@ public:
     // The per-function table the view shows (under the controls' normalisation and noise threshold), for
     // export; nullptr before a diff is set.
     const DiffTable *diffTable() const;
+    std::shared_ptr<const DiffTable> sharedDiffTable() const;   // the same, for work that outlives this call
     QString summaryText() const;
     SearchBar *searchBar() const { return m_search; }
     // Takes the search bar out of the view's layout, for a tab to put it into its header row (the caller
