@@ -264,6 +264,9 @@ void tst_RoundsPane::sourceLinesPerRound()
     QVERIFY(waitLoaded(pane));
     QCOMPARE(cell(pane.functionTable(), 0, 0), QStringLiteral("main.work"));
     QSignalSpy ready(pane.sourceView(), &RoundsSourceView::listingReady);
+    // The listing's model under Qt's model checks while it fills (before any listing, then with one).
+    new QAbstractItemModelTester(pane.sourceView()->table()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                 &pane);
     // A double-click is a press, then the double-click event (the view acts on the index pressed).
     const QPoint at = pane.functionTable()->visualRect(pane.functionTable()->model()->index(0, 0)).center();
     QTest::mouseClick(pane.functionTable()->viewport(), Qt::LeftButton, {}, at);
