@@ -1,5 +1,6 @@
 // The call graph (model/graph): hand-made profiles whose graphs are worked out by hand (recursion, inline edges,
 // pruning, residual edges, a comparison), and every profile of the corpus against go tool pprof's own -dot graph.
+#include "PprofMaker.h"
 #include "GoToolchain.h"
 #include "formats/ProfileInput.h"
 #include "graph/CallGraph.h"
@@ -25,73 +26,7 @@ using qflame::pgotest::goBinary;
 
 namespace {
 
-// Writes profiles location by location, for what folded stacks cannot say: inlining.
-class Maker {
-public:
-    explicit Maker(std::vector<std::pair<std::string, std::string>> types = {{"samples", "count"}})
-    {
-        s("");
-        for (auto &[t, u] : types) {
-            auto *vt = m_p.add_sample_type();
-            vt->set_type(s(t));
-            vt->set_unit(s(u));
-        }
-    }
-    int64_t s(const std::string &str)
-    {
-        auto it = m_strings.find(str);
-        if (it != m_strings.end())
-            return it->second;
-        m_p.add_string_table(str);
-        return m_strings[str] = m_p.string_table_size() - 1;
-    }
-    uint64_t fn(const std::string &name)
-    {
-        auto *f = m_p.add_function();
-        f->set_id(uint64_t(m_p.function_size()));
-        f->set_name(s(name));
-        return f->id();
-    }
-    // Lines innermost first: function ids.
-    uint64_t loc(const std::vector<uint64_t> &functions)
-    {
-        auto *l = m_p.add_location();
-        l->set_id(uint64_t(m_p.location_size()));
-        for (uint64_t f : functions)
-            l->add_line()->set_function_id(f);
-        return l->id();
-    }
-    uint64_t at(const std::string &name)
-    {
-        auto it = m_simple.find(name);
-        return it != m_simple.end() ? it->second : (m_simple[name] = loc({fn(name)}));
-    }
-    void sample(const std::vector<uint64_t> &locsLeafFirst, std::vector<int64_t> values)
-    {
-        auto *smp = m_p.add_sample();
-        for (uint64_t l : locsLeafFirst)
-            smp->add_location_id(l);
-        for (int64_t v : values)
-            smp->add_value(v);
-    }
-    // "main;a;b" root first.
-    void stack(const std::string &folded, std::vector<int64_t> values)
-    {
-        std::vector<uint64_t> locs;
-        for (const QString &f : QString::fromStdString(folded).split(QLatin1Char(';')))
-            locs.insert(locs.begin(), at(f.toStdString()));
-        sample(locs, std::move(values));
-    }
-    std::shared_ptr<const Profile> profile(const std::string &name = "made")
-    {
-        return readPprof(m_p.SerializeAsString(), name);
-    }
-
-private:
-    pb::Profile m_p;
-    std::map<std::string, int64_t> m_strings;
-    std::map<std::string, uint64_t> m_simple;
-};
+using Maker = qflame::test::PprofMaker;
 
 // "name flat cum" per node and "caller>callee weight kind" per edge, sorted, for one-line comparisons.
 QStringList describe(const CallGraph &g)
@@ -326,9 +261,9 @@ void tst_CallGraph::inlineEdges()
 {
     Maker m;
     const uint64_t outer = m.fn("outer"), inl = m.fn("inl"), both = m.fn("both"), main = m.fn("main");
-    const uint64_t lMain = m.loc({main}), lInl = m.loc({inl, outer});   // inl inlined into outer
-    const uint64_t lBothInl = m.loc({both, main});                      // both inlined into main ...
-    const uint64_t lBoth = m.loc({both});                               // ... and really called from main
+    const uint64_t lMain = m.locOf({main}), lInl = m.locOf({inl, outer});   // inl inlined into outer
+    const uint64_t lBothInl = m.locOf({both, main});                      // both inlined into main ...
+    const uint64_t lBoth = m.locOf({both});                               // ... and really called from main
     m.sample({lInl, lMain}, {7});
     m.sample({lBothInl}, {2});
     m.sample({lBoth, lMain}, {1});

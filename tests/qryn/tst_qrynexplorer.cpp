@@ -3,6 +3,7 @@
 //
 // Data set: svc-base = gen__baseline.cpu + gen__heap at B (version=base, env=ci), svc-opt = gen__optimized.cpu at O
 // (version=pgo, env=ci). With QFLAME_SCREENSHOTS_DIR set, the explorer and a two-range comparison are saved there.
+#include "qryn/ExplorerAnswers.h"
 #include "compare/DiffView.h"
 #include "diff/DiffTree.h"
 #include "document/DocumentPane.h"
@@ -33,34 +34,8 @@ namespace {
 
 const QString kCpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
 
-struct Finished {
-    bool ok = false;
-    QString message;
-};
-
-// Every answer of the explorer since the last take(): a test starts a request, then waits for its kind.
-class Answers {
-public:
-    explicit Answers(QrynExplorer *e) : m_spy(e, &QrynExplorer::requestFinished) {}
-    void clear() { m_spy.clear(); }
-    // Takes the first answer to `what` (waiting for it: each request ends by the client's timeout).
-    Finished take(const QString &what)
-    {
-        for (int i = 0; i < 600; ++i) {
-            for (int j = 0; j < m_spy.size(); ++j)
-                if (m_spy[j][0].toString() == what) {
-                    const Finished f{m_spy[j][1].toBool(), m_spy[j][2].toString()};
-                    m_spy.removeAt(j);
-                    return f;
-                }
-            m_spy.wait(100);
-        }
-        return {false, QStringLiteral("timed out waiting for ") + what};
-    }
-
-private:
-    QSignalSpy m_spy;
-};
+using Answers = qflame::test::ExplorerAnswers;
+using qflame::test::Finished;
 
 // The timeline's steps as text, "labels@step start=total" for each step of a series that holds something (its
 // value per second times the step's length).

@@ -6,6 +6,7 @@
 // Retry button, which asks again once it is back, what was shown staying meanwhile; and the window's command line
 // takes the secrets of the saved connection with its URL. With QFLAME_SCREENSHOTS_DIR set the 401 state is saved there too; it always goes to
 // /tmp/qflame-explorer-401.png for a look.
+#include "qryn/ExplorerAnswers.h"
 #include "CliExplorer.h"
 #include "compare/DiffView.h"
 #include "diff/DiffTree.h"
@@ -40,40 +41,8 @@ namespace {
 const QString kCpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
 constexpr int kFaultTimeoutMs = 1500;
 
-struct Finished {
-    bool ok = false;
-    QString message;
-    qint64 ms = -1;   // since the last clear()
-};
-
-class Answers {
-public:
-    explicit Answers(QrynExplorer *e) : m_spy(e, &QrynExplorer::requestFinished) { m_clock.start(); }
-    void clear()
-    {
-        m_spy.clear();
-        m_clock.start();
-    }
-    Finished take(const QString &what, int timeoutMs = 60'000)
-    {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < timeoutMs) {
-            for (int j = 0; j < m_spy.size(); ++j)
-                if (m_spy[j][0].toString() == what) {
-                    const Finished f{m_spy[j][1].toBool(), m_spy[j][2].toString(), m_clock.elapsed()};
-                    m_spy.removeAt(j);
-                    return f;
-                }
-            m_spy.wait(10);
-        }
-        return {false, QStringLiteral("timed out waiting for ") + what};
-    }
-
-private:
-    QSignalSpy m_spy;
-    QElapsedTimer m_clock;
-};
+using Answers = qflame::test::ExplorerAnswers;
+using qflame::test::Finished;
 
 // The explorer's visible message line (the label under the choosers).
 QLabel *messageLabel(QrynExplorer *e)

@@ -4,6 +4,7 @@
 // as a rounds tab of the window; the query remembered per connection; and the window's command line
 // (`qflame --url ... --type ...`, `--connection NAME`) opening the tab with its query loaded.
 // With QFLAME_SCREENSHOTS_DIR set, the explorer with its list of profiles is saved there.
+#include "qryn/ExplorerAnswers.h"
 #include "CliExplorer.h"
 #include "MainWindow.h"
 #include "compare/DiffView.h"
@@ -37,33 +38,8 @@ namespace {
 const QString kCpu = QStringLiteral("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
 const std::string kNoiseBand = "within noise: |delta| < 2 standard errors (counts: samples/count)";
 
-struct Finished {
-    bool ok = false;
-    QString message;
-};
-
-// The explorer's answers since the last clear(); take() waits for the first of a kind.
-class Answers {
-public:
-    explicit Answers(QrynExplorer *e) : m_spy(e, &QrynExplorer::requestFinished) {}
-    void clear() { m_spy.clear(); }
-    Finished take(const QString &what)
-    {
-        for (int i = 0; i < 600; ++i) {
-            for (int j = 0; j < m_spy.size(); ++j)
-                if (m_spy[j][0].toString() == what) {
-                    const Finished f{m_spy[j][1].toBool(), m_spy[j][2].toString()};
-                    m_spy.removeAt(j);
-                    return f;
-                }
-            m_spy.wait(100);
-        }
-        return {false, QStringLiteral("timed out waiting for ") + what};
-    }
-
-private:
-    QSignalSpy m_spy;
-};
+using Answers = qflame::test::ExplorerAnswers;
+using qflame::test::Finished;
 
 QString timeText(qint64 ms)
 {
