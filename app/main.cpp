@@ -15,10 +15,12 @@
 #include "explorer/ConnectionStore.h"
 #include "fetch/ProfileFetch.h"
 #include "graphview/GraphPainter.h"
+#include "tree/StagedTree.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QScreen>
 
 #include <algorithm>
 #include <cstdlib>
@@ -164,6 +166,12 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     qInstallMessageHandler(g_qtHandler);
     passOnHeldMessages();
+    // The first look the early job is about to build (once it has read) needs no frame narrower than a pixel
+    // of the widest view these screens can show (tree/StagedTree.h).
+    int desktopWidth = 0;
+    for (const QScreen *screen : QGuiApplication::screens())
+        desktopWidth = std::max(desktopWidth, screen->virtualGeometry().width());
+    qflame::StagedTreeBuild::setViewCullDivisor(qflame::StagedTreeBuild::cullDivisorForWidth(desktopWidth));
     QApplication::setApplicationVersion(QStringLiteral(QFLAME_VERSION));
     QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
     // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile; the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The window at scale (issue #23): in one run, interleaved, on the largest corpus profile (and the largest CPU
 # profile), `qflame top FILE` against `qflame --time-to-paint FILE` (offscreen, and under Xvfb when xvfb-run is
-# there) and against `go tool pprof -http` until its /ui/flamegraph page answers; the same for a comparison
+# there; the largest also bottom-up, `--inverted --time-to-paint`) and against `go tool pprof -http` until its /ui/flamegraph page answers; the same for a comparison
 # (`qflame diff` / `--time-to-paint BASE NEW` / `pprof -http -diff_base`); the peak memory of the window against
 # the CLI's for the same work (the largest profile, and a diff of two generated 1M-node trees); 50 opens and
 # closes of the largest profile in one window; the qryn explorer on a 400,000-node answer. Writes
@@ -104,6 +104,10 @@ for r in $(seq 1 "$RUNS"); do
         run "$key" top "$QFLAME" top "$f"
         QT_QPA_PLATFORM=offscreen run "$key" paint-offscreen "$QFLAME" --time-to-paint "$f"
         if [ -n "$XVFB" ]; then QT_QPA_PLATFORM=xcb run "$key" paint-xvfb "${XRUN[@]}" "$QFLAME" --time-to-paint "$f"; fi
+        # Bottom-up (View > Bottom-up at open, issue #36): the largest profile's inverted first paint.
+        if [ "$f" = "$LARGEST" ]; then
+            QT_QPA_PLATFORM=offscreen run "$key" paint-inverted "$QFLAME" --inverted --time-to-paint "$f"
+        fi
     done
     run "r2048 -> r64" diff "$QFLAME" diff "$BASE" "$LARGEST"
     QT_QPA_PLATFORM=offscreen run "r2048 -> r64" paint-offscreen "$QFLAME" --time-to-paint "$BASE" "$LARGEST"

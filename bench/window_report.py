@@ -84,9 +84,18 @@ def main():
         w(f"| {key} | {s(cli)} | {s(None if cli_rss is None else cli_rss / 1024, 4)} | {s(paint_s)} | "
           f"{s(None if paint_rss is None else paint_rss / 1024, 4)} | {s(ratio)}x | "
           f"{s(None if xvfb is None else xvfb / 1000)} | {pprof_cell} | {s(pratio)}x | {s(rss_ratio)}x |")
+        # The largest profile's goal is issue #31's 1.25x, its bottom-up first paint issue #36's 1.5x; the
+        # others' is the window's 1.5x (issue #23).
+        largest = "allocs-r64" in key
         if ratio is not None and cli_tool == "top":
-            goals.append(f"- {key}: first paint {ratio:.2f}x `qflame top` (goal <= 1.5x): "
-                         f"{'met' if ratio <= 1.5 else 'NOT met'}")
+            bound = 1.25 if largest else 1.5
+            goals.append(f"- {key}: first paint {ratio:.2f}x `qflame top` (goal <= {bound}x): "
+                         f"{'met' if ratio <= bound else 'NOT met'}")
+        inverted = median(numbers(key, "paint-inverted", 2))
+        if inverted is not None and cli:
+            iratio = inverted / 1000 / cli
+            goals.append(f"- {key}: bottom-up first paint (`--inverted`) {inverted / 1000:.3g} s, {iratio:.2f}x "
+                         f"`qflame top` (goal <= 1.5x): {'met' if iratio <= 1.5 else 'NOT met'}")
         if pratio is not None:
             goals.append(f"- {key}: first paint {pratio:.1f}x sooner than pprof -http's flamegraph (goal >= 20x): "
                          f"{'met' if pratio >= 20 else 'NOT met'}")
@@ -96,6 +105,9 @@ def main():
     w("")
     w("All first-paint times per run (ms), offscreen: " + "; ".join(
         f"{key}: {', '.join(text(key, 'paint-offscreen', 2))}" for key in order if (key, "paint-offscreen") in rows))
+    w("")
+    w("Bottom-up first-paint times per run (ms), offscreen: " + "; ".join(
+        f"{key}: {', '.join(text(key, 'paint-inverted', 2))}" for key in order if (key, "paint-inverted") in rows))
     w("")
     w("## Closing gives memory back")
     w("")

@@ -26,7 +26,7 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
     };
     // A large tree is shown from its first look while the rest of it is built: the frames a view of the whole
     // profile can show are all there, with their values, and the window paints them a second or so earlier.
-    StagedTreeBuild staged(view.profiles, size_t(view.sampleType), options);
+    StagedTreeBuild staged(view.profiles, size_t(view.sampleType), options, StagedTreeBuild::viewCullDivisor());
     view.tree = staged.firstLook();
     if (promise.isCanceled())
         throw Cancelled();

@@ -5,6 +5,7 @@
 
 #include "io/ReadOptions.h"
 #include "pprof/Profile.h"
+#include "tree/CallTreeBuilder.h"
 #include "tree/FrameTable.h"
 
 #include <cstdint>
@@ -90,6 +91,22 @@ inline bool advance(Cursor &c, const Source *sources, bool collapse, FrameId *fr
 struct Range {
     uint32_t begin, end;   // the cursors of one node
 };
+
+struct ProfileFrames;
+
+// What making the cursors of a build learns of its samples.
+struct CursorTotals {
+    bool negative = false;
+    unsigned __int128 rootTotal = 0;
+    size_t steps = 0;   // locations of the kept stacks
+};
+
+// The cursors of profile `pi`'s kept samples (value `type` not zero, kept by the filters), at their stacks'
+// start, appended to `cursors` in sample order (LevelCursors.cpp). `input` is the caller's profile for
+// options.sampleFilter; `done` counts samples for progress out of `total`.
+void appendCursors(std::vector<Cursor> &cursors, const Profile &p, const Profile &input, ProfileFrames &pf,
+                   size_t type, uint32_t pi, bool inverted, const BuildOptions &options, size_t &done, size_t total,
+                   CursorTotals &totals);
 
 // What the level loop knows of every node, in breadth-first order; parents, first children, depths and totals
 // follow from it once all nodes are made, so the tree's arrays are allocated once, at their size. A first look

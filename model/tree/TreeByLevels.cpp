@@ -19,6 +19,7 @@
 #include "tree/SampleCallEdges.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <stdexcept>
 
@@ -282,6 +283,8 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
     for (const auto &p : profiles)
         totalSamples += p->sampleCount();
     m_cursors.reserve(totalSamples);   // most samples are kept: no copies of a growing array
+    // Huge pages: r64's 36 MB of cursors took 80-150 ms of 4 KiB page faults, the first look's wait (LevelCursors.cpp).
+    adviseHugePages(m_cursors.data(), m_cursors.capacity() * sizeof(Cursor));
     // The cursors and the buffers that sort the widest level (the root's children: all cursors) are faulted in
     // on the other core: 80 MB on r64, 20,000 page faults otherwise paid in the build (about 7 us each on this
     // kind of virtual machine); the cursors while this core makes them.
@@ -296,37 +299,20 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
         m_prefault.start({Prefaulter::unwritten(m_cursors)});
     else
         prefaultSortBuffers(true);
-    bool negative = false;
-    unsigned __int128 rootTotal = 0;
     if (m_inverted)   // a bottom-up tree's call edges, for pprof's inline markers: walked by walkEdges()
         for (const auto &pf : m_prepared)
             m_edges.addProfile(*pf, m_frames->size());
+    CursorTotals totals;
     for (size_t pi = 0; pi < profiles.size(); ++pi) {
         const Profile &p = *profiles[pi];
-        ProfileFrames &pf = *m_prepared[pi];
         const int type = mergedType(first, typeIndex, p);
         m_shell->m_durationNanos = wrappingAdd(m_shell->m_durationNanos, p.durationNanos);
-        for (size_t s = 0; s < p.sampleCount(); ++s) {
-            if (options.progress && (++doneSamples & 0x7fff) == 0 &&
-                !options.progress(0.1 * double(doneSamples) / double(totalSamples)))
-                throw Cancelled();
-            const int64_t v = p.value(s, size_t(type));
-            if (v == 0)   // pprof skips zero samples entirely: they add neither nodes nor edges
-                continue;
-            if (options.sampleFilter && !options.sampleFilter(*inputs[pi], s))   // the caller's profile
-                continue;
-            size_t begin, end;
-            if (!pf.sampleRange(s, begin, end))
-                continue;
-            if (m_inverted)   // from the leaf: [begin, end) counted up
-                m_cursors.push_back({v, uint32_t(begin), uint32_t(end), 0, 0, FrameTable::kRoot, uint32_t(pi), {}});
-            else
-                m_cursors.push_back({v, uint32_t(end), uint32_t(begin), 0, 0, FrameTable::kRoot, uint32_t(pi), {}});
-            m_steps += end - begin;
-            negative = negative || v < 0;
-            rootTotal += uint64_t(v);
-        }
+        appendCursors(m_cursors, p, *inputs[pi], *m_prepared[pi], size_t(type), uint32_t(pi), m_inverted, options,
+                      doneSamples, totalSamples, totals);
     }
+    const bool negative = totals.negative;
+    const unsigned __int128 rootTotal = totals.rootTotal;
+    m_steps = totals.steps;
     if (m_cursors.size() >= UINT32_MAX)
         throw ProfileError(first.sourceName + ": too many samples");
     m_shell->m_sampleCount = m_cursors.size();
@@ -518,6 +504,28 @@ StagedTreeBuild::StagedTreeBuild(const std::vector<std::shared_ptr<const Profile
 }
 
 StagedTreeBuild::~StagedTreeBuild() = default;
+
+namespace {
+std::atomic<int64_t> g_viewCullDivisor{StagedTreeBuild::kCullDivisor};
+}
+
+void StagedTreeBuild::setViewCullDivisor(int64_t divisor)
+{
+    g_viewCullDivisor = divisor;
+}
+
+int64_t StagedTreeBuild::viewCullDivisor()
+{
+    return g_viewCullDivisor;
+}
+
+int64_t StagedTreeBuild::cullDivisorForWidth(int width)
+{
+    int64_t divisor = 4096;
+    while (divisor < width && divisor < kCullDivisor)
+        divisor *= 2;
+    return divisor;
+}
 
 std::shared_ptr<const CallTree> StagedTreeBuild::firstLook()
 {

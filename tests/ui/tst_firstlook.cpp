@@ -5,6 +5,7 @@
 #include "controls/SearchBar.h"
 #include "flame/FlameGraphWidget.h"
 #include "layout/FlameLayout.h"
+#include "tree/StagedTree.h"
 #include "SharedCorpus.h"
 
 #include <QAbstractItemModel>
@@ -88,6 +89,14 @@ private Q_SLOTS:
         const QImage whole = g->grab().toImage();
         QCOMPARE(whole.size(), first.size());
         QVERIFY(whole == first);
+    }
+
+    // At the window's cut for a desktop up to 4096 pixels wide (app/main.cpp): still the whole tree's pixels.
+    void samePixelsAtTheWindowsCut()
+    {
+        StagedTreeBuild::setViewCullDivisor(StagedTreeBuild::cullDivisorForWidth(1400));
+        samePixelsAndNothingElseMeanwhile();
+        StagedTreeBuild::setViewCullDivisor(StagedTreeBuild::kCullDivisor);
     }
 
     // Zooming asked for during the first look is done on the whole tree when it comes; the selection follows.

@@ -1,0 +1,41 @@
+// qflame-bench-firstlook FILE [RUNS] [DIVISOR]: a first look's phases in one process (read once): the build's
+// cursors, the first look, its layout; RUNS times, milliseconds each, and the first look's node count.
+#include "formats/ProfileInput.h"
+#include "layout/FlameLayout.h"
+#include "tree/StagedTree.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace qflame;
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: qflame-bench-firstlook FILE [RUNS] [DIVISOR]\n");
+        return 1;
+    }
+    const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
+    const int64_t divisor = argc > 3 ? std::atoll(argv[3]) : StagedTreeBuild::kCullDivisor;
+    const bool inverted = std::getenv("INVERTED") != nullptr;
+    auto profile = readProfileFile(QString::fromLocal8Bit(argv[1]));
+    using Clock = std::chrono::steady_clock;
+    const auto ms = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    for (int r = 0; r < runs; ++r) {
+        BuildOptions options;
+        options.filters.inverted = inverted;
+        const auto t0 = Clock::now();
+        StagedTreeBuild staged({profile}, size_t(profile->effectiveDefaultType()), options, divisor);
+        const auto t1 = Clock::now();
+        auto look = staged.firstLook();
+        const auto t2 = Clock::now();
+        FlameLayout layout(*look);
+        const auto t3 = Clock::now();
+        std::printf("cursors %.1f ms, first look %.1f ms (%zu nodes), layout %.1f ms\n", ms(t0, t1), ms(t1, t2),
+                    look->size(), ms(t2, t3));
+    }
+    return 0;
+}
