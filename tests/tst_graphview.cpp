@@ -23,6 +23,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -63,6 +64,7 @@ private Q_SLOTS:
     void paneMarksInliningChangesAndMeasuredNoise();
     void selectionFollowsTableAndFlamegraph();
     void comparisonSelectionAndNoiseFollowOptions();
+    void comparisonGraphNormalizedAsTheDiff();
 };
 
 void tst_GraphView::layoutPlacesEverything()
@@ -199,6 +201,7 @@ void tst_GraphView::paneMarksInliningChangesAndMeasuredNoise()
     // b: +2/s against 2 * 0.5 measured (rounds of 1 s): slower, where Poisson's 2 * sqrt(102) calls it noise.
     MeasuredNoise noise;
     noise.cumStandardError = {{"b", 0.5}};
+    noise.edgeStandardError = {{{"main", "b"}, 0.5}};   // and the call main -> b, measured per file as well
     noise.source = "the spread of the rounds x (3 observations) and y (3)";
     pane.setMeasuredNoise(std::make_shared<MeasuredNoise>(noise), 1, 1);
     pane.setInputs({before}, {after}, 0, Granularity::Functions, {});
@@ -209,6 +212,14 @@ void tst_GraphView::paneMarksInliningChangesAndMeasuredNoise()
     for (uint32_t i = 0; i < g->nodes().size(); ++i)
         if (g->name(i) == "b")
             QCOMPARE(g->classOf(g->nodes()[i]), DiffClass::Slower);
+    QCOMPARE(measuredEdgeCount(*g), size_t(1));
+    for (uint32_t e = 0; e < g->edges().size(); ++e)   // main -> b: +2 against 2 * 0.5, where Poisson says noise
+        if (g->name(g->edges()[e].to) == "b")
+            QCOMPARE(g->classOf(g->edges()[e]), DiffClass::Slower);
+    bool stated = false;
+    for (const QLabel *label : pane.findChildren<QLabel *>())
+        stated = stated || label->text().contains(QStringLiteral("1 of 4 nodes and 1 of 3 edges by the noise measured"));
+    QVERIFY(stated);
     // The PGO panel's changes arrive after the layout: marks only, nothing moves.
     InliningChanges changes;
     changes.inlining.push_back({InliningChange::Kind::BecameInlined, "main", "a", {10, 0}, {0, 4}});
@@ -349,6 +360,57 @@ void tst_GraphView::comparisonSelectionAndNoiseFollowOptions()
     const CallGraph &g0 = graph->graphLayout()->graph();
     for (uint32_t i = 0; i < g0.nodes().size(); ++i)
         QVERIFY(g0.classOf(g0.nodes()[i]) != DiffClass::WithinNoise);
+}
+
+// The comparison's Graph under the diff's normalisation: the model's scales (the diff tree's), its values, and the
+// diff's sentence in the status line; back to absolute values when the normalisation is none again.
+void tst_GraphView::comparisonGraphNormalizedAsTheDiff()
+{
+    DiffPane tab;
+    tab.resize(1400, 900);
+    tab.show();
+    tab.open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")},
+             {QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz")});
+    QVERIFY(test::waitLoad(tab));
+    auto *graph = tab.findChild<GraphPane *>();
+    QSignalSpy ready(graph, &GraphPane::graphReady);
+    tab.diffView()->secondaryPanes()->showPane(graph);
+    QVERIFY(ready.wait(20000));
+    QVERIFY(!graph->graphLayout()->graph().isNormalized());
+    DiffOptions total = tab.diffView()->options();
+    total.normalization = Normalization::Total;
+    tab.diffView()->setOptions(total);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && graph->graphLayout()->graph().isNormalized() &&
+                                 !graph->isBuilding(), 20000);
+    const CallGraph &g = graph->graphLayout()->graph();
+    const DiffTree &shown = *tab.diffView()->shownDiff();
+    QCOMPARE(g.scale(0), shown.beforeScale());
+    QCOMPARE(g.scale(1), shown.afterScale());
+    QVERIFY(g.scale(1) != 1.0);
+    // Each node's cum delta is the diff table's for its function (pprof's cum in both, scaled alike).
+    const DiffTable &table = *tab.diffView()->diffTable();
+    QCOMPARE(table.tree().options().normalization, Normalization::Total);
+    int checked = 0;
+    for (const DiffRow &row : table.rows())
+        for (uint32_t i = 0; i < g.nodes().size(); ++i)
+            if (g.name(i) == table.label(row)) {
+                QCOMPARE(g.cumDelta(g.nodes()[i]), row.deltaCum);
+                QCOMPARE(g.classOf(g.nodes()[i]), row.diffClass);
+                ++checked;
+            }
+    QVERIFY(checked > 10);
+    const std::string sentence = "Normalisation: " + shown.normalizationDescription();
+    bool stated = false;
+    for (const QLabel *label : graph->findChildren<QLabel *>())
+        stated = stated || label->text().contains(QString::fromStdString(sentence));
+    QVERIFY2(stated, sentence.c_str());
+    const QImage shot = tab.grab().toImage();
+    shot.save(QDir::currentPath() + QStringLiteral("/tst_graphview-normalized.png"));
+    DiffOptions none = total;
+    none.normalization = Normalization::None;
+    tab.diffView()->setOptions(none);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && !graph->graphLayout()->graph().isNormalized() &&
+                                 !graph->isBuilding(), 20000);
 }
 
 QTEST_MAIN(tst_GraphView)

@@ -73,8 +73,10 @@ void GraphPane::showBuilt(const Built &built)
     QString text = tr("%1 nodes, %2 edges; showing %3 of %4 total")
                        .arg(g.nodes().size())
                        .arg(g.edges().size())
-                       .arg(QString::fromStdString(graphValueText(g, g.shownFlat())),
-                            QString::fromStdString(graphValueText(g, g.total())));
+                       .arg(QString::fromStdString(graphDeltaText(g, g.shownDelta())),
+                            QString::fromStdString(graphDeltaText(g, g.scaledTotal())));
+    if (g.isNormalized())   // the diff's sentence, as its headline states it
+        text += QStringLiteral("; ") + QString::fromStdString(graphNormalizationLine(g));
     if (g.droppedNodes())
         text += tr("; dropped %1 nodes (cum <= %2)").arg(g.droppedNodes())
                     .arg(QString::fromStdString(graphValueText(g, g.nodeCutoff())));
@@ -84,9 +86,11 @@ void GraphPane::showBuilt(const Built &built)
         text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
                     .arg(g.noiseK());
     if (g.hasMeasuredNoise())
-        text += tr("; %1 of %2 nodes by the noise measured from %3")
+        text += tr("; %1 of %2 nodes and %3 of %4 edges by the noise measured from %5")
                     .arg(measuredNodeCount(g))
                     .arg(g.nodes().size())
+                    .arg(measuredEdgeCount(g))
+                    .arg(g.edges().size())
                     .arg(QString::fromStdString(g.measuredSource()));
     if (g.hasInliningChanges())
         text += tr("; purple edges: inlining changes (PGO)");
@@ -103,12 +107,20 @@ GraphPane::~GraphPane()
 void GraphPane::setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity,
                           SampleFilters filters, double noiseK)
 {
+    DiffOptions diff;
+    diff.noiseK = noiseK;
+    setInputs(std::move(before), std::move(after), sampleType, granularity, std::move(filters), diff);
+}
+
+void GraphPane::setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity,
+                          SampleFilters filters, const DiffOptions &diff)
+{
     m_before = std::move(before);
     m_after = std::move(after);
     m_sampleType = sampleType;
     m_granularity = granularity;
     m_filters = std::move(filters);
-    m_noiseK = noiseK;
+    m_diff = diff;
     m_focus.clear();
     m_stale = true;
     if (isVisible())
@@ -148,12 +160,12 @@ void GraphPane::rebuild()
     m_clearFocus->setVisible(!m_focus.isEmpty());
     m_status->setText(tr("Building the graph..."));
     m_job.start(
-        [before = m_before, after = m_after, type = size_t(m_sampleType), build, options, noiseK = m_noiseK,
+        [before = m_before, after = m_after, type = size_t(m_sampleType), build, options, diff = m_diff,
          inlining = m_inlining, measured = m_measured, sb = m_measuredScale[0], sa = m_measuredScale[1]] {
             Built built;
             try {
                 auto graph = before.empty() ? CallGraph::build(after, type, build, options)
-                                            : CallGraph::buildDiff(before, after, type, build, options, noiseK);
+                                            : CallGraph::buildDiff(before, after, type, build, options, diff);
                 if (measured)
                     graph = withMeasuredNoise(std::move(graph), *measured, sb, sa);
                 if (inlining)
