@@ -247,6 +247,12 @@ void tst_GraphMarks::roundsMeasureEdgeNoise()
     QCOMPARE(noise.edgeStandardError.at({"main", "hot"}), hotError);
     QCOMPARE(noise.edgeStandardError.at({"main", "work"}), workError);
     QVERIFY(measuredNoiseBetween(rounds, 0, 2).edgeStandardError.empty());   // the lone round has no spread
+    RoundsOptions noEdges;   // the CLI's tables: no walk of the edges, the functions' numbers unchanged
+    noEdges.edgeNoise = false;
+    const RoundsResult tables = compareRounds(inputs, noEdges);
+    QVERIFY(tables.edges.empty());
+    QVERIFY(measuredNoiseBetween(tables, 0, 1).edgeStandardError.empty());
+    QCOMPARE(measuredNoiseBetween(tables, 0, 1).cumStandardError, noise.cumStandardError);
 
     // The comparison of the two rounds' merged trees, per second as the rounds tab opens it (2 s a side).
     DiffOptions perSecond;

@@ -99,7 +99,7 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
     // Each file's table on its own, for the spread of each function's values: a round may hold hundreds of
     // files, which the pool's threads share.
     data.perFile.resize(given ? 1 : round.profiles.size());
-    const bool spread = !given && round.profiles.size() >= 2;
+    const bool spread = options.edgeNoise && !given && round.profiles.size() >= 2;
     data.edgesPerFile.resize(spread ? round.profiles.size() : 0);
     std::vector<std::exception_ptr> errors(round.profiles.size());
     std::vector<size_t> indexes(round.profiles.size());

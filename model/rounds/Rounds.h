@@ -36,6 +36,9 @@ struct RoundsOptions {
     Granularity granularity = Granularity::Functions;
     double noiseK = 2;             // a change is real past noiseK standard errors; 0 turns the test off
     int64_t durationNanos = 0;     // for profiles without duration_nanos (> 0: given by the user)
+    // Walk each file's call edges too (RoundsResult::edges), for the measured noise of a comparison's call graph.
+    // About doubles the time of reading rounds of files: off where no graph follows (the CLI's tables).
+    bool edgeNoise = true;
 };
 
 struct RoundSummary {

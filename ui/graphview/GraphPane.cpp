@@ -75,8 +75,6 @@ void GraphPane::showBuilt(const Built &built)
                        .arg(g.edges().size())
                        .arg(QString::fromStdString(graphDeltaText(g, g.shownDelta())),
                             QString::fromStdString(graphDeltaText(g, g.scaledTotal())));
-    if (g.isNormalized())   // the diff's sentence, as its headline states it
-        text += QStringLiteral("; ") + QString::fromStdString(graphNormalizationLine(g));
     if (g.droppedNodes())
         text += tr("; dropped %1 nodes (cum <= %2)").arg(g.droppedNodes())
                     .arg(QString::fromStdString(graphValueText(g, g.nodeCutoff())));
@@ -94,6 +92,8 @@ void GraphPane::showBuilt(const Built &built)
                     .arg(QString::fromStdString(g.measuredSource()));
     if (g.hasInliningChanges())
         text += tr("; purple edges: inlining changes (PGO)");
+    if (g.isNormalized())   // the diff's sentence, on a line of its own as the diff's headline has it
+        text += QLatin1Char('\n') + QString::fromStdString(graphNormalizationLine(g));
     m_status->setText(text);
     updateSearch();
     Q_EMIT graphReady();
@@ -187,8 +187,12 @@ void GraphPane::setInliningChanges(std::shared_ptr<const InliningChanges> change
         return;   // a later build marks them
     // Marks only: the shown layout keeps its place (Graphviz is not asked again).
     m_canvas->replaceLayout(GraphLayout::withGraph(*layout, withInliningChanges(layout->graphPtr(), *m_inlining)));
-    if (!m_status->text().contains(tr("inlining changes")))
-        m_status->setText(m_status->text() + tr("; purple edges: inlining changes (PGO)"));
+    if (!m_status->text().contains(tr("inlining changes"))) {   // on the first line, before the normalisation's
+        QString text = m_status->text();
+        const qsizetype end = text.indexOf(QLatin1Char('\n'));
+        text.insert(end < 0 ? text.size() : end, tr("; purple edges: inlining changes (PGO)"));
+        m_status->setText(text);
+    }
 }
 
 void GraphPane::setMeasuredNoise(std::shared_ptr<const MeasuredNoise> noise, double scaleBefore, double scaleAfter)
