@@ -29,6 +29,7 @@ GraphPane::GraphPane(QWidget *parent) : QWidget(parent), m_canvas(new GraphCanva
     m_clearFocus->setVisible(false);
     auto *fit = new QPushButton(tr("Fit"));
     m_status = new QLabel;
+    m_status->setWordWrap(true);   // the legend, the normalisation and the measured noise do not fit one line
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Nodes:")));
     bar->addWidget(m_nodeCount);
@@ -83,17 +84,22 @@ void GraphPane::showBuilt(const Built &built)
     if (g.isDiff())
         text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
                     .arg(g.noiseK());
-    if (g.hasMeasuredNoise())
-        text += tr("; %1 of %2 nodes and %3 of %4 edges by the noise measured from %5")
-                    .arg(measuredNodeCount(g))
-                    .arg(g.nodes().size())
-                    .arg(measuredEdgeCount(g))
-                    .arg(g.edges().size())
-                    .arg(QString::fromStdString(g.measuredSource()));
     if (g.hasInliningChanges())
         text += tr("; purple edges: inlining changes (PGO)");
-    if (g.isNormalized())   // the diff's sentence, on a line of its own as the diff's headline has it
-        text += QLatin1Char('\n') + QString::fromStdString(graphNormalizationLine(g));
+    // What the numbers mean, on a line of their own as the diff's headline has them: the normalisation (the
+    // diff's sentence) and the rounds' measured noise.
+    QStringList meaning;
+    if (g.isNormalized())
+        meaning << QString::fromStdString(graphNormalizationLine(g));
+    if (g.hasMeasuredNoise())
+        meaning << tr("%1 of %2 nodes and %3 of %4 edges by the noise measured from %5")
+                       .arg(measuredNodeCount(g))
+                       .arg(g.nodes().size())
+                       .arg(measuredEdgeCount(g))
+                       .arg(g.edges().size())
+                       .arg(QString::fromStdString(g.measuredSource()));
+    if (!meaning.isEmpty())
+        text += QLatin1Char('\n') + meaning.join(QStringLiteral("; "));
     m_status->setText(text);
     updateSearch();
     Q_EMIT graphReady();
