@@ -1,6 +1,7 @@
 // The Graph tab (ui/graphview) and the call graph's layout (model/graph/GraphLayout): laid out by Graphviz off the
 // GUI thread, every node and edge placed, hover/selection/search/focus, pictures, and the --dot text read back
 // by Graphviz's own parser.
+#include "MainWindow.h"
 #include "ProfileFactory.h"
 #include "WaitLoad.h"
 #include "controls/SecondaryPanes.h"
@@ -14,6 +15,7 @@
 #include "graph/GraphReport.h"
 #include "graphview/GraphCanvas.h"
 #include "graphview/GraphPane.h"
+#include "roundsview/RoundsPane.h"
 #include "compare/DiffTableModel.h"
 #include "tables/TopTableModel.h"
 
@@ -22,7 +24,10 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFile>
 #include <QImage>
+#include <QPushButton>
+#include <QTabWidget>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
@@ -65,6 +70,7 @@ private Q_SLOTS:
     void selectionFollowsTableAndFlamegraph();
     void comparisonSelectionAndNoiseFollowOptions();
     void comparisonGraphNormalizedAsTheDiff();
+    void roundsComparisonClassesEdges();
 };
 
 void tst_GraphView::layoutPlacesEverything()
@@ -411,6 +417,60 @@ void tst_GraphView::comparisonGraphNormalizedAsTheDiff()
     tab.diffView()->setOptions(none);
     QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && !graph->graphLayout()->graph().isNormalized() &&
                                  !graph->isBuilding(), 20000);
+}
+
+// The window's path: rounds of files, Compare Two, the comparison's Graph. Two rounds of two 1-second files
+// (tst_roundspane's): main -> a weighs 6 and 10, then 11 and 11: 8/s -> 11/s against 2 * sqrt(2^2 + 0^2) measured
+// from the files, noise (without sample counts Poisson's would call it slower); main -> b 4, 4 then 8, 8: no spread
+// at all, so not measured, slower by its sign.
+void tst_GraphView::roundsComparisonClassesEdges()
+{
+    QTemporaryDir dir;
+    auto write = [&dir](const char *name, const std::string &folded) {
+        test::FoldedProfile spec;
+        spec.sampleTypes = {{"cpu", "nanoseconds"}};
+        spec.folded = folded;
+        spec.durationNanos = 1000000000;
+        const QString path = dir.filePath(QLatin1String(name));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(test::pprofBytes(spec))) < 0)
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    };
+    const QString b1 = write("b1.pb", "main;a 6\nmain;b 4"), b2 = write("b2.pb", "main;a 10\nmain;b 4"),
+                  n1 = write("n1.pb", "main;a 11\nmain;b 8"), n2 = write("n2.pb", "main;a 11\nmain;b 8");
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    w.openRounds({{"base", {b1, b2}}, {"new", {n1, n2}}});
+    auto *rounds = qobject_cast<RoundsPane *>(w.tabs()->currentWidget());
+    QVERIFY(rounds);
+    QVERIFY(test::waitLoad(*rounds));
+    rounds->roundsTable()->selectAll();
+    rounds->compareButton()->click();
+    DiffPane *diff = w.currentDiff();
+    QVERIFY(diff);
+    if (!diff->hasContent())
+        QVERIFY(test::waitLoad(*diff));
+    auto *graph = diff->findChild<GraphPane *>();
+    diff->diffView()->secondaryPanes()->showPane(graph);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && graph->graphLayout()->graph().hasMeasuredNoise() &&
+                                 !graph->isBuilding(), 20000);
+    const CallGraph &g = graph->graphLayout()->graph();
+    QCOMPARE(g.diffOptions().normalization, Normalization::PerSecond);
+    QCOMPARE(measuredEdgeCount(g), size_t(1));
+    std::map<std::string, DiffClass> classes;
+    for (uint32_t e = 0; e < g.edges().size(); ++e) {
+        classes[g.name(g.edges()[e].to)] = g.classOf(g.edges()[e]);
+        if (g.name(g.edges()[e].to) == "a") {
+            QCOMPARE(g.measuredEdgeError(e), 2.0);
+            QCOMPARE(g.edgeDelta(g.edges()[e]), 3.0);
+        }
+    }
+    QCOMPARE(classes.at("a"), DiffClass::WithinNoise);
+    QCOMPARE(classes.at("b"), DiffClass::Slower);
+    const QImage shot = diff->grab().toImage();
+    shot.save(QDir::currentPath() + QStringLiteral("/tst_graphview-rounds.png"));
 }
 
 QTEST_MAIN(tst_GraphView)
