@@ -29,7 +29,6 @@ GraphPane::GraphPane(QWidget *parent) : QWidget(parent), m_canvas(new GraphCanva
     m_clearFocus->setVisible(false);
     auto *fit = new QPushButton(tr("Fit"));
     m_status = new QLabel;
-    m_status->setWordWrap(true);   // the legend, the normalisation and the measured noise do not fit one line
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Nodes:")));
     bar->addWidget(m_nodeCount);
@@ -100,7 +99,9 @@ void GraphPane::showBuilt(const Built &built)
                        .arg(QString::fromStdString(g.measuredSource()));
     if (!meaning.isEmpty())
         text += QLatin1Char('\n') + meaning.join(QStringLiteral("; "));
+    // Lines, not word wrap (which the panes' splitter does not give the height it needs); the whole in its tooltip.
     m_status->setText(text);
+    m_status->setToolTip(text);
     updateSearch();
     Q_EMIT graphReady();
 }
