@@ -240,6 +240,8 @@ bool roundsWantsWindow(const std::vector<std::string> &args)
     const std::optional<ParsedArgs> parsed = parsedForChoice("rounds", args);
     if (!parsed)
         return false;   // the verb reports what is wrong
+    if (!parsed->verb->windowWithoutOutput)
+        return false;   // rounds --graph prints or draws, as diff --graph
     for (const ParsedArgs::Item &item : parsed->items)
         if (const OptionSpec *o = item.option.empty() ? nullptr : parsed->verb->option(item.option); o && o->output)
             return false;

@@ -129,7 +129,8 @@ RoundsRequest parseRoundsRequest(const std::vector<std::string> &args)
 int runRounds(const ParsedArgs &argv)
 {
     const RoundsArgs a = roundsArgsFrom(argv);
-    const RoundsOptions options = roundsOptions(a);
+    RoundsOptions options = roundsOptions(a);
+    options.edgeNoise = false;   // its tables have no call graph (rounds --graph has)
     const ReadOptions ro = readOptionsFor(a.maxSize);
     std::vector<RoundInput> rounds = readRoundFiles(roundFiles(a), ro);
     const RoundsResult result = compareRounds(rounds, options);

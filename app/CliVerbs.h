@@ -13,6 +13,7 @@ int runDiffDisasm(const ParsedArgs &args); // CliDisasm.cpp
 int runConvert(const ParsedArgs &args);    // CliFormats.cpp
 int runPgo(const ParsedArgs &args);        // CliPgo.cpp
 int runRounds(const ParsedArgs &args);     // CliRounds.cpp
+int runRoundsGraph(const ParsedArgs &args);   // CliGraph.cpp
 int runList(const ParsedArgs &args);       // CliList.cpp
 int runDisasm(const ParsedArgs &args);     // CliDisasm.cpp
 int runGraph(const ParsedArgs &args);      // CliGraph.cpp

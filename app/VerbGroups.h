@@ -20,6 +20,8 @@ Options timeRange();     // --from, --to over sample times
 Options filters();       // pprof's --focus ... --tagignore
 Options labelFrames();   // --tagroot, --tagleaf
 Options server(bool query = true);   // a server's connection (and, with `query`, --query, --from, --to)
+Options graphPruning();   // --nodecount, --nodefraction, --edgefraction
+Options graphOutputs();   // --tsv, --json, --dot, --svg, --png
 Options graphOptions();
 Options roundOutputs();
 
@@ -30,6 +32,7 @@ VerbSpec diffDisasmForm();
 VerbSpec convertForm();
 VerbSpec pgoForm();
 VerbSpec roundsForm();
+VerbSpec roundsGraphForm();
 VerbSpec listForm();
 VerbSpec disasmForm();
 VerbSpec heatmapForm();

@@ -37,10 +37,15 @@ VerbSpec diffForm()
 
 VerbSpec diffGraphForm()
 {
-    return {"diff", "--graph", "BASE NEW --graph [graph options] [--noise K]",
+    return {"diff", "--graph", "BASE NEW --graph [graph options] [--normalize N] [--noise K]",
             "the comparison's call graph: before, after, delta (and class) in place of each value; the calls whose "
             "inlining changed (diff --inlining's) are marked on their edges for people, --dot, --svg and --png",
-            join({{{"--graph", nullptr, "the call graph of the comparison"}, kNoise}, graphOptions()}),
+            join({{{"--graph", nullptr, "the call graph of the comparison"},
+                   {"--normalize", "none|per-second|total|FACTOR",
+                    "as for diff BASE NEW: the values, classes and colours scaled as the diff scales them (--tsv: "
+                    "the scaled values as decimals); the nodes and edges kept are pprof's for the raw values"},
+                   kNoise},
+                  graphOptions()}),
             VerbNeeds::Files, runDiffGraph};
 }
 
@@ -106,6 +111,20 @@ VerbSpec roundsForm()
                VerbNeeds::Files, runRounds};
     v.windowWithoutOutput = true;
     return v;
+}
+
+VerbSpec roundsGraphForm()
+{
+    return {"rounds", "--graph", "(-r NAME FILE...)... --graph [graph options] [--noise K]",
+            "the call graph of the last round against the first (the baseline), per second as the rounds tab's "
+            "comparisons: each round's files merged, each node's cum and each call edge's weight classed by the "
+            "noise the two rounds measured (the spread of their per-file values: their files need durations; "
+            "Poisson's where a round has one file, and for residual edges)",
+            join({{{"-r", "NAME", "begins a round; the FILEs after it are its observations", true},
+                   {"--graph", nullptr, "the call graph of the first and last rounds"}, kSample, kGranularity,
+                   kNoise},
+                  graphPruning(), graphOutputs(), files()}),
+            VerbNeeds::Files, runRoundsGraph};
 }
 
 VerbSpec listForm()

@@ -116,21 +116,28 @@ Options server(bool query)
     return o;
 }
 
+Options graphPruning()
+{
+    return {{"--nodecount", "N", "at most N nodes, pprof's (default 80; 0: no limit)"},
+            {"--nodefraction", "F", "drop nodes under F of the total (default 0.005)"},
+            {"--edgefraction", "F", "drop edges under F of the total (default 0.001)"}};
+}
+
+Options graphOutputs()
+{
+    return {{"--tsv", nullptr,
+             "node<TAB>NAME<TAB>flat<TAB>cum, then edge<TAB>CALLER<TAB>CALLEE<TAB>weight<TAB>KIND (call, "
+             "inline, residual)"},
+            {"--json", nullptr, "the nodes and edges of --tsv as JSON (docs/json.md)"},
+            {"--dot", "OUT", "a Graphviz dot file ('-': standard output)"},
+            {"--svg", "OUT", "the graph drawn as SVG", false, true},
+            {"--png", "OUT", "the graph drawn as PNG", false, true}};
+}
+
 Options graphOptions()
 {
-    return join({{{"--nodecount", "N", "at most N nodes, pprof's (default 80; 0: no limit)"},
-                  {"--nodefraction", "F", "drop nodes under F of the total (default 0.005)"},
-                  {"--edgefraction", "F", "drop edges under F of the total (default 0.001)"},
-                  kSample, kGranularity},
-                 filters(), labelFrames(),
-                 {{"--tsv", nullptr,
-                   "node<TAB>NAME<TAB>flat<TAB>cum, then edge<TAB>CALLER<TAB>CALLEE<TAB>weight<TAB>KIND (call, "
-                   "inline, residual)"},
-                  {"--json", nullptr, "the nodes and edges of --tsv as JSON (docs/json.md)"},
-                  {"--dot", "OUT", "a Graphviz dot file ('-': standard output)"},
-                  {"--svg", "OUT", "the graph drawn as SVG", false, true},
-                  {"--png", "OUT", "the graph drawn as PNG", false, true}},
-                 timeRange(), files()});
+    return join({graphPruning(), {kSample, kGranularity}, filters(), labelFrames(), graphOutputs(), timeRange(),
+                 files()});
 }
 
 Options roundOutputs()
@@ -216,6 +223,7 @@ std::vector<VerbSpec> buildTable()
                  VerbNeeds::Server});
     t.push_back(pgoForm());
     t.push_back(roundsForm());
+    t.push_back(roundsGraphForm());
     VerbSpec serverRounds{"rounds", "--url",
                           "URL --type ID [--step SECONDS] (-r NAME [--query SEL] --from T --to T)... [options]",
                           "rounds as windows of a server: each -r NAME begins one, with its own --query (default "

@@ -36,7 +36,7 @@ LAYERS = {
         'time': ['io', 'pprof', 'tree', 'diff'],
         'formats': ['io', 'pprof', 'names', 'time'],
         'layout': ['io', 'pprof', 'tree'],
-        'rounds': ['io', 'pprof', 'formats', 'tree', 'diff'],
+        'rounds': ['io', 'pprof', 'formats', 'tree', 'diff', 'graph'],
         'export': ['io', 'pprof', 'tree', 'diff'],
         'pgo': ['io', 'pprof', 'formats', 'tree', 'diff', 'export'],
         'graph': ['io', 'pprof', 'tree', 'diff', 'pgo'],

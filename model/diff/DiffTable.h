@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace qflame {
@@ -36,6 +37,9 @@ struct DiffRow {
 struct MeasuredNoise {
     Normalization normalization = Normalization::PerSecond;   // the unit the errors are in: applied only there
     std::map<std::string, double> cumStandardError;           // by displayName ("main.run", "f (inline)")
+    // Per call edge, caller -> callee (frame labels, as the call graph names its nodes): the standard error of
+    // its weight's delta, from the rounds' per-file edge weights (graph/GraphMarks.h uses it).
+    std::map<std::pair<std::string, std::string>, double> edgeStandardError;
     double totalStandardError = 0;                            // of the whole profile's change
     std::string source;                                       // "the rounds base (6 observations) and pgo-1 (6)"
 };

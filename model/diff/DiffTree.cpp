@@ -141,45 +141,67 @@ std::shared_ptr<const DiffTree> DiffTree::withOptions(const DiffOptions &options
     return tree;
 }
 
-void DiffTree::applyOptions(const DiffOptions &o)
+NormalizationScales normalizationScales(const DiffOptions &o, const int64_t durationNanos[2], const int64_t totals[2],
+                                        const std::string names[2])
 {
-    if (!std::isfinite(o.noiseK) || o.noiseK < 0)
-        throw ProfileError("the noise threshold must be a number of standard errors >= 0 (0 turns it off)");
-    double num[2] = {1, 1}, den[2] = {1, 1};
+    NormalizationScales sc;
     static const char *const sideName[2] = {"baseline", "comparison"};
     switch (o.normalization) {
     case Normalization::None:
         break;
     case Normalization::PerSecond:
         for (int s = 0; s < 2; ++s) {
-            const int64_t ns = d->sides[s].tree->durationNanos();
-            if (ns <= 0)
-                throw ProfileError(std::string("cannot normalise per second: the ") + sideName[s] + " (" +
-                                   d->sides[s].name + ") records no duration");
-            num[s] = 1e9;
-            den[s] = double(ns);
+            if (durationNanos[s] <= 0)
+                throw ProfileError(std::string("cannot normalise per second: the ") + sideName[s] + " (" + names[s] +
+                                   ") records no duration");
+            sc.num[s] = 1e9;
+            sc.den[s] = double(durationNanos[s]);
         }
         break;
-    case Normalization::Total: {
-        const int64_t before = d->sides[0].tree->total(CallTree::kRoot);
-        const int64_t after = d->sides[1].tree->total(CallTree::kRoot);
-        if (before == 0 || after == 0)
+    case Normalization::Total:
+        if (totals[0] == 0 || totals[1] == 0)
             throw ProfileError(std::string("cannot scale to the baseline total: the ") +
-                               sideName[before == 0 ? 0 : 1] + " total is 0");
-        num[1] = double(before);
-        den[1] = double(after);
+                               sideName[totals[0] == 0 ? 0 : 1] + " total is 0");
+        sc.num[1] = double(totals[0]);
+        sc.den[1] = double(totals[1]);
         break;
-    }
     case Normalization::Factor:
         if (!std::isfinite(o.factor) || o.factor <= 0)
             throw ProfileError("the normalisation factor must be a positive number, not " + formatExact(o.factor));
-        num[1] = o.factor;
+        sc.num[1] = o.factor;
         break;
     }
+    return sc;
+}
+
+std::string normalizationSentence(const DiffOptions &o, const NormalizationScales &scales, const std::string &unit)
+{
+    switch (o.normalization) {
+    case Normalization::None:
+        return "none (absolute values in " + unit + ")";
+    case Normalization::PerSecond:
+        return "per-second (each side divided by its own duration)";
+    case Normalization::Total:
+        return "total: the share view, not cost (the comparison scaled by " + formatExact(scales.scale(1)) +
+               " to the baseline total)";
+    case Normalization::Factor:
+        return "factor (the comparison multiplied by " + formatExact(o.factor) + ")";
+    }
+    return {};
+}
+
+void DiffTree::applyOptions(const DiffOptions &o)
+{
+    if (!std::isfinite(o.noiseK) || o.noiseK < 0)
+        throw ProfileError("the noise threshold must be a number of standard errors >= 0 (0 turns it off)");
+    const int64_t durations[2] = {d->sides[0].tree->durationNanos(), d->sides[1].tree->durationNanos()};
+    const int64_t totals[2] = {d->sides[0].tree->total(CallTree::kRoot), d->sides[1].tree->total(CallTree::kRoot)};
+    const std::string names[2] = {d->sides[0].name, d->sides[1].name};
+    const NormalizationScales sc = normalizationScales(o, durations, totals, names);
     m_options = o;
     for (int s = 0; s < 2; ++s) {
-        m_num[s] = num[s];
-        m_den[s] = den[s];
+        m_num[s] = sc.num[s];
+        m_den[s] = sc.den[s];
     }
 }
 
@@ -197,18 +219,12 @@ double DiffTree::durationRatio() const
 
 std::string DiffTree::normalizationDescription() const
 {
-    switch (m_options.normalization) {
-    case Normalization::None:
-        return "none (absolute values in " + sampleType().unit + ")";
-    case Normalization::PerSecond:
-        return "per-second (each side divided by its own duration)";
-    case Normalization::Total:
-        return "total: the share view, not cost (the comparison scaled by " + formatExact(afterScale()) +
-               " to the baseline total)";
-    case Normalization::Factor:
-        return "factor (the comparison multiplied by " + formatExact(m_options.factor) + ")";
+    NormalizationScales sc;
+    for (int s = 0; s < 2; ++s) {
+        sc.num[s] = m_num[s];
+        sc.den[s] = m_den[s];
     }
-    return {};
+    return normalizationSentence(m_options, sc, sampleType().unit);
 }
 
 std::string DiffTree::durationDescription() const
@@ -247,11 +263,10 @@ std::string DiffTree::valueUnit() const
     return m_options.normalization == Normalization::PerSecond ? unit + "/s" : unit;
 }
 
-std::string DiffTree::formatValue(double value, bool sign) const
+std::string formatNormalizedValue(double value, const std::string &unit, Normalization n, bool sign)
 {
-    const std::string &unit = sampleType().unit;
     std::string text;
-    if (m_options.normalization != Normalization::PerSecond)
+    if (n != Normalization::PerSecond)
         text = qflame::formatValue(value, unit);
     else if (unitKind(unit) == UnitKind::Time)   // seconds of CPU per second: cores busy
         text = formatCores(value * unitScale(unit) / 1e9);
@@ -260,6 +275,11 @@ std::string DiffTree::formatValue(double value, bool sign) const
     if (sign && value > 0)
         text.insert(0, "+");
     return text;
+}
+
+std::string DiffTree::formatValue(double value, bool sign) const
+{
+    return formatNormalizedValue(value, sampleType().unit, m_options.normalization, sign);
 }
 
 }   // namespace qflame

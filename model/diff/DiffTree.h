@@ -59,6 +59,24 @@ DiffClass classifyDelta(bool inBefore, bool inAfter, double delta, double standa
 // sides carry the same value per sample. A side with no samples contributes nothing.
 double deltaStandardError(double before, double beforeSamples, double after, double afterSamples);
 
+// The diff's normalisation as numbers: side s's raw value times num[s] / den[s]. From each side's duration
+// (nanoseconds, summed over merged profiles) and root total; `names` name the sides in the errors. The one place
+// its arithmetic is: the diff tree and the comparison's call graph (graph/CallGraph.h) both use it. Throws
+// ProfileError when a side lacks what the normalisation needs.
+struct NormalizationScales {
+    double num[2] = {1, 1}, den[2] = {1, 1};
+    double scale(int side) const { return num[side] / den[side]; }
+};
+NormalizationScales normalizationScales(const DiffOptions &options, const int64_t durationNanos[2],
+                                        const int64_t totals[2], const std::string names[2]);
+// The sentence that states it ("total: the share view, not cost (the comparison scaled by 0.5 ...)").
+std::string normalizationSentence(const DiffOptions &options, const NormalizationScales &scales,
+                                  const std::string &unit);
+
+// A value normalised by `n` for people, as the diff shows it: "1.23 s", "45.6 MiB", per second "1.5 cores" for
+// time and "2 MiB/s" else; with `sign`, positive values get a '+'.
+std::string formatNormalizedValue(double value, const std::string &unit, Normalization n, bool sign = false);
+
 // The shortest decimal that reads back as the same double ("0.1", "2.4", "1e+21"): exact and still short.
 std::string formatExact(double value);
 

@@ -228,8 +228,9 @@ class GraphPruning {
 public:
     // pprof's report.newTrimmedGraph for -dot (visual mode).
     static std::shared_ptr<const CallGraph> run(detail::GraphWalk &walk, const GraphOptions &options,
-                                                const BuildOptions &build, bool isDiff, double noiseK)
+                                                const BuildOptions &build, bool isDiff, const DiffOptions &diff)
     {
+        const double noiseK = diff.noiseK;
         auto frames = walk.frames();
         WorkGraph g = makeGraph(walk.run(nullptr), {});
         int64_t flatSum = 0;
@@ -297,6 +298,11 @@ public:
         graph->m_isDiff = isDiff;
         graph->m_countsKnown = walk.countsKnown();
         graph->m_noiseK = noiseK;
+        graph->m_diffOptions = diff;
+        if (isDiff) {   // the diff tree's arithmetic, on the same durations and totals
+            const std::string names[2] = {walk.sideName(0), walk.sideName(1)};
+            graph->m_scales = normalizationScales(diff, walk.durationNanos(), walk.sideTotals(), names);
+        }
         graph->m_total = walk.pprofTotal();
         graph->m_nodeCutoff = nodeCutoff;
         graph->m_edgeCutoff = edgeCutoff;
@@ -312,7 +318,9 @@ std::shared_ptr<const CallGraph> CallGraph::build(const std::vector<std::shared_
                                                   const GraphOptions &options)
 {
     detail::GraphWalk walk({}, profiles, typeIndex, build);
-    return GraphPruning::run(walk, options, build, false, 0);
+    DiffOptions none;
+    none.noiseK = 0;
+    return GraphPruning::run(walk, options, build, false, none);
 }
 
 std::shared_ptr<const CallGraph> CallGraph::buildDiff(const std::vector<std::shared_ptr<const Profile>> &before,
@@ -320,10 +328,39 @@ std::shared_ptr<const CallGraph> CallGraph::buildDiff(const std::vector<std::sha
                                                       size_t typeIndex, const BuildOptions &build,
                                                       const GraphOptions &options, double noiseK)
 {
+    DiffOptions diff;
+    diff.noiseK = noiseK;
+    return buildDiff(before, after, typeIndex, build, options, diff);
+}
+
+std::shared_ptr<const CallGraph> CallGraph::buildDiff(const std::vector<std::shared_ptr<const Profile>> &before,
+                                                      const std::vector<std::shared_ptr<const Profile>> &after,
+                                                      size_t typeIndex, const BuildOptions &build,
+                                                      const GraphOptions &options, const DiffOptions &diff)
+{
     if (before.empty())
         throw ProfileError("no baseline profile to compare");
+    if (!std::isfinite(diff.noiseK) || diff.noiseK < 0)
+        throw ProfileError("the noise threshold must be a number of standard errors >= 0 (0 turns it off)");
     detail::GraphWalk walk(before, after, typeIndex, build);
-    return GraphPruning::run(walk, options, build, true, noiseK);
+    return GraphPruning::run(walk, options, build, true, diff);
+}
+
+std::vector<NamedEdgeWeight> CallGraph::edgeWeights(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                    size_t typeIndex, const BuildOptions &build)
+{
+    detail::GraphWalk walk({}, profiles, typeIndex, build);
+    const detail::GraphSums sums = walk.run(nullptr);
+    const FrameTable &frames = *walk.frames();
+    std::vector<NamedEdgeWeight> out;
+    for (size_t e = 0; e < sums.edgeKey.size(); ++e)
+        if (sums.weight[1][e] != 0)
+            out.push_back({frames.label(FrameId(sums.edgeKey[e] >> 32)), frames.label(FrameId(uint32_t(sums.edgeKey[e]))),
+                           sums.weight[1][e]});
+    std::sort(out.begin(), out.end(), [](const NamedEdgeWeight &a, const NamedEdgeWeight &b) {
+        return a.caller != b.caller ? a.caller < b.caller : a.callee < b.callee;
+    });
+    return out;
 }
 
 int CallGraph::nodeOf(FrameId frame) const
@@ -342,6 +379,19 @@ int64_t CallGraph::shownFlat() const
     return sum;
 }
 
+double CallGraph::shownDelta() const
+{
+    double sum = 0;
+    for (const GraphNode &n : m_nodes)
+        sum += flatDelta(n);
+    return sum;
+}
+
+std::string CallGraph::normalizationText() const
+{
+    return normalizationSentence(m_diffOptions, m_scales, m_sampleType.unit);
+}
+
 DiffClass CallGraph::classOf(const GraphNode &n) const
 {
     const std::less<const GraphNode *> before;   // n may be a copy: only the graph's own nodes have an index
@@ -351,18 +401,27 @@ DiffClass CallGraph::classOf(const GraphNode &n) const
         const double delta = double(n.cum[1]) * m_measuredScale[1] - double(n.cum[0]) * m_measuredScale[0];
         return classifyDelta(n.onSide[0], n.onSide[1], delta, m_measuredError[index], m_noiseK);
     }
-    const double se = m_countsKnown ? deltaStandardError(double(n.cum[0]), n.cumSamples[0], double(n.cum[1]),
-                                                         n.cumSamples[1])
+    // Poisson's in the shown unit, as the diff table's (each side's value scaled, its samples not).
+    const double se = m_countsKnown ? deltaStandardError(double(n.cum[0]) * scale(0), n.cumSamples[0],
+                                                         double(n.cum[1]) * scale(1), n.cumSamples[1])
                                     : 0;
-    return classifyDelta(n.onSide[0], n.onSide[1], double(n.cumValue()), se, m_noiseK);
+    return classifyDelta(n.onSide[0], n.onSide[1], cumDelta(n), se, m_noiseK);
 }
 
 DiffClass CallGraph::classOf(const GraphEdge &e) const
 {
-    const double se = m_countsKnown ? deltaStandardError(double(e.weight[0]), e.samples[0], double(e.weight[1]),
-                                                         e.samples[1])
+    const std::less<const GraphEdge *> before;   // as for nodes: only the graph's own edges have an index
+    const bool own = !m_edges.empty() && !before(&e, m_edges.data()) && before(&e, m_edges.data() + m_edges.size());
+    const size_t index = own ? size_t(&e - m_edges.data()) : m_measuredEdgeError.size();
+    if (index < m_measuredEdgeError.size() && m_measuredEdgeError[index] > 0) {   // the rounds' per-file spread
+        const double delta =
+            double(e.weight[1]) * m_measuredScale[1] - double(e.weight[0]) * m_measuredScale[0];
+        return classifyDelta(e.onSide[0], e.onSide[1], delta, m_measuredEdgeError[index], m_noiseK);
+    }
+    const double se = m_countsKnown ? deltaStandardError(double(e.weight[0]) * scale(0), e.samples[0],
+                                                         double(e.weight[1]) * scale(1), e.samples[1])
                                     : 0;
-    return classifyDelta(e.onSide[0], e.onSide[1], double(e.value()), se, m_noiseK);
+    return classifyDelta(e.onSide[0], e.onSide[1], edgeDelta(e), se, m_noiseK);
 }
 
 }   // namespace qflame

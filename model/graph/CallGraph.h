@@ -73,8 +73,20 @@ struct GraphEdge {
     const char *kind() const { return residual ? "residual" : inlined ? "inline" : "call"; }
 };
 
+// A call edge by its frames' labels (as CallGraph::name names nodes) with its weight: side 1 of an unpruned
+// walk, counted once per sample as the graph counts it.
+struct NamedEdgeWeight {
+    std::string caller, callee;
+    int64_t weight = 0;
+};
+
 class CallGraph {
 public:
+    // Every edge of the graph of `profiles` before any pruning, with a non-zero weight, sorted by caller and
+    // callee: what rounds keep per file for the measured noise of edges (rounds/Rounds.h), without a graph.
+    static std::vector<NamedEdgeWeight> edgeWeights(const std::vector<std::shared_ptr<const Profile>> &profiles,
+                                                    size_t typeIndex, const BuildOptions &build = {});
+
     // The graph of sample type `typeIndex` of `profiles` (merged), after `build`'s filters and granularity.
     // Throws ProfileError / FilterError as CallTreeBuilder::build does.
     static std::shared_ptr<const CallGraph> build(const std::vector<std::shared_ptr<const Profile>> &profiles,
@@ -87,6 +99,14 @@ public:
                                                       const std::vector<std::shared_ptr<const Profile>> &after,
                                                       size_t typeIndex, const BuildOptions &build = {},
                                                       const GraphOptions &options = {}, double noiseK = 2.0);
+    // The same under the diff's normalisation and noise setting (DiffOptions): the values shown, classed and
+    // painted are each side's raw values times its scale (diff/DiffTree.h's normalizationScales, from the sides'
+    // durations and totals, as the diff tree finds them). The nodes and edges kept are pprof's for the raw
+    // values (-diff_base without -normalize). Throws ProfileError as the diff does for what a side lacks.
+    static std::shared_ptr<const CallGraph> buildDiff(const std::vector<std::shared_ptr<const Profile>> &before,
+                                                      const std::vector<std::shared_ptr<const Profile>> &after,
+                                                      size_t typeIndex, const BuildOptions &build,
+                                                      const GraphOptions &options, const DiffOptions &diff);
 
     // Nodes in pprof's order (its entropy score, then name); edges by |weight| descending, then caller, callee.
     const std::vector<GraphNode> &nodes() const { return m_nodes; }
@@ -111,6 +131,22 @@ public:
     int64_t nodeCutoff() const { return m_nodeCutoff; }
     int64_t edgeCutoff() const { return m_edgeCutoff; }
 
+    // The diff's normalisation: side s's raw values times scale(s) are what a comparison shows (1 and 1 for a
+    // profile's graph and for Normalization::None). The deltas below are in that unit.
+    const DiffOptions &diffOptions() const { return m_diffOptions; }
+    bool isNormalized() const { return m_diffOptions.normalization != Normalization::None; }
+    double scale(int side) const { return m_scales.scale(side); }
+    double flatDelta(const GraphNode &n) const { return double(n.flat[1]) * scale(1) - double(n.flat[0]) * scale(0); }
+    double cumDelta(const GraphNode &n) const { return double(n.cum[1]) * scale(1) - double(n.cum[0]) * scale(0); }
+    double edgeDelta(const GraphEdge &e) const
+    {
+        return double(e.weight[1]) * scale(1) - double(e.weight[0]) * scale(0);
+    }
+    double scaledTotal() const { return double(m_total) * scale(0); }   // total() in the shown unit
+    double shownDelta() const;                                           // shownFlat() in the shown unit
+    // The diff's sentence for it ("total: the share view, not cost (the comparison scaled by 0.5 to ...)").
+    std::string normalizationText() const;
+
     // Comparisons: whether sample counts are known, and a node's or edge's class by its cum or weight delta.
     bool hasSampleCounts() const { return m_countsKnown; }
     double noiseK() const { return m_noiseK; }
@@ -121,8 +157,13 @@ public:
     // PGO panel's model: int(InliningChange::Kind), or -1 for none.
     int inliningChangeOf(uint32_t edge) const { return edge < m_edgeInlining.size() ? m_edgeInlining[edge] : -1; }
     bool hasInliningChanges() const { return !m_edgeInlining.empty(); }
-    // A node's standard error measured by rounds (in the scaled unit of measuredScale), 0 for Poisson's.
+    // A node's (an edge's) standard error measured by rounds (in the scaled unit of measuredScale), 0 for
+    // Poisson's.
     double measuredError(uint32_t node) const { return node < m_measuredError.size() ? m_measuredError[node] : 0; }
+    double measuredEdgeError(uint32_t edge) const
+    {
+        return edge < m_measuredEdgeError.size() ? m_measuredEdgeError[edge] : 0;
+    }
     bool hasMeasuredNoise() const { return !m_measuredError.empty(); }
     const std::string &measuredSource() const { return m_measuredSource; }
 
@@ -133,7 +174,9 @@ private:
     friend std::shared_ptr<const CallGraph> withMeasuredNoise(std::shared_ptr<const CallGraph>, const MeasuredNoise &,
                                                               double, double);
     std::vector<int8_t> m_edgeInlining;
-    std::vector<double> m_measuredError;
+    std::vector<double> m_measuredError, m_measuredEdgeError;
+    DiffOptions m_diffOptions;
+    NormalizationScales m_scales;
     double m_measuredScale[2] = {1, 1};
     std::string m_measuredSource;
     std::vector<GraphNode> m_nodes;

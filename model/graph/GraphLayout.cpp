@@ -44,22 +44,21 @@ std::shared_ptr<const GraphLayout> GraphLayout::compute(std::shared_ptr<const Ca
     auto layout = std::shared_ptr<GraphLayout>(new GraphLayout);
     layout->m_graph = graphPtr;
     const CallGraph &graph = *graphPtr;
-    int64_t maxFlat = 0;
+    double maxFlat = 0;   // the shown values: deltas under the comparison's normalisation
     for (const GraphNode &n : graph.nodes())
-        maxFlat = std::max<int64_t>(maxFlat, std::llabs(n.flatValue()));
+        maxFlat = std::max(maxFlat, std::fabs(graph.flatDelta(n)));
     layout->m_nodes.resize(graph.nodes().size());
     for (uint32_t i = 0; i < graph.nodes().size(); ++i) {
         const GraphNode &n = graph.nodes()[i];
+        const double flat = graph.flatDelta(n), cum = graph.cumDelta(n);
         GraphLayoutNode &box = layout->m_nodes[i];
         box.lines = nodeNameLines(graph, i);
-        if (n.flatValue() != 0)
-            box.lines.push_back(graphValueText(graph, n.flatValue()) + " (" + graphPercentText(graph, n.flatValue()) +
-                                ")");
-        if (n.cumValue() != n.flatValue() || n.flatValue() == 0)
-            box.lines.push_back("of " + graphValueText(graph, n.cumValue()) + " (" +
-                                graphPercentText(graph, n.cumValue()) + ")");
-        if (maxFlat != 0 && n.flatValue() != 0)
-            box.fontSize += int(std::ceil(16.0 * std::sqrt(double(std::llabs(n.flatValue())) / double(maxFlat))));
+        if (flat != 0)
+            box.lines.push_back(graphDeltaText(graph, flat) + " (" + graphPercentText(graph, flat) + ")");
+        if (cum != flat || flat == 0)
+            box.lines.push_back("of " + graphDeltaText(graph, cum) + " (" + graphPercentText(graph, cum) + ")");
+        if (maxFlat != 0 && flat != 0)
+            box.fontSize += int(std::ceil(16.0 * std::sqrt(std::fabs(flat) / maxFlat)));
     }
 
     std::lock_guard<std::mutex> lock(graphvizLock());
@@ -96,13 +95,14 @@ std::shared_ptr<const GraphLayout> GraphLayout::compute(std::shared_ptr<const Ca
         set(nodes[i], "width", number(width));
         set(nodes[i], "height", number(height));
     }
-    const int64_t total = std::max<int64_t>(1, std::llabs(graph.total()));
+    const double total = std::max(1.0, std::fabs(graph.scaledTotal()));
     std::vector<Agedge_t *> edges(graph.edges().size());
     for (size_t e = 0; e < edges.size(); ++e) {
         const GraphEdge &edge = graph.edges()[e];
         edges[e] = agedge(g, nodes[edge.from], nodes[edge.to], const_cast<char *>(("e" + std::to_string(e)).c_str()), 1);
         // Heavy calls pull their ends together, as pprof's weight attribute does.
-        set(edges[e], "weight", std::to_string(1 + std::min<int64_t>(std::llabs(edge.value()) * 100 / total, 100)));
+        set(edges[e], "weight",
+            std::to_string(1 + int64_t(std::min(std::fabs(graph.edgeDelta(edge)) * 100 / total, 100.0))));
     }
     if (gvLayout(gvc, g, "dot") != 0) {
         agclose(g);

@@ -71,6 +71,15 @@ std::shared_ptr<const CallGraph> withMeasuredNoise(std::shared_ptr<const CallGra
         if (it != noise.cumStandardError.end() && std::isfinite(it->second) && it->second > 0)
             copy->m_measuredError[i] = it->second;
     }
+    copy->m_measuredEdgeError.assign(graph->edges().size(), 0);
+    for (uint32_t i = 0; i < graph->edges().size(); ++i) {
+        const GraphEdge &e = graph->edges()[i];
+        if (e.residual)
+            continue;
+        const auto it = noise.edgeStandardError.find({graph->name(e.from), graph->name(e.to)});
+        if (it != noise.edgeStandardError.end() && std::isfinite(it->second) && it->second > 0)
+            copy->m_measuredEdgeError[i] = it->second;
+    }
     return copy;
 }
 
@@ -79,6 +88,14 @@ size_t measuredNodeCount(const CallGraph &graph)
     size_t n = 0;
     for (uint32_t i = 0; i < graph.nodes().size(); ++i)
         n += graph.measuredError(i) > 0;
+    return n;
+}
+
+size_t measuredEdgeCount(const CallGraph &graph)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < graph.edges().size(); ++i)
+        n += graph.measuredEdgeError(i) > 0;
     return n;
 }
 

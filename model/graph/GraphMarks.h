@@ -4,7 +4,8 @@
 //   inlined between the two profiles;
 // - the rounds' measured noise (diff/DiffTable.h's MeasuredNoise) on the nodes whose functions it names, as the
 //   diff table of a comparison opened from rounds classes its functions: the node's cum delta in the rounds' unit
-//   (per second) against K measured standard errors instead of Poisson's.
+//   (per second) against K measured standard errors instead of Poisson's; and on the call edges it names (caller,
+//   callee), each edge's weight delta against its own measured error (the spread of the rounds' per-file weights).
 #pragma once
 
 #include "graph/CallGraph.h"
@@ -27,13 +28,15 @@ std::optional<InliningChange::Kind> edgeInliningChange(const CallGraph &graph, u
 // "became inlined" etc. for an edge's label, "" when the edge has none.
 std::string edgeInliningText(const CallGraph &graph, uint32_t edge);
 
-// A copy of `graph` whose nodes named by `noise` (by name, or by name with pprof's " (inline)") are classed by
-// the measured errors. `scaleBefore` and `scaleAfter` turn the graph's raw values into the unit of the errors
+// A copy of `graph` whose nodes named by `noise` (by name, or by name with pprof's " (inline)") and whose
+// non-residual edges named by it (caller and callee name) are classed by the measured errors. A residual edge
+// (a path through dropped nodes) keeps Poisson's: its weight is the pruned graph's, not a call's. `scaleBefore` and `scaleAfter` turn the graph's raw values into the unit of the errors
 // (DiffTree::beforeScale()/afterScale() of the comparison under noise.normalization). The errors must be > 0.
 std::shared_ptr<const CallGraph> withMeasuredNoise(std::shared_ptr<const CallGraph> graph, const MeasuredNoise &noise,
                                                    double scaleBefore, double scaleAfter);
 
-// How many nodes use a measured error.
+// How many nodes, and how many edges, use a measured error.
 size_t measuredNodeCount(const CallGraph &graph);
+size_t measuredEdgeCount(const CallGraph &graph);
 
 }   // namespace qflame

@@ -43,14 +43,28 @@ std::string dotEscape(const std::string &s)
     return out;
 }
 
+// Before, after, delta: exact integers, or under a normalisation the scaled values as diff --tsv prints them
+// (the shortest decimals that read back exactly).
+void appendDiffValues(std::string &out, const CallGraph &g, const int64_t values[2])
+{
+    if (!g.isNormalized()) {
+        out += '\t' + std::to_string(values[0]) + '\t' + std::to_string(values[1]) + '\t' +
+               std::to_string(values[1] - values[0]);
+        return;
+    }
+    const double before = double(values[0]) * g.scale(0), after = double(values[1]) * g.scale(1);
+    out += '\t' + formatExact(before) + '\t' + formatExact(after) + '\t' + formatExact(after - before);
+}
+
 void appendValues(std::string &out, const CallGraph &g, const int64_t values[2], DiffClass cls)
 {
     if (!g.isDiff()) {
         out += '\t' + std::to_string(values[1]);
         return;
     }
-    out += '\t' + std::to_string(values[0]) + '\t' + std::to_string(values[1]) + '\t' +
-           std::to_string(values[1] - values[0]) + '\t' + diffClassName(cls);
+    appendDiffValues(out, g, values);
+    out += '\t';
+    out += diffClassName(cls);
 }
 
 // pprof's dotColor, for a profile's own graph: grey near 0, red towards the total.
@@ -97,6 +111,12 @@ std::vector<uint32_t> tsvNodeOrder(const CallGraph &g)
     for (uint32_t i = 0; i < order.size(); ++i)
         order[i] = i;
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (g.isNormalized()) {   // by the shown |delta|
+            const double da = std::fabs(g.cumDelta(g.nodes()[a])), db = std::fabs(g.cumDelta(g.nodes()[b]));
+            if (da != db)
+                return da > db;
+            return g.name(a) < g.name(b);
+        }
         const int64_t ca = g.nodes()[a].cumValue(), cb = g.nodes()[b].cumValue();
         if (g.isDiff() ? std::llabs(ca) != std::llabs(cb) : ca != cb)
             return g.isDiff() ? std::llabs(ca) > std::llabs(cb) : ca > cb;
@@ -112,8 +132,13 @@ std::vector<uint32_t> tsvEdgeOrder(const CallGraph &g)
         order[i] = i;
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         const GraphEdge &x = g.edges()[a], &y = g.edges()[b];
-        if (g.isDiff() ? std::llabs(x.value()) != std::llabs(y.value()) : x.value() != y.value())
+        if (g.isNormalized()) {   // by the shown |delta|
+            const double dx = std::fabs(g.edgeDelta(x)), dy = std::fabs(g.edgeDelta(y));
+            if (dx != dy)
+                return dx > dy;
+        } else if (g.isDiff() ? std::llabs(x.value()) != std::llabs(y.value()) : x.value() != y.value()) {
             return g.isDiff() ? std::llabs(x.value()) > std::llabs(y.value()) : x.value() > y.value();
+        }
         if (g.name(x.from) != g.name(y.from))
             return g.name(x.from) < g.name(y.from);
         return g.name(x.to) < g.name(y.to);
@@ -129,8 +154,7 @@ std::string graphTsv(const CallGraph &g)
         out += "node\t";
         appendTsvField(out, g.name(i));
         if (g.isDiff()) {   // before, after, delta of flat; of cum with the class (by cum, as diff --tsv)
-            out += '\t' + std::to_string(n.flat[0]) + '\t' + std::to_string(n.flat[1]) + '\t' +
-                   std::to_string(n.flatValue());
+            appendDiffValues(out, g, n.flat);
         } else {
             out += '\t' + std::to_string(n.flat[1]);
         }
@@ -234,9 +258,19 @@ std::string graphValueText(const CallGraph &g, int64_t value)
     return formatValue(double(value), g.sampleType().unit);
 }
 
-std::string graphPercentText(const CallGraph &g, int64_t value)
+std::string graphPercentText(const CallGraph &g, double value)
 {
-    return formatPercent(double(value), double(std::llabs(g.total())));
+    return formatPercent(value, std::fabs(g.scaledTotal()));
+}
+
+std::string graphDeltaText(const CallGraph &g, double value)
+{
+    return formatNormalizedValue(value, g.sampleType().unit, g.diffOptions().normalization);
+}
+
+std::string graphNormalizationLine(const CallGraph &g)
+{
+    return g.isNormalized() ? "Normalisation: " + g.normalizationText() : std::string();
 }
 
 std::string graphDot(const CallGraph &g)
@@ -245,8 +279,16 @@ std::string graphDot(const CallGraph &g)
     out += "node [style=filled fillcolor=\"#f8f8f8\" fontname=\"sans-serif\"]\n";
     out += "edge [fontname=\"sans-serif\"]\n";
     std::string legend = "Type: " + g.sampleType().type + "\\lShowing nodes accounting for " +
-                         graphValueText(g, g.shownFlat()) + ", " + graphPercentText(g, g.shownFlat()) + " of " +
-                         graphValueText(g, g.total()) + " total\\l";
+                         graphDeltaText(g, g.shownDelta()) + ", " + graphPercentText(g, g.shownDelta()) + " of " +
+                         graphDeltaText(g, g.scaledTotal()) + " total\\l";
+    if (g.isNormalized())
+        legend += dotEscape(graphNormalizationLine(g)) + "\\l";
+    if (g.hasMeasuredNoise())
+        legend += dotEscape("Noise measured from " + g.measuredSource() + " for " +
+                            std::to_string(measuredNodeCount(g)) + " of " + std::to_string(g.nodes().size()) +
+                            " nodes and " + std::to_string(measuredEdgeCount(g)) + " of " +
+                            std::to_string(g.edges().size()) + " edges") +
+                  "\\l";
     if (g.droppedNodes())
         legend += "Dropped " + std::to_string(g.droppedNodes()) + " nodes (cum <= " +
                   graphValueText(g, g.nodeCutoff()) + ")\\l";
@@ -257,34 +299,35 @@ std::string graphDot(const CallGraph &g)
         legend += "Showing top " + std::to_string(g.nodes().size()) + " nodes out of " +
                   std::to_string(g.nodesBeforeLimit()) + "\\l";
     out += "subgraph cluster_L { \"legend\" [shape=box fontsize=16 label=\"" + legend + "\"] }\n";
-    int64_t maxFlat = 0;
+    double maxFlat = 0;
     for (const GraphNode &n : g.nodes())
-        maxFlat = std::max<int64_t>(maxFlat, std::llabs(n.flatValue()));
-    const double total = double(std::llabs(g.total()));
+        maxFlat = std::max(maxFlat, std::fabs(g.flatDelta(n)));
+    const double total = std::fabs(g.scaledTotal());
     for (uint32_t i = 0; i < g.nodes().size(); ++i) {
         const GraphNode &n = g.nodes()[i];
+        const double flat = g.flatDelta(n), cum = g.cumDelta(n);
         std::string label;
         for (const std::string &line : nodeNameLines(g, i))
             label += dotEscape(line) + "\\n";
-        label += n.flatValue() != 0 ? graphValueText(g, n.flatValue()) + " (" + graphPercentText(g, n.flatValue()) + ")"
-                                    : std::string("0");
-        if (n.cumValue() != n.flatValue())
-            label += std::string(n.flatValue() != 0 ? "\\n" : " ") + "of " + graphValueText(g, n.cumValue()) + " (" +
-                     graphPercentText(g, n.cumValue()) + ")";
+        label += flat != 0 ? graphDeltaText(g, flat) + " (" + graphPercentText(g, flat) + ")" : std::string("0");
+        if (cum != flat)
+            label += std::string(flat != 0 ? "\\n" : " ") + "of " + graphDeltaText(g, cum) + " (" +
+                     graphPercentText(g, cum) + ")";
         int fontSize = 8;
-        if (maxFlat != 0 && n.flatValue() != 0)
-            fontSize += int(std::ceil(16.0 * std::sqrt(double(std::llabs(n.flatValue())) / double(maxFlat))));
-        const double score = total != 0 ? double(n.cumValue()) / total : 0;
+        if (maxFlat != 0 && flat != 0)
+            fontSize += int(std::ceil(16.0 * std::sqrt(std::fabs(flat) / maxFlat)));
+        const double score = total != 0 ? cum / total : 0;
         const DiffClass cls = g.classOf(n);
         out += "N" + std::to_string(i + 1) + " [label=\"" + label + "\" id=\"node" + std::to_string(i + 1) +
                "\" fontsize=" + std::to_string(fontSize) + " shape=box tooltip=\"" + dotEscape(g.name(i)) + " (" +
-               graphValueText(g, n.cumValue()) + ")\" color=\"" +
+               graphDeltaText(g, cum) + ")\" color=\"" +
                (g.isDiff() ? diffColor(cls, false) : heatColor(score, false)) + "\" fillcolor=\"" +
                (g.isDiff() ? diffColor(cls, true) : heatColor(score, true)) + "\"]\n";
     }
     for (uint32_t i = 0; i < g.edges().size(); ++i) {
         const GraphEdge &e = g.edges()[i];
-        const std::string w = graphValueText(g, e.value());
+        const double value = g.edgeDelta(e);
+        const std::string w = graphDeltaText(g, value);
         // An inlining change of the PGO panel's (graph/GraphMarks.h): a line of the label, in purple.
         const std::string change = edgeInliningText(g, i);
         std::string attr = "label=\" " + w + (e.inlined ? "\\n (inline)" : "") +
@@ -292,14 +335,18 @@ std::string graphDot(const CallGraph &g)
         if (!change.empty())
             attr += " fontcolor=\"" + std::string(kInliningChangeColor) + "\"";
         if (total != 0) {
-            const int64_t weight = 1 + std::min<int64_t>(std::llabs(e.value() * 100 / int64_t(total)), 100);
+            // pprof's integer arithmetic on the raw values; on the shown values under a normalisation.
+            const int64_t weight =
+                g.isNormalized() ? 1 + int64_t(std::min(std::fabs(value * 100 / total), 100.0))
+                                 : 1 + std::min<int64_t>(std::llabs(e.value() * 100 / int64_t(total)), 100);
             if (weight > 1)
                 attr += " weight=" + std::to_string(weight);
-            const int64_t width = 1 + std::min<int64_t>(std::llabs(e.value() * 5 / int64_t(total)), 5);
+            const int64_t width = g.isNormalized() ? 1 + int64_t(std::min(std::fabs(value * 5 / total), 5.0))
+                                                   : 1 + std::min<int64_t>(std::llabs(e.value() * 5 / int64_t(total)), 5);
             if (width > 1)
                 attr += " penwidth=" + std::to_string(width);
             attr += " color=\"" +
-                    (g.isDiff() ? diffColor(g.classOf(e), false) : heatColor(double(e.value()) / total, false)) + "\"";
+                    (g.isDiff() ? diffColor(g.classOf(e), false) : heatColor(value / total, false)) + "\"";
         }
         const std::string tooltip = "\"" + dotEscape(g.name(e.from)) + (e.residual ? " ... " : " -> ") +
                                     dotEscape(g.name(e.to)) + " (" + w + ")\"";

@@ -12,7 +12,8 @@ namespace qflame {
 // node<TAB>NAME<TAB>flat<TAB>cum per node (cum descending, then name), then
 // edge<TAB>CALLER<TAB>CALLEE<TAB>weight<TAB>KIND per edge (weight descending, then caller, callee), KIND call,
 // inline or residual. In a comparison: node NAME before_flat after_flat delta_flat before_cum after_cum delta_cum
-// class, edge CALLER CALLEE before after delta class KIND, sorted by |delta|. Names escape backslash, tab, newline and carriage return as \\ \t \n \r.
+// class, edge CALLER CALLEE before after delta class KIND, sorted by |delta|; under a normalisation the values
+// are the scaled ones as diff --tsv prints them (shortest exact decimals). Names escape backslash, tab, newline and carriage return as \\ \t \n \r.
 std::string graphTsv(const CallGraph &graph);
 
 // A dot file Graphviz's dot lays out: boxes labelled with the short name, flat and cum, font size by flat,
@@ -35,8 +36,13 @@ std::string shortFunctionName(const std::string &name);
 // A node's label lines as pprof draws them: the short name split at '.' and "::", then file or address parts.
 std::vector<std::string> nodeNameLines(const CallGraph &graph, uint32_t node);
 
-// A value in the sample unit for people ("1.20s", "35MB"), and a share of the graph's total ("12.5%").
+// A raw value in the sample unit for people ("1.20s", "35MB": the pruning's cutoffs), a shown value (a delta under
+// the comparison's normalisation: "+1.5 cores" per second, as the diff writes it; the raw value otherwise), and
+// a shown value's share of the graph's shown total ("12.5%").
 std::string graphValueText(const CallGraph &graph, int64_t value);
-std::string graphPercentText(const CallGraph &graph, int64_t value);
+std::string graphDeltaText(const CallGraph &graph, double value);
+std::string graphPercentText(const CallGraph &graph, double value);
+// "Normalisation: total: the share view, ..." (the diff's sentence) when the graph is normalised, else "".
+std::string graphNormalizationLine(const CallGraph &graph);
 
 }   // namespace qflame

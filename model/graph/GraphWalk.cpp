@@ -112,7 +112,17 @@ GraphWalk::GraphWalk(const std::vector<std::shared_ptr<const Profile>> &before,
     }
     // pprof's total: |values| of the samples kept, of the baseline only in a comparison.
     int64_t total[2] = {0, 0};
-    forEachSample([&](Input &in, size_t, int64_t v, size_t, size_t) { total[in.side] += std::llabs(v); });
+    forEachSample([&](Input &in, size_t, int64_t v, size_t, size_t) {
+        total[in.side] += std::llabs(v);
+        m_sideTotal[in.side] += v;
+    });
+    for (size_t i = 0; i < before.size() + after.size(); ++i) {
+        const Profile &p = i < before.size() ? *before[i] : *after[i - before.size()];
+        const int side = i < before.size() ? 0 : 1;
+        m_duration[side] += p.durationNanos;
+        if (m_sideName[side].empty())
+            m_sideName[side] = p.sourceName;
+    }
     m_total = before.empty() || total[0] == 0 ? total[0] + total[1] : total[0];
 }
 

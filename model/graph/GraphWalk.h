@@ -52,6 +52,11 @@ public:
     bool countsKnown() const { return m_countsKnown; }
     int64_t pprofTotal() const { return m_total; }   // sum of |value|, of the baseline's samples in a comparison
     SampleTypeInfo sampleType() const { return m_type; }
+    // Per side, what the diff's normalisation reads (DiffTree's sides): the durations summed over the side's
+    // profiles, the sum of the values of the samples kept, the first profile's name.
+    const int64_t *durationNanos() const { return m_duration; }
+    const int64_t *sideTotals() const { return m_sideTotal; }
+    const std::string &sideName(int side) const { return m_sideName[side]; }
 
 private:
     struct Input;
@@ -64,7 +69,8 @@ private:
     BuildOptions m_build;
     SampleTypeInfo m_type;
     bool m_countsKnown = true, m_hasTags = false;
-    int64_t m_total = 0;
+    int64_t m_total = 0, m_duration[2] = {0, 0}, m_sideTotal[2] = {0, 0};
+    std::string m_sideName[2];
     std::string m_bytesUnit = "bytes";
 };
 

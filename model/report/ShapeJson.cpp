@@ -18,6 +18,13 @@ void values(JsonOut &j, const CallGraph &g, const char *name, const int64_t v[2]
         return;
     }
     const std::string n = name;
+    if (g.isNormalized()) {   // the scaled values of --tsv
+        const double before = double(v[0]) * g.scale(0), after = double(v[1]) * g.scale(1);
+        j.fieldNumber("before_" + n, before);
+        j.fieldNumber("after_" + n, after);
+        j.fieldNumber("delta_" + n, after - before);
+        return;
+    }
     j.field("before_" + n, v[0]);
     j.field("after_" + n, v[1]);
     j.field("delta_" + n, v[1] - v[0]);
@@ -35,6 +42,8 @@ std::string graphJson(const CallGraph &g)
     j.field("unit", g.sampleType().unit);
     j.field("total", g.total());
     j.fieldBool("diff", g.isDiff());
+    if (g.isNormalized())   // diff --graph --normalize: the values below are scaled
+        j.field("normalization", normalizationName(g.diffOptions().normalization));
     j.key("nodes");
     j.beginArray();
     for (uint32_t i : tsvNodeOrder(g)) {

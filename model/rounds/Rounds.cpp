@@ -1,6 +1,7 @@
 #include "rounds/Rounds.h"
 
 #include "diff/DiffSide.h"
+#include "graph/CallGraph.h"
 #include "pprof/SampleTypes.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
@@ -47,6 +48,8 @@ ByName sumsByName(const FlatTable &table)
 struct RoundData {
     ByName merged;
     std::vector<ByName> perFile;   // per file; for given observations one: the merged tree
+    // Per file, its call edges' weights (rounds of several files only: one file has no spread to measure).
+    std::vector<std::vector<NamedEdgeWeight>> edgesPerFile;
     std::vector<int64_t> durations;
     std::vector<std::string> sources;
     double roundSamples = 0;       // k = 1 only
@@ -96,6 +99,8 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
     // Each file's table on its own, for the spread of each function's values: a round may hold hundreds of
     // files, which the pool's threads share.
     data.perFile.resize(given ? 1 : round.profiles.size());
+    const bool spread = options.edgeNoise && !given && round.profiles.size() >= 2;
+    data.edgesPerFile.resize(spread ? round.profiles.size() : 0);
     std::vector<std::exception_ptr> errors(round.profiles.size());
     std::vector<size_t> indexes(round.profiles.size());
     std::iota(indexes.begin(), indexes.end(), size_t(0));
@@ -105,6 +110,8 @@ RoundData readRound(const RoundInput &round, const SampleTypeInfo &type, const R
         try {
             const auto &p = round.profiles[i];
             data.perFile[i] = sumsByName(*FlatTable::compute({p}, size_t(exactType(*p, type)), build));
+            if (spread)
+                data.edgesPerFile[i] = CallGraph::edgeWeights({p}, size_t(exactType(*p, type)), build);
         } catch (...) {
             errors[i] = std::current_exception();
         }
@@ -141,6 +148,44 @@ double functionSamples(const RoundData &d, const std::string &name, int64_t cum)
         return double(cum) / d.valuePerSample;
     const auto it = d.countByName.find(name);
     return it == d.countByName.end() ? 0 : double(it->second.cum);
+}
+
+// Per edge and round, the spread's standard error of its weight rate: the per-file weights (0 in a file without
+// the edge) as observations, as a function's cum. Only the rounds of several files contribute.
+std::vector<EdgeRounds> edgeRounds(const std::vector<RoundData> &data)
+{
+    std::map<std::pair<std::string, std::string>, size_t> index;
+    for (const RoundData &d : data)
+        for (const auto &file : d.edgesPerFile)
+            for (const NamedEdgeWeight &e : file)
+                index.emplace(std::pair{e.caller, e.callee}, 0);
+    std::vector<EdgeRounds> out;
+    out.reserve(index.size());
+    for (auto &[key, slot] : index) {
+        slot = out.size();
+        out.push_back({key.first, key.second, std::vector<double>(data.size(), std::nan(""))});
+    }
+    for (size_t j = 0; j < data.size(); ++j) {
+        const RoundData &d = data[j];
+        if (d.edgesPerFile.empty())
+            continue;
+        std::vector<std::vector<int64_t>> weights(out.size());   // per edge, per file
+        for (size_t i = 0; i < d.edgesPerFile.size(); ++i)
+            for (const NamedEdgeWeight &e : d.edgesPerFile[i]) {
+                std::vector<int64_t> &w = weights[index.at({e.caller, e.callee})];
+                w.resize(d.edgesPerFile.size(), 0);
+                w[i] = e.weight;
+            }
+        for (size_t e = 0; e < out.size(); ++e) {
+            std::vector<Observation> perFile;
+            for (size_t i = 0; i < d.edgesPerFile.size(); ++i)
+                perFile.push_back({weights[e].empty() ? 0 : weights[e][i], d.durations[i], d.sources[i]});
+            const RateEstimate r = estimateRate(perFile);
+            if (r.basis == ErrorBasis::Spread && r.errorKnown())
+                out[e].weightError[j] = r.standardError;
+        }
+    }
+    return out;
 }
 
 }   // namespace
@@ -231,6 +276,7 @@ RoundsResult compareRounds(const std::vector<RoundInput> &rounds, const RoundsOp
         }
         result.functions.push_back(std::move(f));
     }
+    result.edges = edgeRounds(data);
     std::stable_sort(result.functions.begin(), result.functions.end(),
                      [](const FunctionRounds &a, const FunctionRounds &b) {
                          const auto change = [](const FunctionRounds &f) {
@@ -258,6 +304,11 @@ MeasuredNoise measuredNoiseBetween(const RoundsResult &result, size_t a, size_t 
     for (const FunctionRounds &f : result.functions)
         if (a < f.cumRate.size() && b < f.cumRate.size() && measured(f.cumRate[a]) && measured(f.cumRate[b]))
             noise.cumStandardError[f.name] = combined(f.cumRate[a], f.cumRate[b]);
+    for (const EdgeRounds &e : result.edges)
+        if (a < e.weightError.size() && b < e.weightError.size() && std::isfinite(e.weightError[a]) &&
+            std::isfinite(e.weightError[b]))
+            noise.edgeStandardError[{e.caller, e.callee}] =
+                std::sqrt(e.weightError[a] * e.weightError[a] + e.weightError[b] * e.weightError[b]);
     noise.source = "the spread of the rounds " + result.rounds[a].name + " (" + std::to_string(ra.k) +
                    " observations) and " + result.rounds[b].name + " (" + std::to_string(rb.k) + ")";
     return noise;

@@ -36,6 +36,9 @@ struct RoundsOptions {
     Granularity granularity = Granularity::Functions;
     double noiseK = 2;             // a change is real past noiseK standard errors; 0 turns the test off
     int64_t durationNanos = 0;     // for profiles without duration_nanos (> 0: given by the user)
+    // Walk each file's call edges too (RoundsResult::edges), for the measured noise of a comparison's call graph.
+    // About doubles the time of reading rounds of files: off where no graph follows (the CLI's tables).
+    bool edgeNoise = true;
 };
 
 struct RoundSummary {
@@ -53,6 +56,14 @@ struct FunctionRounds {
     std::vector<RateChange> vsBaseline;        // per round, of cumRate
 };
 
+// A call edge across the rounds: only what the call graph of a comparison needs from them, the standard error of
+// its weight's rate per round, measured from the spread of its per-file weights (as a function's cum), NaN where
+// the round has no spread (one file, or a server window: Poisson's then, in the graph).
+struct EdgeRounds {
+    std::string caller, callee;          // frame labels, as the call graph names its nodes
+    std::vector<double> weightError;     // per round, per second
+};
+
 struct RoundsResult {
     SampleTypeInfo sampleType;
     Granularity granularity = Granularity::Functions;
@@ -60,6 +71,8 @@ struct RoundsResult {
     std::vector<RoundSummary> rounds;
     // Sorted by |cum of the last round - cum of the first| descending, then name.
     std::vector<FunctionRounds> functions;
+    // Every caller -> callee pair of any round of several files, by caller, then callee.
+    std::vector<EdgeRounds> edges;
     // What the user should know: observations without a duration, rounds of one file (Poisson), ...
     std::vector<std::string> notes;
 
@@ -69,7 +82,7 @@ struct RoundsResult {
 
 // The noise two rounds measured (the spread of their observations), for a diff of their merged trees under
 // per-second normalisation: per function sqrt(SE_a² + SE_b²) of its cum rates, where both come from a spread
-// (not Poisson), and the same for the whole profile.
+// (not Poisson), the same per call edge of its weight's rates, and for the whole profile.
 MeasuredNoise measuredNoiseBetween(const RoundsResult &result, size_t a, size_t b);
 
 // Throws ProfileError naming the round (and the file) for: no rounds, an empty round, a profile without the

@@ -76,6 +76,24 @@ static void showGraph(SecondaryPanes *panes, GraphPane *graph)
         ready.wait(60000);
 }
 
+// Issue 33's comparison graph (the bundled pair, side by side above it): as opened, then per second (the pair's
+// durations differ by 20 %), the graph's values scaled as the diff's and its normalisation stated.
+static void graphDiffShots(MainWindow &c, const QString &out)
+{
+    auto *graph = c.currentDiff()->findChild<GraphPane *>();
+    showGraph(c.currentDiff()->diffView()->secondaryPanes(), graph);
+    shoot(c, out + QStringLiteral("/graph-diff.png"));
+    QSignalSpy ready(graph, &GraphPane::graphReady);
+    DiffOptions options = c.currentDiff()->diffView()->options();
+    options.normalization = Normalization::PerSecond;
+    c.currentDiff()->diffView()->setOptions(options);
+    ready.wait(60000);
+    shoot(c, out + QStringLiteral("/graph-diff-per-second.png"));
+    options.normalization = Normalization::None;
+    c.currentDiff()->diffView()->setOptions(options);
+    ready.wait(60000);
+}
+
 static void waitSource(SourceView *view)
 {
     if (view->isListing())
@@ -224,6 +242,18 @@ int main(int argc, char **argv)
         labelShots(out, data);
         return 0;
     }
+    if (argc > 2 && QString::fromLocal8Bit(argv[2]) == QLatin1String("graph")) {   // only issue 33's comparison
+        const QString examples = QStringLiteral(QFLAME_TEST_DATA "/../../resources/examples/");
+        MainWindow c;
+        c.resize(1400, 900);
+        c.show();
+        c.openArguments({examples + QStringLiteral("baseline.cpu.pb.gz"),
+                         examples + QStringLiteral("optimized.cpu.pb.gz")});
+        waitLoaded(c);
+        c.currentDiff()->diffView()->tabs()->setCurrentIndex(1);
+        graphDiffShots(c, out);
+        return 0;
+    }
     if (argc > 2 && QString::fromLocal8Bit(argv[2]) == QLatin1String("assembly")) {   // only issue 34's
         assemblyShots(out);
         return 0;
@@ -309,8 +339,7 @@ int main(int argc, char **argv)
     shoot(c, out + QStringLiteral("/diff.png"));
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(1);
     shoot(c, out + QStringLiteral("/side-by-side.png"));
-    showGraph(c.currentDiff()->diffView()->secondaryPanes(), c.currentDiff()->findChild<GraphPane *>());
-    shoot(c, out + QStringLiteral("/graph-diff.png"));
+    graphDiffShots(c, out);
     c.currentDiff()->diffView()->tabs()->setCurrentIndex(0);
     // The comparison's PGO panel: one Go program built with -gcflags=-l (no inlining) and as is
     // (tests/data/pgo-inlining): the calls that became inlined, and their frames marked in the diff flamegraph.

@@ -1,6 +1,7 @@
 // The Graph tab (ui/graphview) and the call graph's layout (model/graph/GraphLayout): laid out by Graphviz off the
 // GUI thread, every node and edge placed, hover/selection/search/focus, pictures, and the --dot text read back
 // by Graphviz's own parser.
+#include "MainWindow.h"
 #include "ProfileFactory.h"
 #include "WaitLoad.h"
 #include "controls/SecondaryPanes.h"
@@ -14,6 +15,7 @@
 #include "graph/GraphReport.h"
 #include "graphview/GraphCanvas.h"
 #include "graphview/GraphPane.h"
+#include "roundsview/RoundsPane.h"
 #include "compare/DiffTableModel.h"
 #include "tables/TopTableModel.h"
 
@@ -22,7 +24,11 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFile>
 #include <QImage>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -63,6 +69,8 @@ private Q_SLOTS:
     void paneMarksInliningChangesAndMeasuredNoise();
     void selectionFollowsTableAndFlamegraph();
     void comparisonSelectionAndNoiseFollowOptions();
+    void comparisonGraphNormalizedAsTheDiff();
+    void roundsComparisonClassesEdges();
 };
 
 void tst_GraphView::layoutPlacesEverything()
@@ -199,6 +207,7 @@ void tst_GraphView::paneMarksInliningChangesAndMeasuredNoise()
     // b: +2/s against 2 * 0.5 measured (rounds of 1 s): slower, where Poisson's 2 * sqrt(102) calls it noise.
     MeasuredNoise noise;
     noise.cumStandardError = {{"b", 0.5}};
+    noise.edgeStandardError = {{{"main", "b"}, 0.5}};   // and the call main -> b, measured per file as well
     noise.source = "the spread of the rounds x (3 observations) and y (3)";
     pane.setMeasuredNoise(std::make_shared<MeasuredNoise>(noise), 1, 1);
     pane.setInputs({before}, {after}, 0, Granularity::Functions, {});
@@ -209,6 +218,14 @@ void tst_GraphView::paneMarksInliningChangesAndMeasuredNoise()
     for (uint32_t i = 0; i < g->nodes().size(); ++i)
         if (g->name(i) == "b")
             QCOMPARE(g->classOf(g->nodes()[i]), DiffClass::Slower);
+    QCOMPARE(measuredEdgeCount(*g), size_t(1));
+    for (uint32_t e = 0; e < g->edges().size(); ++e)   // main -> b: +2 against 2 * 0.5, where Poisson says noise
+        if (g->name(g->edges()[e].to) == "b")
+            QCOMPARE(g->classOf(g->edges()[e]), DiffClass::Slower);
+    bool stated = false;
+    for (const QLabel *label : pane.findChildren<QLabel *>())
+        stated = stated || label->text().contains(QStringLiteral("1 of 4 nodes and 1 of 3 edges by the noise measured"));
+    QVERIFY(stated);
     // The PGO panel's changes arrive after the layout: marks only, nothing moves.
     InliningChanges changes;
     changes.inlining.push_back({InliningChange::Kind::BecameInlined, "main", "a", {10, 0}, {0, 4}});
@@ -349,6 +366,111 @@ void tst_GraphView::comparisonSelectionAndNoiseFollowOptions()
     const CallGraph &g0 = graph->graphLayout()->graph();
     for (uint32_t i = 0; i < g0.nodes().size(); ++i)
         QVERIFY(g0.classOf(g0.nodes()[i]) != DiffClass::WithinNoise);
+}
+
+// The comparison's Graph under the diff's normalisation: the model's scales (the diff tree's), its values, and the
+// diff's sentence in the status line; back to absolute values when the normalisation is none again.
+void tst_GraphView::comparisonGraphNormalizedAsTheDiff()
+{
+    DiffPane tab;
+    tab.resize(1400, 900);
+    tab.show();
+    tab.open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")},
+             {QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz")});
+    QVERIFY(test::waitLoad(tab));
+    auto *graph = tab.findChild<GraphPane *>();
+    QSignalSpy ready(graph, &GraphPane::graphReady);
+    tab.diffView()->secondaryPanes()->showPane(graph);
+    QVERIFY(ready.wait(20000));
+    QVERIFY(!graph->graphLayout()->graph().isNormalized());
+    DiffOptions total = tab.diffView()->options();
+    total.normalization = Normalization::Total;
+    tab.diffView()->setOptions(total);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && graph->graphLayout()->graph().isNormalized() &&
+                                 !graph->isBuilding(), 20000);
+    const CallGraph &g = graph->graphLayout()->graph();
+    const DiffTree &shown = *tab.diffView()->shownDiff();
+    QCOMPARE(g.scale(0), shown.beforeScale());
+    QCOMPARE(g.scale(1), shown.afterScale());
+    QVERIFY(g.scale(1) != 1.0);
+    // Each node's cum delta is the diff table's for its function (pprof's cum in both, scaled alike).
+    const DiffTable &table = *tab.diffView()->diffTable();
+    QCOMPARE(table.tree().options().normalization, Normalization::Total);
+    int checked = 0;
+    for (const DiffRow &row : table.rows())
+        for (uint32_t i = 0; i < g.nodes().size(); ++i)
+            if (g.name(i) == table.label(row)) {
+                QCOMPARE(g.cumDelta(g.nodes()[i]), row.deltaCum);
+                QCOMPARE(g.classOf(g.nodes()[i]), row.diffClass);
+                ++checked;
+            }
+    QVERIFY(checked > 10);
+    const std::string sentence = "Normalisation: " + shown.normalizationDescription();
+    bool stated = false;
+    for (const QLabel *label : graph->findChildren<QLabel *>())
+        stated = stated || label->text().contains(QString::fromStdString(sentence));
+    QVERIFY2(stated, sentence.c_str());
+    const QImage shot = tab.grab().toImage();
+    shot.save(QDir::currentPath() + QStringLiteral("/tst_graphview-normalized.png"));
+    DiffOptions none = total;
+    none.normalization = Normalization::None;
+    tab.diffView()->setOptions(none);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && !graph->graphLayout()->graph().isNormalized() &&
+                                 !graph->isBuilding(), 20000);
+}
+
+// The window's path: rounds of files, Compare Two, the comparison's Graph. Two rounds of two 1-second files
+// (tst_roundspane's): main -> a weighs 6 and 10, then 11 and 11: 8/s -> 11/s against 2 * sqrt(2^2 + 0^2) measured
+// from the files, noise (without sample counts Poisson's would call it slower); main -> b 4, 4 then 8, 8: no spread
+// at all, so not measured, slower by its sign.
+void tst_GraphView::roundsComparisonClassesEdges()
+{
+    QTemporaryDir dir;
+    auto write = [&dir](const char *name, const std::string &folded) {
+        test::FoldedProfile spec;
+        spec.sampleTypes = {{"cpu", "nanoseconds"}};
+        spec.folded = folded;
+        spec.durationNanos = 1000000000;
+        const QString path = dir.filePath(QLatin1String(name));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(test::pprofBytes(spec))) < 0)
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    };
+    const QString b1 = write("b1.pb", "main;a 6\nmain;b 4"), b2 = write("b2.pb", "main;a 10\nmain;b 4"),
+                  n1 = write("n1.pb", "main;a 11\nmain;b 8"), n2 = write("n2.pb", "main;a 11\nmain;b 8");
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    w.openRounds({{"base", {b1, b2}}, {"new", {n1, n2}}});
+    auto *rounds = qobject_cast<RoundsPane *>(w.tabs()->currentWidget());
+    QVERIFY(rounds);
+    QVERIFY(test::waitLoad(*rounds));
+    rounds->roundsTable()->selectAll();
+    rounds->compareButton()->click();
+    DiffPane *diff = w.currentDiff();
+    QVERIFY(diff);
+    if (!diff->hasContent())
+        QVERIFY(test::waitLoad(*diff));
+    auto *graph = diff->findChild<GraphPane *>();
+    diff->diffView()->secondaryPanes()->showPane(graph);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graphLayout() && graph->graphLayout()->graph().hasMeasuredNoise() &&
+                                 !graph->isBuilding(), 20000);
+    const CallGraph &g = graph->graphLayout()->graph();
+    QCOMPARE(g.diffOptions().normalization, Normalization::PerSecond);
+    QCOMPARE(measuredEdgeCount(g), size_t(1));
+    std::map<std::string, DiffClass> classes;
+    for (uint32_t e = 0; e < g.edges().size(); ++e) {
+        classes[g.name(g.edges()[e].to)] = g.classOf(g.edges()[e]);
+        if (g.name(g.edges()[e].to) == "a") {
+            QCOMPARE(g.measuredEdgeError(e), 2.0);
+            QCOMPARE(g.edgeDelta(g.edges()[e]), 3.0);
+        }
+    }
+    QCOMPARE(classes.at("a"), DiffClass::WithinNoise);
+    QCOMPARE(classes.at("b"), DiffClass::Slower);
+    const QImage shot = diff->grab().toImage();
+    shot.save(QDir::currentPath() + QStringLiteral("/tst_graphview-rounds.png"));
 }
 
 QTEST_MAIN(tst_GraphView)

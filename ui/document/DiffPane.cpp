@@ -98,16 +98,21 @@ void DiffPane::updateGraph(const DiffTree *shown)
     const MeasuredNoise *noise = m_diffView->measuredNoise();
     if (!shown || !noise || noise->normalization != shown->options().normalization)
         noise = nullptr;
-    const double k = m_diffView->options().noiseK;
+    DiffOptions diff = shown ? shown->options() : m_diffView->options();   // the graph scales as the diff does
+    diff.noiseK = m_diffView->options().noiseK;
+    const double k = diff.noiseK;
     const double scale[2] = {noise ? shown->beforeScale() : 1, noise ? shown->afterScale() : 1};
-    if (k == m_graphNoiseK && noise == m_graphNoise && scale[0] == m_graphScale[0] && scale[1] == m_graphScale[1])
+    if (k == m_graphNoiseK && noise == m_graphNoise && scale[0] == m_graphScale[0] && scale[1] == m_graphScale[1] &&
+        diff.normalization == m_graphNormalization && diff.factor == m_graphFactor)
         return;
+    m_graphNormalization = diff.normalization;
+    m_graphFactor = diff.factor;
     m_graphNoiseK = k;
     m_graphNoise = noise;
     m_graphScale[0] = scale[0];
     m_graphScale[1] = scale[1];
     graph->setMeasuredNoise(noise ? std::make_shared<MeasuredNoise>(*noise) : nullptr, scale[0], scale[1]);
-    graph->setInputs(m_loaded.before, m_loaded.after, m_loaded.sampleType, m_loaded.granularity, {}, k);
+    graph->setInputs(m_loaded.before, m_loaded.after, m_loaded.sampleType, m_loaded.granularity, {}, diff);
 }
 
 void DiffPane::diffFrameMenu(NodeId node, QPoint globalPos)

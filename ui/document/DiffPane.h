@@ -46,6 +46,8 @@ private:
     double m_graphNoiseK = -1;
     const void *m_graphNoise = nullptr;
     double m_graphScale[2] = {0, 0};
+    Normalization m_graphNormalization = Normalization::None;
+    double m_graphFactor = 1;
     void diffFrameMenu(NodeId node, QPoint globalPos);
     LoadedDiff m_loaded;
     QStringList m_before, m_after;

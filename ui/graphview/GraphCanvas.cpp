@@ -130,12 +130,13 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent *e)
             const CallGraph &g = m_layout->graph();
             const GraphNode &n = g.nodes()[size_t(node)];
             QString tip = QString::fromStdString(g.name(uint32_t(node))) + QStringLiteral("\nflat ") +
-                          QString::fromStdString(graphValueText(g, n.flatValue())) + QStringLiteral(", cum ") +
-                          QString::fromStdString(graphValueText(g, n.cumValue()));
-            if (g.isDiff())
-                tip += QStringLiteral("\ncum %1 -> %2 (%3)").arg(QString::fromStdString(graphValueText(g, n.cum[0])),
-                                                               QString::fromStdString(graphValueText(g, n.cum[1])),
-                                                               QLatin1String(diffClassName(g.classOf(n))));
+                          QString::fromStdString(graphDeltaText(g, g.flatDelta(n))) + QStringLiteral(", cum ") +
+                          QString::fromStdString(graphDeltaText(g, g.cumDelta(n)));
+            if (g.isDiff())   // each side in the shown unit (scaled by the comparison's normalisation)
+                tip += QStringLiteral("\ncum %1 -> %2 (%3)")
+                           .arg(QString::fromStdString(graphDeltaText(g, double(n.cum[0]) * g.scale(0))),
+                                QString::fromStdString(graphDeltaText(g, double(n.cum[1]) * g.scale(1))),
+                                QLatin1String(diffClassName(g.classOf(n))));
             setToolTip(tip);
         } else {
             setToolTip(QString());

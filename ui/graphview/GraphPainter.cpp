@@ -20,7 +20,7 @@ double largestDelta(const CallGraph &g)
 {
     double largest = 0;
     for (const GraphNode &n : g.nodes())
-        largest = std::max(largest, std::fabs(double(n.cumValue())));
+        largest = std::max(largest, std::fabs(g.cumDelta(n)));
     return largest;
 }
 
@@ -61,7 +61,7 @@ QColor graphNodeColor(const CallGraph &g, uint32_t node, bool colorBlindSafe)
     switch (g.classOf(n)) {
     case DiffClass::Unchanged:
     case DiffClass::WithinNoise: return DiffSource::neutralColor();
-    default: return DiffSource::deltaColor(double(n.cumValue()), largestDelta(g), colorBlindSafe);
+    default: return DiffSource::deltaColor(g.cumDelta(n), largestDelta(g), colorBlindSafe);
     }
 }
 
@@ -73,7 +73,7 @@ QColor graphEdgeColor(const CallGraph &g, uint32_t edge, bool colorBlindSafe)
     switch (g.classOf(e)) {
     case DiffClass::Unchanged:
     case DiffClass::WithinNoise: return QColor(0x9a, 0x9a, 0x9a);
-    default: return DiffSource::deltaColor(double(e.value()), largestDelta(g), colorBlindSafe).darker(130);
+    default: return DiffSource::deltaColor(g.edgeDelta(e), largestDelta(g), colorBlindSafe).darker(130);
     }
 }
 
@@ -81,7 +81,7 @@ void paintGraph(QPainter &p, const GraphLayout &layout, const GraphPaintState &s
 {
     const CallGraph &g = layout.graph();
     p.setRenderHint(QPainter::Antialiasing);
-    const double total = std::max(1.0, double(std::llabs(g.total())));
+    const double total = std::max(1.0, std::fabs(g.scaledTotal()));   // the shown unit
     const bool searching = !state.matches.empty();
     auto faded = [&](uint32_t node) { return searching && !state.matches[node]; };
     QFont font(QStringLiteral("Sans Serif"));
@@ -96,7 +96,7 @@ void paintGraph(QPainter &p, const GraphLayout &layout, const GraphPaintState &s
                              int(e.from) == state.hovered || int(e.to) == state.hovered;
         if (faded(e.from) && faded(e.to))
             color.setAlpha(50);
-        const double width = 1 + std::min(5.0, std::fabs(double(e.value())) * 5 / total) + (touched ? 1.5 : 0);
+        const double width = 1 + std::min(5.0, std::fabs(g.edgeDelta(e)) * 5 / total) + (touched ? 1.5 : 0);
         QPen pen(touched ? color.darker(140) : color, width);
         pen.setStyle(e.residual ? Qt::DotLine : Qt::SolidLine);
         p.setPen(pen);
@@ -129,7 +129,7 @@ void paintGraph(QPainter &p, const GraphLayout &layout, const GraphPaintState &s
         font.setPixelSize(7);
         p.setFont(font);
         p.setPen(QColor(0x55, 0x55, 0x55, faded(e.from) && faded(e.to) ? 60 : 255));
-        const QString label = QString::fromStdString(graphValueText(g, e.value())) +
+        const QString label = QString::fromStdString(graphDeltaText(g, g.edgeDelta(e))) +
                               (e.inlined ? QStringLiteral(" (inline)") : QString());
         p.drawText(splinePoint(le.spline, 0.5) + QPointF(3, 0), label);
         if (!change.isEmpty()) {
@@ -146,7 +146,7 @@ void paintGraph(QPainter &p, const GraphLayout &layout, const GraphPaintState &s
         const GraphLayoutNode &ln = layout.nodes()[i];
         const GraphNode &n = g.nodes()[i];
         QColor fill = graphNodeColor(g, i, state.colorBlindSafe);
-        QColor border = g.isDiff() ? fill.darker(150) : heat(double(n.cumValue()) / total, false);
+        QColor border = g.isDiff() ? fill.darker(150) : heat(g.cumDelta(n) / total, false);
         QColor text(0x20, 0x20, 0x20);
         if (faded(i)) {
             fill.setAlpha(60);

@@ -73,8 +73,8 @@ void GraphPane::showBuilt(const Built &built)
     QString text = tr("%1 nodes, %2 edges; showing %3 of %4 total")
                        .arg(g.nodes().size())
                        .arg(g.edges().size())
-                       .arg(QString::fromStdString(graphValueText(g, g.shownFlat())),
-                            QString::fromStdString(graphValueText(g, g.total())));
+                       .arg(QString::fromStdString(graphDeltaText(g, g.shownDelta())),
+                            QString::fromStdString(graphDeltaText(g, g.scaledTotal())));
     if (g.droppedNodes())
         text += tr("; dropped %1 nodes (cum <= %2)").arg(g.droppedNodes())
                     .arg(QString::fromStdString(graphValueText(g, g.nodeCutoff())));
@@ -83,14 +83,25 @@ void GraphPane::showBuilt(const Built &built)
     if (g.isDiff())
         text += tr(" - red: more cost in the comparison, green: less, grey: within noise (%1 standard errors)")
                     .arg(g.noiseK());
-    if (g.hasMeasuredNoise())
-        text += tr("; %1 of %2 nodes by the noise measured from %3")
-                    .arg(measuredNodeCount(g))
-                    .arg(g.nodes().size())
-                    .arg(QString::fromStdString(g.measuredSource()));
     if (g.hasInliningChanges())
         text += tr("; purple edges: inlining changes (PGO)");
+    // What the numbers mean, on a line of their own as the diff's headline has them: the normalisation (the
+    // diff's sentence) and the rounds' measured noise.
+    QStringList meaning;
+    if (g.isNormalized())
+        meaning << QString::fromStdString(graphNormalizationLine(g));
+    if (g.hasMeasuredNoise())
+        meaning << tr("%1 of %2 nodes and %3 of %4 edges by the noise measured from %5")
+                       .arg(measuredNodeCount(g))
+                       .arg(g.nodes().size())
+                       .arg(measuredEdgeCount(g))
+                       .arg(g.edges().size())
+                       .arg(QString::fromStdString(g.measuredSource()));
+    if (!meaning.isEmpty())
+        text += QLatin1Char('\n') + meaning.join(QStringLiteral("; "));
+    // Lines, not word wrap (which the panes' splitter does not give the height it needs); the whole in its tooltip.
     m_status->setText(text);
+    m_status->setToolTip(text);
     updateSearch();
     Q_EMIT graphReady();
 }
@@ -103,12 +114,20 @@ GraphPane::~GraphPane()
 void GraphPane::setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity,
                           SampleFilters filters, double noiseK)
 {
+    DiffOptions diff;
+    diff.noiseK = noiseK;
+    setInputs(std::move(before), std::move(after), sampleType, granularity, std::move(filters), diff);
+}
+
+void GraphPane::setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity,
+                          SampleFilters filters, const DiffOptions &diff)
+{
     m_before = std::move(before);
     m_after = std::move(after);
     m_sampleType = sampleType;
     m_granularity = granularity;
     m_filters = std::move(filters);
-    m_noiseK = noiseK;
+    m_diff = diff;
     m_focus.clear();
     m_stale = true;
     if (isVisible())
@@ -148,12 +167,12 @@ void GraphPane::rebuild()
     m_clearFocus->setVisible(!m_focus.isEmpty());
     m_status->setText(tr("Building the graph..."));
     m_job.start(
-        [before = m_before, after = m_after, type = size_t(m_sampleType), build, options, noiseK = m_noiseK,
+        [before = m_before, after = m_after, type = size_t(m_sampleType), build, options, diff = m_diff,
          inlining = m_inlining, measured = m_measured, sb = m_measuredScale[0], sa = m_measuredScale[1]] {
             Built built;
             try {
                 auto graph = before.empty() ? CallGraph::build(after, type, build, options)
-                                            : CallGraph::buildDiff(before, after, type, build, options, noiseK);
+                                            : CallGraph::buildDiff(before, after, type, build, options, diff);
                 if (measured)
                     graph = withMeasuredNoise(std::move(graph), *measured, sb, sa);
                 if (inlining)
@@ -175,8 +194,12 @@ void GraphPane::setInliningChanges(std::shared_ptr<const InliningChanges> change
         return;   // a later build marks them
     // Marks only: the shown layout keeps its place (Graphviz is not asked again).
     m_canvas->replaceLayout(GraphLayout::withGraph(*layout, withInliningChanges(layout->graphPtr(), *m_inlining)));
-    if (!m_status->text().contains(tr("inlining changes")))
-        m_status->setText(m_status->text() + tr("; purple edges: inlining changes (PGO)"));
+    if (!m_status->text().contains(tr("inlining changes"))) {   // on the first line, before the normalisation's
+        QString text = m_status->text();
+        const qsizetype end = text.indexOf(QLatin1Char('\n'));
+        text.insert(end < 0 ? text.size() : end, tr("; purple edges: inlining changes (PGO)"));
+        m_status->setText(text);
+    }
 }
 
 void GraphPane::setMeasuredNoise(std::shared_ptr<const MeasuredNoise> noise, double scaleBefore, double scaleAfter)

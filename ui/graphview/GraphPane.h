@@ -34,6 +34,10 @@ public:
     // A profile's graph (filters as the tab has them), or a comparison's (`before` not empty).
     void setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity, SampleFilters filters,
                    double noiseK = 2.0);
+    // A comparison's under the diff's normalisation and noise setting (the comparison tab's DiffOptions): the
+    // model scales the values as the diff does (CallGraph::buildDiff), and the status line states it.
+    void setInputs(Profiles before, Profiles after, int sampleType, Granularity granularity, SampleFilters filters,
+                   const DiffOptions &diff);
     // A comparison's inlining changes (the PGO panel's) marked on their edges, now and in later builds.
     void setInliningChanges(std::shared_ptr<const InliningChanges> changes);
     // A comparison opened from rounds: the rounds' measured noise classes the nodes it names (graph/GraphMarks.h),
@@ -68,7 +72,7 @@ private:
     int m_sampleType = -1;
     Granularity m_granularity = Granularity::Functions;
     SampleFilters m_filters;
-    double m_noiseK = 2.0;
+    DiffOptions m_diff;   // normalisation and noise K of a comparison
     std::shared_ptr<const InliningChanges> m_inlining;
     std::shared_ptr<const MeasuredNoise> m_measured;
     double m_measuredScale[2] = {1, 1};
