@@ -113,4 +113,4 @@ fi
 
 python3 "$ROOT/bench/floor_report.py" --results "$RESULTS" --data "$DATA" --out "$OUT" --runs "$RUNS" \
     --build "$BUILD" --commit "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- model app || echo '+changes')" \
-    --benchmarks "$ROOT/docs/benchmarks.md"
+    --benchmarks "$ROOT/docs/benchmarks.md" --notes "$ROOT/bench/floor-notes.md"
