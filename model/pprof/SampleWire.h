@@ -57,8 +57,7 @@ struct SampleShape {
 
 namespace detail {
 
-// Appends the varints of [p, end) to `out`, converted by `keep` (false: not mine; `out` is then left longer, and
-// the caller cuts it back).
+// Appends the varints of [p, end) to `out`, converted by `keep` (false: not mine).
 template <typename T, typename Keep>
 bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep)
 {
@@ -69,27 +68,18 @@ bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep
         count += *q < 0x80;
     if (out.capacity() - out.size() < count)
         out.reserve(out.size() + std::max(out.size(), count));
-    // Written through a pointer into the grown array, not pushed one by one: a push_back per value checked the
-    // capacity and stored the vector's end each time (a fifth of decoding r64's samples).
-    const size_t old = out.size();
-    out.resize(old + count);
-    T *w = out.data() + old;
-    T *const last = w + count;
     while (p < end) {
         uint64_t v;
-        if (*p < 0x80) {
+        if (*p < 0x80)
             v = *p++;
-        } else if (p + 1 < end && p[1] < 0x80) {   // the usual location id or small value
-            v = uint64_t(p[0] & 0x7f) | uint64_t(p[1]) << 7;
-            p += 2;
-        } else if (!(p = varint(p, end, v))) {
+        else if (!(p = varint(p, end, v)))
             return false;
-        }
-        if (w == last || !keep(v, *w))   // every varint that ends was counted: w == last cannot happen
+        T t;
+        if (!keep(v, t))
             return false;
-        ++w;
+        out.push_back(t);
     }
-    return w == last;
+    return true;
 }
 
 inline bool location(uint64_t v, uint32_t &t)
