@@ -13,28 +13,6 @@ using google::protobuf::io::CodedOutputStream;
 
 namespace wire {
 
-// CodedInputStream reads tags and lengths of up to 10 bytes; libprotobuf's message parser, which judges the
-// samples and the collected fields, allows tags of at most 5 bytes and lengths below 2 GiB in at most 5. The
-// decoder holds the stream to the parser's rules so that both judge every input alike (fuzz_pprof checks it).
-bool readTag(CodedInputStream &in, uint32_t *tag)
-{
-    const int before = in.CurrentPosition();
-    *tag = in.ReadTag();
-    return in.CurrentPosition() - before <= 5;
-}
-
-constexpr int kSlopBytes = 16;   // the parser refuses lengths this close to INT_MAX
-
-bool readSize(CodedInputStream &in, uint32_t *size)
-{
-    const int before = in.CurrentPosition();
-    uint64_t value;
-    if (!in.ReadVarint64(&value) || in.CurrentPosition() - before > 5 || value > uint64_t(INT_MAX - kSlopBytes))
-        return false;
-    *size = uint32_t(value);
-    return true;
-}
-
 // Copies one field whose tag has been read to `out`, re-encoded. Groups nest; the parser of the collected
 // fields applies its own depth limit to them, the same as in the whole message.
 static bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, std::string &buffer,

@@ -9,6 +9,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,9 +18,28 @@ namespace qflame {
 
 namespace wire {
 
-// A tag (false past five bytes) and a length (false past five bytes or near INT_MAX), as the parser takes them.
-bool readTag(google::protobuf::io::CodedInputStream &in, uint32_t *tag);
-bool readSize(google::protobuf::io::CodedInputStream &in, uint32_t *size);
+// CodedInputStream reads tags and lengths of up to 10 bytes; libprotobuf's message parser, which judges the
+// samples and the collected fields, allows tags of at most 5 bytes and lengths below 2 GiB in at most 5. The
+// decoder holds the stream to the parser's rules so that both judge every input alike (fuzz_pprof checks it).
+// Inline: they run once per field of the profile.
+inline bool readTag(google::protobuf::io::CodedInputStream &in, uint32_t *tag)
+{
+    const int before = in.CurrentPosition();
+    *tag = in.ReadTag();
+    return in.CurrentPosition() - before <= 5;
+}
+
+constexpr int kSlopBytes = 16;   // the parser refuses lengths this close to INT_MAX
+
+inline bool readSize(google::protobuf::io::CodedInputStream &in, uint32_t *size)
+{
+    const int before = in.CurrentPosition();
+    uint64_t value;
+    if (!in.ReadVarint64(&value) || in.CurrentPosition() - before > 5 || value > uint64_t(INT_MAX - kSlopBytes))
+        return false;
+    *size = uint32_t(value);
+    return true;
+}
 
 }   // namespace wire
 
