@@ -48,6 +48,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--commit", required=True)
     ap.add_argument("--benchmarks")
+    ap.add_argument("--notes", help="markdown put after the goals: what the changes measured since bought")
     a = ap.parse_args()
 
     wall = collections.defaultdict(list)
@@ -127,6 +128,9 @@ def main():
     for text, goal, met in goals:
         lines.append(f"- {text} (goal {goal}): {'met' if met else 'NOT met'}")
     text = "\n".join(lines) + "\n"
+    if a.notes and os.path.exists(a.notes):
+        with open(a.notes) as f:
+            text += "\n" + f.read().strip() + "\n"
     with open(a.out, "w") as f:
         f.write(text)
     print(text)

@@ -2,6 +2,7 @@
 #include "io/Inflater.h"
 
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY   // ZSTD_decompressBound: stable since zstd 1.4.0, still filed as experimental
 #include <zstd.h>
 #if QFLAME_WITH_ISAL
 #include <isa-l/igzip_lib.h>
@@ -283,6 +284,14 @@ double Inflater::consumedFraction() const
 uint64_t Inflater::sizeHint() const
 {
     return std::min<uint64_t>(announcedSize(), uint64_t(d->input.size()) * 64);
+}
+
+uint64_t Inflater::sizeBound() const
+{
+    if (d->compression != Compression::Zstd)
+        return 0;
+    const unsigned long long bound = ZSTD_decompressBound(d->input.data(), d->input.size());
+    return bound == ZSTD_CONTENTSIZE_ERROR ? 0 : std::min<uint64_t>(bound, uint64_t(d->input.size()) * 64);
 }
 
 uint64_t Inflater::announcedSize() const

@@ -41,6 +41,12 @@ public:
     // member only, and any header can lie; real profiles inflate 3-10 times.
     uint64_t sizeHint() const;
 
+    // Where no size is announced, the most the input can inflate to as its compressed format tells without
+    // inflating (zstd: each block of a frame holds at most 128 KiB; ZSTD_decompressBound), at most 64 times the
+    // input; 0 when the format tells nothing (gzip) or the frames do not parse. For zstd written by a stream
+    // (a pipe: no content size) it is within a block of the real size: 0.24 % above on r64.pb.zst.
+    uint64_t sizeBound() const;
+
 private:
     uint64_t announcedSize() const;
 

@@ -51,11 +51,15 @@ uint64_t InflatingStream::sizeEstimate() const
 {
     if (const uint64_t announced = sizeHint())
         return announced;
-    // For reserving arrays, not a bound. A zstd decoder takes its input a block ahead of its output, and the
-    // decoder asks after its first 4,096 samples, when only a few blocks are inflated: the plain ratio was 14-32 %
-    // low on the corpus' largest profile (headerless), and an array reserved too small doubles when it fills,
-    // costing far more than the reservation saved (254 MB peak against 166 MB with the size announced). So 60 %
-    // more is reserved: address space only, the prefaulter touches pages only as far as the parse has come.
+    // For reserving arrays, not a bound on what is read: an array reserved too small doubles when it fills,
+    // costing far more than the reservation saved (254 MB peak against 166 MB with the size announced on the
+    // corpus' largest profile, headerless zstd), one reserved too large costs address space only (the
+    // prefaulter touches pages only as far as the parse has come). So the format's upper bound comes first.
+    if (const uint64_t bound = m_inflater.sizeBound())
+        return bound;
+    // Otherwise from the progress. A zstd decoder takes its input a block ahead of its output, and the decoder
+    // asks after its first 4,096 samples, when only a few blocks are inflated: the plain ratio was 14-32 % low
+    // there, so 60 % more is reserved.
     const double consumed = m_progress.load(std::memory_order_acquire);
     const uint64_t inflated = m_inflated.load(std::memory_order_relaxed);
     return consumed > 0 ? uint64_t(1.6 * double(inflated) / consumed) : 0;

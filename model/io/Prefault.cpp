@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
+#include <cstdlib>
 #include <cstdint>
 #include <system_error>
 
 #if defined(__linux__)
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -48,6 +51,39 @@ void adviseHugePages(const void *begin, size_t bytes)
         madvise(reinterpret_cast<void *>(from), to - from, MADV_HUGEPAGE);   // a hint: failing costs nothing
 #else
     (void)begin;
+    (void)bytes;
+#endif
+}
+
+void hugePageHeap(size_t bytes)
+{
+#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    if (const char *off = getenv("QFLAME_HEAP_4K"); off && *off == '1')   // for measuring what this buys
+        return;
+    // The pad makes the next growth of the heap this large; the trim threshold keeps free() from giving the
+    // advised part back (a later growth would not be advised). Pages freed inside it stay mapped, as anywhere
+    // in the heap. Both are malloc's documented settings (mallopt(3)).
+    if (bytes > size_t(INT_MAX) || !mallopt(M_TRIM_THRESHOLD, int(bytes)) || !mallopt(M_TOP_PAD, int(bytes)))
+        return;
+    // Blocks below the mmap threshold come from the heap's top; the first one that the top cannot hold makes
+    // malloc grow the heap by it plus the pad. Freed at once, they leave a top of `bytes`, untouched.
+    const void *const before = sbrk(0);
+    std::vector<void *> blocks;
+    while (sbrk(0) == before && blocks.size() < 64) {
+        void *block = malloc(64u << 10);
+        if (!block)
+            break;
+        blocks.push_back(block);
+    }
+    const void *const after = sbrk(0);
+    for (void *block : blocks)
+        free(block);
+    // Later growths by malloc's usual steps: a pad this large on every growth could fail under a limit on the
+    // address space where the usual step would not.
+    mallopt(M_TOP_PAD, 128 << 10);
+    if (after > before)
+        adviseHugePages(before, size_t(static_cast<const char *>(after) - static_cast<const char *>(before)));
+#else
     (void)bytes;
 #endif
 }

@@ -22,6 +22,15 @@ namespace qflame {
 // nothing elsewhere than on Linux, or where the kernel has huge pages off.
 void adviseHugePages(const void *begin, size_t bytes);
 
+// Puts the heap on transparent huge pages: grows malloc's heap once by `bytes` of address space and advises huge
+// pages on it, so that what a short-lived process allocates there (a profile's metadata, its sample arrays, the
+// tables built from them) costs one page fault per 2 MiB instead of one per 4 KiB. glibc's own switch for this
+// (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) can only be set in the environment before the process starts. Only
+// address space is reserved: untouched pages cost no memory. Call it first thing in main, before any thread;
+// only where glibc's malloc is the allocator (elsewhere it does nothing). QFLAME_HEAP_4K=1 in the environment turns
+// it off, to measure what it buys (bench/floor-notes.md).
+void hugePageHeap(size_t bytes);
+
 class Prefaulter {
 public:
     struct Range {

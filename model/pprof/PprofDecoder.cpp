@@ -4,12 +4,11 @@
 #include "io/Prefault.h"
 #include "io/ReadOptions.h"
 #include "pprof/PprofConvert.h"
+#include "pprof/PprofRestFields.h"
 #include "pprof/SampleWire.h"
 #include "profile.pb.h"
 
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
 #include <atomic>
@@ -20,9 +19,9 @@
 namespace qflame {
 
 namespace pb = perftools::profiles;
-using google::protobuf::internal::WireFormatLite;
 using google::protobuf::io::CodedInputStream;
-using google::protobuf::io::CodedOutputStream;
+using wire::readSize;
+using wire::readTag;
 
 namespace {
 
@@ -35,84 +34,6 @@ constexpr uint32_t kBigId = 0x80000000u;
 // String indexes of labels are checked once the string table is complete; ones that cannot fit any table are
 // kept as this value, which is out of range of every table.
 constexpr uint32_t kBadIndex = UINT32_MAX;
-
-// CodedInputStream reads tags and lengths of up to 10 bytes; libprotobuf's message parser, which judges the
-// samples and the collected fields, allows tags of at most 5 bytes and lengths below 2 GiB in at most 5. The
-// decoder holds the stream to the parser's rules so that both judge every input alike (fuzz_pprof checks it).
-bool readTag(CodedInputStream &in, uint32_t *tag)
-{
-    const int before = in.CurrentPosition();
-    *tag = in.ReadTag();
-    return in.CurrentPosition() - before <= 5;
-}
-
-constexpr int kSlopBytes = 16;   // the parser refuses lengths this close to INT_MAX
-
-bool readSize(CodedInputStream &in, uint32_t *size)
-{
-    const int before = in.CurrentPosition();
-    uint64_t value;
-    if (!in.ReadVarint64(&value) || in.CurrentPosition() - before > 5 || value > uint64_t(INT_MAX - kSlopBytes))
-        return false;
-    *size = uint32_t(value);
-    return true;
-}
-
-// Copies one field whose tag has been read to `out`, re-encoded. Groups nest; the parser of the collected
-// fields applies its own depth limit to them, the same as in the whole message.
-bool copyField(CodedInputStream &in, uint32_t tag, CodedOutputStream &out, std::string &buffer, int depth = 0)
-{
-    switch (WireFormatLite::GetTagWireType(tag)) {
-    case WireFormatLite::WIRETYPE_VARINT: {
-        uint64_t v;
-        if (!in.ReadVarint64(&v))
-            return false;
-        out.WriteTag(tag), out.WriteVarint64(v);
-        return true;
-    }
-    case WireFormatLite::WIRETYPE_FIXED64: {
-        uint64_t v;
-        if (!in.ReadLittleEndian64(&v))
-            return false;
-        out.WriteTag(tag), out.WriteLittleEndian64(v);
-        return true;
-    }
-    case WireFormatLite::WIRETYPE_FIXED32: {
-        uint32_t v;
-        if (!in.ReadLittleEndian32(&v))
-            return false;
-        out.WriteTag(tag), out.WriteLittleEndian32(v);
-        return true;
-    }
-    case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
-        uint32_t size;
-        if (!readSize(in, &size) || !in.ReadString(&buffer, int(size)))
-            return false;
-        out.WriteTag(tag), out.WriteVarint32(size), out.WriteString(buffer);
-        return true;
-    }
-    case WireFormatLite::WIRETYPE_START_GROUP: {
-        if (depth > 200)   // deeper than the parser allows anyway; bounds this recursion
-            return false;
-        out.WriteTag(tag);
-        for (;;) {
-            uint32_t inner;
-            if (!readTag(in, &inner) || inner == 0)
-                return false;
-            if (WireFormatLite::GetTagWireType(inner) == WireFormatLite::WIRETYPE_END_GROUP) {
-                if (WireFormatLite::GetTagFieldNumber(inner) != WireFormatLite::GetTagFieldNumber(tag))
-                    return false;
-                out.WriteTag(inner);
-                return true;
-            }
-            if (!copyField(in, inner, out, buffer, depth + 1))
-                return false;
-        }
-    }
-    default:   // an end of group without its start, or no wire type at all
-        return false;
-    }
-}
 
 class Decoder {
 public:
@@ -132,13 +53,13 @@ public:
                 return false;
             if (tag == 0) {
                 checkMemory(in);
-                return in.ConsumedEntireMessage() && flushRest();
+                return in.ConsumedEntireMessage() && m_rest.flush();
             }
             const uint32_t field = tag >> 3;
             const bool delimited = (tag & 7) == kLengthDelimited;
             bool ok = true;
             if (!delimited) {
-                ok = copyRest(in, tag, scratch);
+                ok = m_rest.copy(in, tag, scratch);
             } else if (field == pb::Profile::kSampleFieldNumber) {
                 ok = readSample(in, scratch);
             } else if (field == pb::Profile::kStringTableFieldNumber) {
@@ -151,7 +72,7 @@ public:
                 ok = readItem(in, scratch, m_mapping, "mapping", [this] { m_metadata.addMapping(m_mapping); });
             } else if (field == pb::Profile::kSampleTypeFieldNumber || field == pb::Profile::kPeriodTypeFieldNumber ||
                        field == pb::Profile::kCommentFieldNumber || field == 0) {
-                ok = copyRest(in, tag, scratch);
+                ok = m_rest.copy(in, tag, scratch);
             } else {
                 // An unknown length-delimited field: libprotobuf keeps its bytes without looking inside them,
                 // so checking its length is all the judging it gets, and nothing of it is kept.
@@ -169,10 +90,10 @@ public:
     }
 
     // The fields not streamed (sample types, header fields), as one message.
-    const pb::Profile &rest() const { return m_restParsed; }
+    const pb::Profile &rest() const { return m_rest.parsed(); }
 
     // Fills the header from the parsed rest, then checks and resolves the metadata (PprofConvert.h).
-    void finishMetadata() { m_metadata.finish(m_restParsed, m_out.fileSampleCount()); }
+    void finishMetadata() { m_metadata.finish(m_rest.parsed(), m_out.fileSampleCount()); }
 
     // Closes the sample arrays (each has one more entry than there are samples).
     void endSamples()
@@ -208,70 +129,6 @@ public:
 
 private:
     static constexpr size_t kResolveInTwoFrom = 50000;
-
-    // The fields not streamed go to m_rest and are parsed a chunk at a time, each chunk's unknown fields
-    // dropped: parsed whole, 1 GiB of 2-byte fields (empty sample types, unknown varints) became 500 million
-    // message objects (14-21 GB). Parsing the concatenation of chunks is parsing the whole, field by field.
-    static constexpr size_t kRestChunk = 1u << 20;
-    // One such field is a sample type, a period type, a packed list of comments or an unknown group: a few bytes
-    // in any real profile. A larger one would be parsed alone into as many message objects.
-    static constexpr int kMaxRestField = 1 << 20;
-
-    bool copyRest(CodedInputStream &in, uint32_t tag, std::string &scratch)
-    {
-        if (!m_restOut) {
-            m_restStream.emplace(&m_rest);
-            m_restOut.emplace(&*m_restStream);
-        }
-        const int before = m_restOut->ByteCount();
-        if (!copyField(in, tag, *m_restOut, scratch))
-            return false;
-        const int after = m_restOut->ByteCount();
-        if (after - before > kMaxRestField)
-            throw ProfileError("malformed profile: a field " + std::to_string(tag >> 3) + " of " +
-                               std::to_string(after - before) + " bytes, more than the limit of " +
-                               std::to_string(kMaxRestField) + " for a sample type, period type or header field");
-        // Top-level scalars set in this chunk, so that a later chunk's explicit 0 still wins, as the last value
-        // of a field does in one parse (proto3's merge skips zeros).
-        if ((tag & 7) == 0 && tag >> 3 < 32)
-            m_chunkScalars |= 1u << (tag >> 3);
-        return after < int(kRestChunk) || flushRest();
-    }
-
-    // Parses what m_rest holds and adds it to m_restParsed; false when it does not parse.
-    bool flushRest()
-    {
-        if (!m_restOut)
-            return true;
-        m_restOut.reset();   // trims m_rest to what was written
-        m_restStream.reset();
-        pb::Profile chunk;
-        if (!chunk.ParseFromString(m_rest))
-            return false;
-        m_rest.clear();
-        if (uint64_t(m_restParsed.sample_type_size()) + uint64_t(chunk.sample_type_size()) > m_limits.maxSampleTypes)
-            throw ProfileError("malformed profile: more than " + std::to_string(m_limits.maxSampleTypes) +
-                               " sample types");
-        if (uint64_t(m_restParsed.comment_size()) + uint64_t(chunk.comment_size()) > m_limits.maxComments)
-            throw ProfileError("malformed profile: more than " + std::to_string(m_limits.maxComments) + " comments");
-        chunk.DiscardUnknownFields();
-        m_restParsed.MergeFrom(chunk);
-        const auto set = [this](int field) { return (m_chunkScalars >> field & 1) != 0; };
-        if (set(pb::Profile::kDropFramesFieldNumber))
-            m_restParsed.set_drop_frames(chunk.drop_frames());
-        if (set(pb::Profile::kKeepFramesFieldNumber))
-            m_restParsed.set_keep_frames(chunk.keep_frames());
-        if (set(pb::Profile::kTimeNanosFieldNumber))
-            m_restParsed.set_time_nanos(chunk.time_nanos());
-        if (set(pb::Profile::kDurationNanosFieldNumber))
-            m_restParsed.set_duration_nanos(chunk.duration_nanos());
-        if (set(pb::Profile::kPeriodFieldNumber))
-            m_restParsed.set_period(chunk.period());
-        if (set(pb::Profile::kDefaultSampleTypeFieldNumber))
-            m_restParsed.set_default_sample_type(chunk.default_sample_type());
-        m_chunkScalars = 0;
-        return true;
-    }
 
     // What the profile's arrays hold, against what has been read: tiny items (a 2-byte location is 48 bytes
     // here, an empty mapping 56) must not make memory grow past the input's size times the limit.
@@ -601,11 +458,7 @@ private:
     pb::Function m_function;
     pb::Mapping m_mapping;
     MetadataReader m_metadata{m_out};
-    std::string m_rest;                        // the fields not streamed, in wire format, a chunk at a time
-    std::optional<google::protobuf::io::StringOutputStream> m_restStream;
-    std::optional<CodedOutputStream> m_restOut;
-    uint32_t m_chunkScalars = 0;               // top-level scalar fields in this chunk, by field number
-    pb::Profile m_restParsed;                  // the chunks parsed so far
+    RestFields m_rest{m_limits};               // the fields not streamed (sample types, header)
     std::vector<uint64_t> m_bigIds;
     // {stored sample index, empty samples before it}, each time the count of empty ones has changed
     std::vector<std::pair<uint64_t, uint64_t>> m_skips;

@@ -257,12 +257,10 @@ private Q_SLOTS:
                 continue;
             }
             QCOMPARE(s.sizeHint(), uint64_t(0));
-            QCOMPARE(s.sizeEstimate(), uint64_t(0));   // nothing inflated yet
-            const void *data;
-            int size;
-            QVERIFY(s.Next(&data, &size));
-            const uint64_t estimate = s.sizeEstimate();
-            QVERIFY2(estimate >= raw.size() && estimate <= 2 * raw.size(), qPrintable(QString::number(estimate)));
+            // No size announced: the frame's bound (ZSTD_decompressBound), known before anything is inflated.
+            // zstd at level 3 writes whole blocks of 128 KiB but the last, so it is the size rounded up to one.
+            constexpr uint64_t kBlock = 128u << 10;
+            QCOMPARE(s.sizeEstimate(), (uint64_t(raw.size()) + kBlock - 1) / kBlock * kBlock);
         }
     }
 
