@@ -224,6 +224,16 @@ void tst_CliFormats::graphPictures()
     const QByteArray text = s.readAll();
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.contains("checksumBlock"));
+    // rounds --graph --png: drawn by qflame-gui, which must not take it for the window's rounds tab.
+    const QString rounds = dir.filePath(QStringLiteral("rounds.png"));
+    r = runQflameWith({QStringLiteral("rounds"), QStringLiteral("-r"), QStringLiteral("base"), base, base,
+                       QStringLiteral("-r"), QStringLiteral("next"), next, next, QStringLiteral("--graph"),
+                       QStringLiteral("--png"), rounds},
+                      {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QFile q(rounds);
+    QVERIFY(q.open(QIODevice::ReadOnly));
+    QCOMPARE(q.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
 }
 
 QTEST_GUILESS_MAIN(tst_CliFormats)

@@ -403,14 +403,7 @@ void tst_GraphMarks::cliRoundsGraph()
                             "from the spread of the rounds base (2 observations) and next (2) for 3 of 3 nodes and "
                             "2 of 2 edges (Poisson's for the rest)\n"),
              r.out.constData());
-    // Drawn by qflame-gui (which must not take it for the window's rounds tab).
-    const QString png = dir.filePath(QStringLiteral("rounds.png"));
-    r = runQflameWith(rounds + QStringList{QStringLiteral("--png"), png},
-                      {{}, {}, {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")}}});
-    QVERIFY2(r.code == 0, r.err.constData());
-    QFile picture(png);
-    QVERIFY(picture.open(QIODevice::ReadOnly));
-    QCOMPARE(picture.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+    // Its --png is drawn by qflame-gui: tests/cli/tst_cliformats (graphPictures).
     // One round has nothing to compare.
     r = runQflame({QStringLiteral("rounds"), QStringLiteral("-r"), QStringLiteral("base"), b1, b2,
                    QStringLiteral("--graph")});
