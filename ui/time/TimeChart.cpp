@@ -15,6 +15,14 @@ TimeChart::TimeChart(QWidget *parent) : QWidget(parent)
     setMouseTracking(false);
 }
 
+QList<QPair<QString, QString>> TimeChart::keyBindings()
+{
+    return {{tr("Drag"), tr("Heatmap: select whole columns, their flamegraph beside it")},
+            {tr("Ctrl+Click"), tr("Heatmap: add a cell to the selection, or take it out")},
+            {tr("Ctrl+Drag"), tr("Heatmap: add the cells from the one pressed to the one released, in time order")},
+            {tr("Shift+Drag"), tr("Heatmap: a second range, compared with the first (the diff flamegraph)")}};
+}
+
 void TimeChart::setHeatmap(Heatmap heatmap)
 {
     m_heatmap = std::move(heatmap);

@@ -17,6 +17,8 @@ class TimeChart : public QWidget {
 
 public:
     explicit TimeChart(QWidget *parent = nullptr);
+    // Its mouse gestures, for Help > Keyboard Shortcuts.
+    static QList<QPair<QString, QString>> keyBindings();
     void setHeatmap(Heatmap heatmap);
     const Heatmap &heatmap() const { return m_heatmap; }
     // Selects the columns [first, last] as a drag would, and emits rangeSelected (the second range is cleared).
