@@ -1,6 +1,7 @@
 #include "time/TimePane.h"
 
 #include "compare/DiffView.h"
+#include "controls/SearchBar.h"
 #include "controls/SecondaryPanes.h"
 #include "flame/FlameView.h"
 #include "io/ReadOptions.h"
@@ -259,6 +260,10 @@ void TimePane::showDiff(qint64 fromNanos, qint64 toNanos)
                 m_right->addWidget(m_diff);
                 // The diff flamegraph takes the height; its table is a fold away, as in a comparison tab.
                 m_diff->secondaryPanes()->setCollapsed(true);
+                // One search field in the tab: the profile tab's, which drives the diff's own (applySearch), so
+                // the diff flamegraph, both sides and the table dim and filter as in a comparison tab.
+                m_diff->takeSearchBar()->hide();
+                applySearch();
             }
             // The comparison's bar and legend need the width more than the heatmap does.
             const QList<int> sizes = m_top->sizes();
@@ -306,6 +311,12 @@ void TimePane::applySearch()
                 matches[f] = re.match(QString::fromStdString(c->frames().label(f))).hasMatch();
         }
         m_flameChart->setMatches(std::move(matches));
+    }
+    if (m_diff) {
+        // Its bar has no case toggle to set from here: the case goes into the pattern.
+        const QString pattern = on && m_case == Qt::CaseInsensitive ? QStringLiteral("(?i)") + m_pattern : m_pattern;
+        if (m_diff->searchBar()->pattern() != pattern)
+            m_diff->searchBar()->setPattern(pattern);
     }
     if (const CallTree *tree = m_flame->graph()->tree()) {
         const SearchResult r = on ? Search::run(*tree, re) : SearchResult{};

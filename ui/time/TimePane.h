@@ -3,7 +3,8 @@
 // the comparison tabs' DiffView on model/time's RangeDiff), and below them the flame chart (FlameChartView) with
 // the threads as lanes. Selecting a range in the heatmap zooms the chart to it; dragging along the chart's axis
 // selects that range in the heatmap; the chart's view is marked under the heatmap; a box clicked selects its
-// function in the range's flamegraph. The tab's search dims the chart and the flamegraph alike. Every number
+// function in the range's flamegraph. The tab's search dims the chart and the flamegraph alike, and in a
+// comparison the DiffView's flamegraphs and table (as its own search bar would). Every number
 // comes from the model, computed on the pool (LatestJob). A profile without sample times says why there is none.
 #pragma once
 
