@@ -194,6 +194,28 @@ std::shared_ptr<const Profile> cutToTimeOptions(std::shared_ptr<const Profile> p
     if (from.empty() && to.empty())
         return profile;
     const Timeline &t = requireTimeline(*profile, "--from/--to");
+    // Several ranges, comma-separated (the CLI's --from/--to repeated, pair by pair): their union.
+    const auto split = [](const std::string &text) {
+        std::vector<std::string> out(1);
+        for (const char c : text)
+            if (c == ',')
+                out.emplace_back();
+            else
+                out.back().push_back(c);
+        return out;
+    };
+    const std::vector<std::string> froms = split(from), tos = split(to);
+    if (froms.size() > 1 || tos.size() > 1) {
+        if (froms.size() != tos.size())
+            throw ProfileError(profile->sourceName + ": several time ranges need --from and --to in pairs (" +
+                               std::to_string(froms.size()) + " --from, " + std::to_string(tos.size()) + " --to)");
+        TimeRanges ranges;
+        for (size_t i = 0; i < froms.size(); ++i)
+            ranges.push_back(parseTimeRange(t, froms[i].empty() ? std::nullopt : std::optional<std::string>(froms[i]),
+                                            tos[i].empty() ? std::nullopt : std::optional<std::string>(tos[i]),
+                                            profile->sourceName));
+        return profileInRanges(profile, ranges);
+    }
     const TimeRange range = parseTimeRange(t, from.empty() ? std::nullopt : std::optional<std::string>(from),
                                            to.empty() ? std::nullopt : std::optional<std::string>(to),
                                            profile->sourceName);

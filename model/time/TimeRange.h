@@ -56,7 +56,8 @@ std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profi
                                                const std::string &threadRegex = {});
 
 // The front door's cut for ReadOptions::timeFrom/timeTo ("" for either: open); the profile as is when both are
-// empty.
+// empty. Several comma-separated times in each (the CLI's --from/--to repeated) pair up into a union of ranges;
+// ProfileError when their counts differ.
 std::shared_ptr<const Profile> cutToTimeOptions(std::shared_ptr<const Profile> profile, const std::string &from,
                                                 const std::string &to);
 
