@@ -76,6 +76,7 @@ private:
         QString error;
     };
     void showRanges(const TimeRanges &ranges);
+    void buildChart();   // the flame chart of m_profile, on the pool
     void showDiff(qint64 fromNanos, qint64 toNanos);
     void selectFunction(const QString &frame);
     void applySearch();
