@@ -72,8 +72,9 @@ Options timeRange()
 {
     return {{"--from", "T",
              "only the samples from T on (seconds from the first sample, or RFC 3339 where the file's times are "
-             "clock times); a file without sample times is an error"},
-            {"--to", "T", "only the samples up to T (as --from)"}};
+             "clock times); a file without sample times is an error. Repeated with --to, pair by pair: the union "
+             "of the ranges (heatmap cells, say)", true},
+            {"--to", "T", "only the samples up to T (as --from)", true}};
 }
 
 Options filters()

@@ -3,6 +3,8 @@
 #include "compare/DiffView.h"
 #include "controls/SearchBar.h"
 #include "flame/FlameGraphWidget.h"
+#include "time/FlameChartView.h"
+#include "time/TimeChart.h"
 
 #include <QAction>
 #include <QDialogButtonBox>
@@ -53,6 +55,7 @@ QList<ShortcutEntry> collectShortcuts(const QMenuBar *bar)
         {ShortcutsDialog::tr("Flame graph"), FlameGraphWidget::keyBindings()},
         {ShortcutsDialog::tr("Search field"), SearchBar::keyBindings()},
         {ShortcutsDialog::tr("Comparison"), DiffView::keyBindings()},
+        {ShortcutsDialog::tr("Time tab"), TimeChart::keyBindings() + FlameChartView::keyBindings()},
     };
     for (const auto &[area, bindings] : views)
         for (const auto &[keys, what] : bindings)

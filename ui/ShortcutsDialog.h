@@ -1,6 +1,6 @@
 // Help > Keyboard Shortcuts: every shortcut of the window, generated from the menus' actions (their text and
-// shortcuts as set) and from the views' own key lists (FlameGraphWidget, SearchBar, DiffView keyBindings), so the
-// list cannot drift from what the keys do.
+// shortcuts as set) and from the views' own key lists (FlameGraphWidget, SearchBar, DiffView, the Time tab's
+// TimeChart and FlameChartView keyBindings), so the list cannot drift from what the keys do.
 #pragma once
 
 #include <QDialog>

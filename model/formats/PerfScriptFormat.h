@@ -13,7 +13,9 @@
 // ("[unknown]" kept as perf prints it) and whose mapping is the DSO in parentheses. comm is a string label, pid
 // and tid numeric labels. A lone number after comm is the thread id: that is what perf's default fields print.
 // Each record's time and thread ("comm pid/tid") go to the profile's timeline (time/Timeline.h) when every
-// record prints a time.
+// record prints a time; the times are wall-clock times with -F +tod (the first record's local time of day sets
+// perf's clock against the epoch) or when recorded with -k CLOCK_REALTIME. The lines are cut into fields by
+// formats/PerfScriptLines.h.
 #pragma once
 
 #include "io/ReadOptions.h"

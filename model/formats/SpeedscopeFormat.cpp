@@ -2,10 +2,12 @@
 
 #include "formats/FlamebearerFormat.h"
 #include "formats/JsonStream.h"
+#include "formats/SpeedscopeEvents.h"
 #include "formats/StackProfile.h"
 #include "time/Timeline.h"
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 namespace qflame {
@@ -62,21 +64,33 @@ public:
         StackProfileBuilder b(types);
         m_builder = &b;
         b.setMemoryLimit(m_budget, m_refusal);
-        b.addComment("qflame: imported from speedscope, " + kind + " profile \"" + std::string(m_texts[p.name]) + "\"");
+        b.addComment("qflame: imported from speedscope, " +
+                     (m_all ? std::to_string(m_profiles.size()) + " " + kind + " profiles, one thread each"
+                            : kind + " profile \"" + std::string(m_texts[p.name]) + "\""));
         m_ids.assign(m_frames.size(), 0);
-        m_nodes.assign(1, Node{0, 0, 0, 0});
-        // A sampled profile in time units: sample i starts where the weights before it end (time/Timeline.h).
-        if (!m_evented && type.unit == "nanoseconds")
+        const bool timed = type.unit == "nanoseconds";
+        // A sampled profile in time units: sample i starts where the weights before it end (time/Timeline.h);
+        // several profiles' samples are collected, each on its own thread, and put in time order at the end.
+        if (!m_evented && timed && !m_all)
             m_timeline = std::make_shared<Timeline>();
-        m_timedEvents = m_evented && type.unit == "nanoseconds";   // an evented profile's, as intervals
+        m_timedSampled = !m_evented && timed && m_all;
+        if (m_evented)
+            m_tree.emplace(m_source + ": speedscope: ", timed);   // an evented profile's intervals, when timed
         m_pass = 2;
         readJson(json, *this, m_source + ": ", m_options.maxJsonDepth);
-        if (m_evented)
-            finishEvents(p);
-        else if (!m_sawSamples || !m_sawWeights || m_sampleCount != m_weightCount)
-            fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
-        if (type.unit == "nanoseconds" && p.hasStart && p.hasEnd && p.end > p.start)
-            b.setDurationNanos(scaled(p.end, [] { return "endValue"; }) - scaled(p.start, [] { return "startValue"; }));
+        if (m_tree)
+            m_tree->finish(b);
+        // The recording's length: from the first profile's start to the last one's end.
+        int64_t from = INT64_MAX, to = INT64_MIN;
+        for (size_t i = 0; timed && i < m_profiles.size(); ++i)
+            if ((m_all || i == m_chosen) && m_profiles[i].hasStart && m_profiles[i].hasEnd) {
+                from = std::min(from, scaled(m_profiles[i].start, [] { return "startValue"; }));
+                to = std::max(to, scaled(m_profiles[i].end, [] { return "endValue"; }));
+            }
+        if (timed && to > from)
+            b.setDurationNanos(to - from);
+        if (m_timedSampled && m_sampledEvents.size())
+            b.setTimeline(m_sampledEvents.build(m_countToo ? std::vector<uint8_t>{0, 1} : std::vector<uint8_t>{1}));
         if (m_timeline && !m_timeline->sample.empty()) {
             Timeline &t = *m_timeline;
             t.startNanos = p.hasStart ? scaled(p.start, [] { return "startValue"; }) : 0;
@@ -126,7 +140,11 @@ public:
                 m_profiles.back().isObject = !isArray;
                 accountFirstPass();
             }
-            return isArray || (m_pass == 2 && m_profile != m_chosen) ? kJsonSkip : kProfile;
+            if (isArray || (m_pass == 2 && !m_all && m_profile != m_chosen))
+                return kJsonSkip;
+            if (m_pass == 2)
+                beginProfile();
+            return kProfile;
         case kProfile:
             if (at.key == "samples" || at.key == "weights" || at.key == "events")
                 return m_pass == 1 || !isArray ? kJsonSkip : arrayRole(at.key);
@@ -152,6 +170,10 @@ public:
     void leave(int role, uint64_t count) override
     {
         switch (role) {
+        case kProfile:
+            if (m_pass == 2)
+                finishProfile();
+            return;
         case kFrame:
             addFrame();
             return;
@@ -239,13 +261,6 @@ private:
         std::string typeText;
         JsonScalar frame, at;   // numbers only are kept (a string's text is not)
     };
-    // A node of the evented profile's tree of open stacks.
-    struct Node {
-        uint32_t location;
-        uint32_t frame;    // to match closes
-        uint32_t parent;
-        int64_t self;
-    };
 
     int arrayRole(std::string_view key)
     {
@@ -324,6 +339,14 @@ private:
         m_chosen = m_active >= 0 && uint64_t(m_active) < m_profiles.size() ? size_t(m_active) : 0;
         if (!m_profiles[m_chosen].isObject)
             fail("the profile is not an object");
+        // Several profiles are speedscope's threads: all are read, each a thread of the timeline, when they are
+        // of one kind and unit (so that their values add up); else the chosen one alone.
+        m_all = m_profiles.size() > 1;
+        for (const ProfileInfo &q : m_profiles)
+            m_all = m_all && q.isObject && m_texts[q.type] == m_texts[m_profiles[0].type] &&
+                    m_texts[q.unit] == m_texts[m_profiles[0].unit];
+        if (m_all)
+            m_chosen = 0;
     }
 
     StackProfileBuilder::SampleType unitOf(std::string_view unit)
@@ -371,7 +394,9 @@ private:
         uint32_t &id = m_ids[size_t(index)];
         if (!id) {
             const std::string_view name = m_frames[size_t(index)];
-            id = uint32_t(m_builder->location(name.empty() ? std::string_view("(anonymous)") : name));
+            const std::string_view label = name.empty() ? std::string_view("(anonymous)") : name;
+            // Each thread after the first gets locations of its own, so that its stacks are samples of its own.
+            id = uint32_t(m_freshLocations ? m_builder->addLocation(label) : m_builder->location(label));
         }
         return id;
     }
@@ -418,6 +443,15 @@ private:
     // The sample's place in time: its start is the end of the one before (the gap is that one's weight).
     void timed(uint32_t sample, int64_t weight)
     {
+        if (m_timedSampled) {
+            if (m_sampledEvents.grownBytes() != m_sampledEvents.bytes())
+                account();
+            m_sampledEvents.add(sample, m_profileStart + m_clock, weight);
+            m_sampledEvents.setSampleThread(sample, m_thread);
+            if (__builtin_add_overflow(m_clock, weight, &m_clock))
+                fail("the weights overflow 64 bits");
+            return;
+        }
         if (!m_timeline)
             return;
         Timeline &t = *m_timeline;
@@ -436,101 +470,56 @@ private:
     void account()
     {
         m_builder->setOtherBytes(heldBytes(m_frames) + heldBytes(m_texts) + heldBytes(m_profiles) + fixedBytes(m_ids) +
-                                 heldBytes(m_sampleOf) + heldBytes(m_weights) + heldBytes(m_nodes) + m_childOf.bytes() +
+                                 heldBytes(m_sampleOf) + heldBytes(m_weights) + (m_tree ? m_tree->bytes() : 0) +
                                  2 * heldBytes(m_stack) +   // and m_leafFirst, as long
                                  (m_timeline ? heldBytes(m_timeline->sample) + heldBytes(m_timeline->delta) : 0) +
-                                 m_events.grownBytes());
+                                 m_sampledEvents.grownBytes());
     }
 
-    // An evented profile's time per distinct stack: the stacks open form a tree (a trie of frames), each
-    // event moves along it, and the time between two events goes to the node of the stack open then. The tree
-    // has at most one node per open event, and each distinct stack is emitted once.
+    // An event of an evented profile, on its way along the tree of open stacks (formats/SpeedscopeEvents.h).
     void addEvent()
     {
         const auto where = [&] { return "event " + std::to_string(m_event.index); };
         const int64_t time = scaled(m_event.at, [&] { return where() + " \"at\""; });
-        if (m_at == 0)
-            m_last = time;   // nothing was open: no time to count, the clock starts here
-        else if (time < m_last)
-            fail(where() + " is earlier than the one before it (events must be in time order)");
         const JsonScalar &f = m_event.frame;
         const int64_t frame = f.isNumber() && f.integral ? f.integer : -1;
         const uint64_t id = frameId(frame, [&] { return where() + " \"frame\""; });
-        account(time);
-        if (m_event.type == 'O') {
-            const uint64_t key = uint64_t(m_at) << 32 | uint64_t(frame);
-            const uint32_t h = uint32_t((key * 0x9e3779b97f4a7c15ull) >> 32);
-            uint32_t child = m_childOf.find(h, [&](uint32_t n) {
-                return m_nodes[n].parent == m_at && m_nodes[n].frame == uint32_t(frame);
-            });
-            if (child == StackProfileBuilder::HashSlots::kMissing) {
-                child = uint32_t(m_nodes.size());
-                m_nodes.push_back(Node{uint32_t(id), uint32_t(frame), m_at, 0});
-                m_childOf.insert(h, child);
-                account();   // every time: a full vector counts as grown, so the growth past the budget never happens
-            }
-            m_at = child;
-        } else if (m_event.type == 'C') {
-            if (m_at == 0 || m_nodes[m_at].frame != uint32_t(frame))
-                fail(where() + " closes frame " + std::to_string(frame) + ", which is not the innermost open frame");
-            m_at = m_nodes[m_at].parent;
-        } else {
-            fail(where() + " has type \"" + m_event.typeText + "\", neither \"O\" (open) nor \"C\" (close)");
-        }
+        if (m_tree->full())
+            account();   // before it grows: a full vector counts as grown, so the growth past the budget never happens
+        m_tree->event(m_event.type, m_event.typeText, frame, id, time, where);
     }
 
-    void account(int64_t time)
+    // A profile of the file starts (pass 2): its own arrays, clock and thread.
+    void beginProfile()
     {
-        if (m_at != 0 && time > m_last) {
-            m_nodes[m_at].self += time - m_last;
-            interval(m_at, m_last, time - m_last);
-        }
-        m_last = std::max(m_last, time);
+        const ProfileInfo &p = m_profiles[m_profile];
+        m_sawSamples = m_sawWeights = m_sawEvents = false;
+        m_sampleCount = m_weightCount = 0;
+        m_sampleOf.clear(), m_weights.clear();
+        m_gap = m_clock = 0;
+        m_freshLocations = m_all && !m_evented && m_profile > 0;
+        if (m_freshLocations)
+            m_ids.assign(m_frames.size(), 0);
+        m_profileStart = m_timedSampled && p.hasStart ? scaled(p.start, [] { return "startValue"; }) : 0;
+        std::string name(m_texts[p.name]);
+        if (name.empty() && m_all)   // threads apart by their place in the file
+            name = "profile " + std::to_string(m_profile);
+        m_thread = m_sampledEvents.thread(name);
+        if (m_tree)
+            m_tree->beginProfile(name);
     }
 
-    // The timeline of an evented profile: each interval in which the open stack stays the same is one event at
-    // its start weighing its length (speedscope draws it as one box per frame); an event that changes nothing
-    // (a frame opened and closed at one time) does not cut it.
-    void interval(uint32_t node, int64_t start, int64_t length)
+    void finishProfile()
     {
-        if (!m_timedEvents)
-            return;
-        if (node == m_lastNode && start == m_lastEnd) {
-            m_events.extendLast(length);
-        } else {
-            if (m_events.grownBytes() != m_events.bytes())
-                account();   // before it grows: counted as grown, so a growth past the budget never happens
-            m_events.add(node, start, length);
+        const ProfileInfo &p = m_profiles[m_profile];
+        if (m_evented) {
+            if (!m_sawEvents)
+                fail("an evented profile needs an \"events\" array");
+            if (p.hasEnd)   // frames still open at the end last until the profile's end
+                m_tree->closeAt(scaled(p.end, [] { return "endValue"; }));
+        } else if (!m_sawSamples || !m_sawWeights || m_sampleCount != m_weightCount) {
+            fail("a sampled profile needs \"samples\" and \"weights\" arrays of the same length");
         }
-        m_lastNode = node, m_lastEnd = start + length;
-    }
-
-    void finishEvents(const ProfileInfo &p)
-    {
-        if (!m_sawEvents)
-            fail("an evented profile needs an \"events\" array");
-        // Frames still open at the end last until the profile's end.
-        if (p.hasEnd)
-            account(scaled(p.end, [] { return "endValue"; }));
-        std::vector<uint64_t> leafFirst;
-        for (size_t n = 1; n < m_nodes.size(); ++n) {
-            if (m_nodes[n].self == 0)
-                continue;
-            leafFirst.clear();
-            for (size_t k = n; k != 0; k = m_nodes[k].parent)
-                leafFirst.push_back(m_nodes[k].location);
-            m_builder->appendStackIds(leafFirst, {m_nodes[n].self});   // distinct by construction
-        }
-        if (!m_events.size())
-            return;
-        // The events name nodes; the samples are the nodes that have time, in order. The profile is one thread.
-        std::vector<uint32_t> sampleOf(m_nodes.size(), 0);
-        uint32_t sample = 0;
-        for (size_t n = 1; n < m_nodes.size(); ++n)
-            if (m_nodes[n].self != 0)
-                sampleOf[n] = sample++;
-        m_events.thread(m_texts[p.name]);
-        m_builder->setTimeline(m_events.build({1}, &sampleOf));
     }
 
     const std::string &m_source;
@@ -551,6 +540,8 @@ private:
     size_t m_chosen = 0;
     uint64_t m_profile = 0;   // the index of the profile being read
     bool m_evented = false, m_countToo = false;
+    bool m_all = false;              // every profile read, each a thread (else m_chosen alone)
+    bool m_freshLocations = false;   // the profile's frames get locations of their own (a second thread's)
     double m_factor = 1;
     StackProfileBuilder *m_builder = nullptr;
     std::vector<uint32_t> m_ids;   // per frame: its location id, 0 until first used
@@ -563,14 +554,12 @@ private:
     std::shared_ptr<Timeline> m_timeline;  // a sampled profile's times, in time units
     int64_t m_gap = 0;                     // the last sample's weight: the gap to the next
     Event m_event;
-    std::vector<Node> m_nodes;             // node 0: nothing open
-    StackProfileBuilder::HashSlots m_childOf;   // (parent, frame) -> node
-    uint32_t m_at = 0;                     // the node of the stack open now
-    int64_t m_last = 0;
-    bool m_timedEvents = false;            // an evented profile in time units: its intervals are kept
-    TimelineBuilder m_events;              // per interval: its node, start and length
-    uint32_t m_lastNode = 0;               // the last interval's node and end
-    int64_t m_lastEnd = -1;
+    std::optional<SpeedscopeEventTree> m_tree;   // an evented profile's (all of them, with m_all)
+    // Several sampled profiles in time units: each sample at its profile's start plus the weights before it.
+    bool m_timedSampled = false;
+    TimelineBuilder m_sampledEvents;       // and the threads (one per profile), for either kind
+    uint32_t m_thread = 0;
+    int64_t m_profileStart = 0, m_clock = 0;
 };
 
 }   // namespace

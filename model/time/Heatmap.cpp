@@ -20,6 +20,13 @@ int64_t Heatmap::cellEndNanos(size_t column, uint32_t row) const
     return row + 1 == rows ? int64_t(column + 1) * columnNanos : cellStartNanos(column, row + 1);
 }
 
+TimeRange Heatmap::cellSpan(size_t column, uint32_t row, size_t toColumn, uint32_t toRow) const
+{
+    if (std::pair(toColumn, toRow) < std::pair(column, row))
+        std::swap(column, toColumn), std::swap(row, toRow);
+    return {cellStartNanos(column, row), cellEndNanos(toColumn, toRow)};
+}
+
 Heatmap computeHeatmap(const Profile &profile, const HeatmapOptions &options)
 {
     const Timeline &t = requireTimeline(profile, "a heatmap");

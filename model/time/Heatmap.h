@@ -4,6 +4,7 @@
 #pragma once
 
 #include "pprof/Profile.h"
+#include "time/TimeRange.h"
 
 #include <cstdint>
 #include <string>
@@ -31,6 +32,9 @@ struct Heatmap {
     // takes what the division leaves).
     int64_t cellStartNanos(size_t column, uint32_t row) const;
     int64_t cellEndNanos(size_t column, uint32_t row) const;
+    // The time from one cell to another, both included, whichever comes first (FlameScope's selection from a
+    // start cell to an end cell): a cell alone when they are the same.
+    TimeRange cellSpan(size_t column, uint32_t row, size_t toColumn, uint32_t toRow) const;
 };
 
 // The limit on cells (columns times rows): 16 million (128 MiB); a wider column is the answer past it.

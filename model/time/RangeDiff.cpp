@@ -6,8 +6,15 @@ std::shared_ptr<const DiffTree> diffTimeRanges(const std::shared_ptr<const Profi
                                                const TimeRange &after, size_t type, const BuildOptions &build,
                                                const DiffOptions &options, const std::string &threadRegex)
 {
-    const DiffSide a = DiffSide::fromProfiles({profileInRange(profile, before, threadRegex)}, type, build);
-    const DiffSide b = DiffSide::fromProfiles({profileInRange(profile, after, threadRegex)}, type, build);
+    return diffTimeRanges(profile, TimeRanges{before}, TimeRanges{after}, type, build, options, threadRegex);
+}
+
+std::shared_ptr<const DiffTree> diffTimeRanges(const std::shared_ptr<const Profile> &profile, const TimeRanges &before,
+                                               const TimeRanges &after, size_t type, const BuildOptions &build,
+                                               const DiffOptions &options, const std::string &threadRegex)
+{
+    const DiffSide a = DiffSide::fromProfiles({profileInRanges(profile, before, threadRegex)}, type, build);
+    const DiffSide b = DiffSide::fromProfiles({profileInRanges(profile, after, threadRegex)}, type, build);
     return DiffTree::build(a, b, options);
 }
 

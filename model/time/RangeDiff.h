@@ -13,5 +13,9 @@ namespace qflame {
 std::shared_ptr<const DiffTree> diffTimeRanges(const std::shared_ptr<const Profile> &profile, const TimeRange &before,
                                                const TimeRange &after, size_t type, const BuildOptions &build = {},
                                                const DiffOptions &options = {}, const std::string &threadRegex = {});
+// The same for two unions of ranges (heatmap cells picked one by one).
+std::shared_ptr<const DiffTree> diffTimeRanges(const std::shared_ptr<const Profile> &profile, const TimeRanges &before,
+                                               const TimeRanges &after, size_t type, const BuildOptions &build = {},
+                                               const DiffOptions &options = {}, const std::string &threadRegex = {});
 
 }   // namespace qflame

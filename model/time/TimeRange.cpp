@@ -76,9 +76,41 @@ TimeRange parseTimeRange(const Timeline &timeline, const std::optional<std::stri
     return r;
 }
 
+TimeRanges timeRangeUnion(TimeRanges ranges)
+{
+    std::erase_if(ranges, [](const TimeRange &r) { return r.toNanos <= r.fromNanos; });
+    std::sort(ranges.begin(), ranges.end(), [](const TimeRange &a, const TimeRange &b) { return a.fromNanos < b.fromNanos; });
+    TimeRanges out;
+    for (const TimeRange &r : ranges)
+        if (!out.empty() && r.fromNanos <= out.back().toNanos)
+            out.back().toNanos = std::max(out.back().toNanos, r.toNanos);
+        else
+            out.push_back(r);
+    return out;
+}
+
+TimeRanges timeRangeMinus(const TimeRanges &ranges, const TimeRange &cut)
+{
+    TimeRanges out;
+    for (const TimeRange &r : timeRangeUnion(ranges)) {
+        if (r.fromNanos < cut.fromNanos)
+            out.push_back({r.fromNanos, std::min(r.toNanos, cut.fromNanos)});
+        if (r.toNanos > cut.toNanos)
+            out.push_back({std::max(r.fromNanos, cut.toNanos), r.toNanos});
+    }
+    return timeRangeUnion(std::move(out));
+}
+
 std::shared_ptr<const Profile> profileInRange(const std::shared_ptr<const Profile> &profile, const TimeRange &range,
                                               const std::string &threadRegex)
 {
+    return profileInRanges(profile, TimeRanges{range}, threadRegex);
+}
+
+std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profile> &profile, const TimeRanges &given,
+                                               const std::string &threadRegex)
+{
+    const TimeRanges ranges = timeRangeUnion(given);
     const Profile &in = *profile;
     const Timeline &t = requireTimeline(in, "a time range");
     const size_t types = in.sampleTypes.size();
@@ -98,8 +130,12 @@ std::shared_ptr<const Profile> profileInRange(const std::shared_ptr<const Profil
     std::vector<int64_t> sums(in.sampleCount() * types, 0);
     std::vector<uint8_t> hit(in.sampleCount(), 0);
     TimelineBuilder events;
+    // The events come in time order and the ranges sorted: the range an event may be in only moves forward.
+    size_t at = 0;
     t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t weight) {
-        if (!range.contains(nanos) || !keepThread[t.threadOf(s)])
+        while (at < ranges.size() && nanos >= ranges[at].toNanos)
+            ++at;
+        if (at == ranges.size() || nanos < ranges[at].fromNanos || !keepThread[t.threadOf(s)])
             return;
         hit[s] = 1;
         for (size_t k = 0; k < types; ++k)
@@ -136,10 +172,12 @@ std::shared_ptr<const Profile> profileInRange(const std::shared_ptr<const Profil
                             in.labels.begin() + int64_t(in.sampleLabelBegin[s + 1]));
         p.sampleLabelBegin.push_back(p.labels.size());
     }
-    // The range's part of the recording, which starts at the first event and lasts the file's duration.
+    // The ranges' part of the recording, which starts at the first event and lasts the file's duration.
     const int64_t end = std::max(t.spanNanos, in.durationNanos);
-    const int64_t from = std::clamp<int64_t>(range.fromNanos, 0, end), to = std::clamp<int64_t>(range.toNanos, 0, end);
-    p.durationNanos = to - from;
+    p.durationNanos = 0;
+    for (const TimeRange &r : ranges)
+        p.durationNanos += std::clamp<int64_t>(r.toNanos, 0, end) - std::clamp<int64_t>(r.fromNanos, 0, end);
+    const int64_t from = ranges.empty() ? 0 : std::clamp<int64_t>(ranges.front().fromNanos, 0, end);
     p.timeNanos = in.timeNanos ? in.timeNanos + from : 0;
     // The same threads by index, so that the cut's thread names are the file's.
     for (const std::string &name : t.threadNames)
@@ -156,6 +194,28 @@ std::shared_ptr<const Profile> cutToTimeOptions(std::shared_ptr<const Profile> p
     if (from.empty() && to.empty())
         return profile;
     const Timeline &t = requireTimeline(*profile, "--from/--to");
+    // Several ranges, comma-separated (the CLI's --from/--to repeated, pair by pair): their union.
+    const auto split = [](const std::string &text) {
+        std::vector<std::string> out(1);
+        for (const char c : text)
+            if (c == ',')
+                out.emplace_back();
+            else
+                out.back().push_back(c);
+        return out;
+    };
+    const std::vector<std::string> froms = split(from), tos = split(to);
+    if (froms.size() > 1 || tos.size() > 1) {
+        if (froms.size() != tos.size())
+            throw ProfileError(profile->sourceName + ": several time ranges need --from and --to in pairs (" +
+                               std::to_string(froms.size()) + " --from, " + std::to_string(tos.size()) + " --to)");
+        TimeRanges ranges;
+        for (size_t i = 0; i < froms.size(); ++i)
+            ranges.push_back(parseTimeRange(t, froms[i].empty() ? std::nullopt : std::optional<std::string>(froms[i]),
+                                            tos[i].empty() ? std::nullopt : std::optional<std::string>(tos[i]),
+                                            profile->sourceName));
+        return profileInRanges(profile, ranges);
+    }
     const TimeRange range = parseTimeRange(t, from.empty() ? std::nullopt : std::optional<std::string>(from),
                                            to.empty() ? std::nullopt : std::optional<std::string>(to),
                                            profile->sourceName);

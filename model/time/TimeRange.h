@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace qflame {
 
@@ -19,7 +20,17 @@ struct TimeRange {
     int64_t fromNanos = std::numeric_limits<int64_t>::min();
     int64_t toNanos = std::numeric_limits<int64_t>::max();
     bool contains(int64_t nanos) const { return nanos >= fromNanos && nanos < toNanos; }
+    bool operator==(const TimeRange &) const = default;
 };
+
+// A union of time ranges (heatmap cells picked one by one, several dragged ranges): sorted, disjoint and none
+// empty, as timeRangeUnion makes it.
+using TimeRanges = std::vector<TimeRange>;
+
+// The ranges sorted, the empty ones dropped and those that overlap or touch merged into one.
+TimeRanges timeRangeUnion(TimeRanges ranges);
+// A union without the time of `cut` (a heatmap cell Ctrl+clicked again).
+TimeRanges timeRangeMinus(const TimeRanges &ranges, const TimeRange &cut);
 
 // The profile's timeline, or ProfileError "<source>: the profile has no sample times (...)" naming the formats
 // that have them; `what` says who asked ("--from/--to").
@@ -38,9 +49,15 @@ TimeRange parseTimeRange(const Timeline &timeline, const std::optional<std::stri
 // timeline is theirs, its duration the range's part of the recording. ProfileError without a timeline.
 std::shared_ptr<const Profile> profileInRange(const std::shared_ptr<const Profile> &profile, const TimeRange &range,
                                               const std::string &threadRegex = {});
+// The same for the samples in any of `ranges` (a union, as timeRangeUnion makes it: overlapping ranges would
+// count nothing twice anyway, since each event is tested once): the duration is the sum of the ranges' parts of
+// the recording, the profile's time the first range's start.
+std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profile> &profile, const TimeRanges &ranges,
+                                               const std::string &threadRegex = {});
 
 // The front door's cut for ReadOptions::timeFrom/timeTo ("" for either: open); the profile as is when both are
-// empty.
+// empty. Several comma-separated times in each (the CLI's --from/--to repeated) pair up into a union of ranges;
+// ProfileError when their counts differ.
 std::shared_ptr<const Profile> cutToTimeOptions(std::shared_ptr<const Profile> profile, const std::string &from,
                                                 const std::string &to);
 

@@ -102,6 +102,22 @@ void tst_CliTime::topOfARange()
     r = run({QStringLiteral("top"), m_perf, QStringLiteral("--tsv"), QStringLiteral("--to=1")});
     QCOMPARE(r.code, 0);
     QCOMPARE(r.out, QByteArray("3000\t3000\tg\n2000\t2000\tf\n0\t5000\tmain\n"));
+    // Two ranges, their union: [0, 0.3 s) holds f 1000 (at 0) and g 3000 (0.2499), [2 s, 3 s) other's g 1000.
+    r = run({QStringLiteral("top"), m_perf, QStringLiteral("--tsv"), QStringLiteral("--from"), QStringLiteral("0"),
+             QStringLiteral("--to"), QStringLiteral("0.3"), QStringLiteral("--from=2"), QStringLiteral("--to=3")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("4000\t4000\tg\n1000\t1000\tf\n0\t5000\tmain\n"));
+    // The heatmap of the union: those three records' cells (1 s x 50: 0:0, 0:12, 2:30).
+    r = run({QStringLiteral("heatmap"), m_perf, QStringLiteral("--tsv"), QStringLiteral("--sample"),
+             QStringLiteral("cpu-clock"), QStringLiteral("--from=0"), QStringLiteral("--to=0.3"),
+             QStringLiteral("--from=2"), QStringLiteral("--to=3")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QByteArray("0\t0\t1000\n0\t12\t3000\n2000000000\t30\t1000\n"));
+    r = runQflame({QStringLiteral("top"), m_perf, QStringLiteral("--from=0"), QStringLiteral("--from=2"),
+                   QStringLiteral("--to=3")});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err, QByteArray("qflame: " + m_perf.toUtf8() + ": several time ranges need --from and --to in pairs "
+                               "(2 --from, 1 --to)\n"));
 }
 
 void tst_CliTime::convertAndDiffOfARange()

@@ -8,6 +8,8 @@
 #include "formats/ChromeCpuProfileFormat.h"
 #include "formats/ProfileInput.h"
 #include "formats/SpeedscopeFormat.h"
+#include "time/TimeRange.h"
+#include "time/Timeline.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 #include "RunQflame.h"
@@ -37,6 +39,7 @@ private Q_SLOTS:
     void sampledTotals();
     void eventedTotals();
     void picksTheProfile();
+    void profilesAreThreads();
     void rejectsWithOneLine_data();
     void rejectsWithOneLine();
     void sniffsByContent();
@@ -265,6 +268,65 @@ void tst_Speedscope::picksTheProfile()
                             QStringLiteral("--tsv")});
     QCOMPARE(top.code, 0);
     QCOMPARE(top.out, QByteArray("5\t5\tf\n"));
+}
+
+namespace {
+
+// "sample@nanos" of each event of a timeline, in time order.
+QString times(const Timeline &t)
+{
+    QStringList out;
+    t.forEach([&](size_t, int64_t nanos, uint32_t s, int64_t) { out << QStringLiteral("%1@%2").arg(s).arg(nanos); });
+    return out.join(QLatin1Char(' '));
+}
+
+}   // namespace
+
+void tst_Speedscope::profilesAreThreads()
+{
+    // Two sampled profiles in ms, speedscope's threads. t1 from 0: main;a 1 ms at 0, main;a;b 2 ms at 1, main;a
+    // 3 ms at 3; t2 from 2: main;a 1.5 ms at 2, main;b 1.5 ms at 3.5. Each thread's stacks are samples of their
+    // own (t1's main;a is sample 0, t2's sample 2), the timeline has one lane per profile.
+    const QByteArray sampled = R"({"shared":{"frames":[{"name":"main"},{"name":"a"},{"name":"b"}]},"activeProfileIndex":1,
+      "profiles":[{"type":"sampled","name":"t1","unit":"milliseconds","startValue":0,"endValue":6,
+                   "samples":[[0,1],[0,1,2],[0,1]],"weights":[1,2,3]},
+                  {"type":"sampled","name":"t2","unit":"milliseconds","startValue":2,"endValue":5,
+                   "weights":[1.5,1.5],"samples":[[0,1],[0,2]]}]})";
+    auto p = read(sampled);
+    QVERIFY(p->timeline);
+    QCOMPARE(p->timeline->threadNames, (std::vector<std::string>{"t1", "t2"}));
+    QCOMPARE(times(*p->timeline), QStringLiteral("0@0 1@1000000 2@2000000 0@3000000 3@3500000"));
+    QCOMPARE(p->timeline->sampleThread, (std::vector<uint32_t>{0, 0, 1, 1}));
+    QCOMPARE(describe(flatCum(p, 1)), QStringLiteral("a=5500000/7500000 b=3500000/3500000 main=0/9000000"));
+    QCOMPARE(describe(flatCum(p, 0)), QStringLiteral("a=3/4 b=2/2 main=0/5"));
+    QCOMPARE(p->durationNanos, int64_t(6000000));
+    // One lane's profile: t2's 1.5 ms of a and of b.
+    QCOMPARE(describe(flatCum(profileInRange(p, TimeRange{}, "^t2$"), 1)), QStringLiteral("a=1500000/1500000 b=1500000/1500000 main=0/3000000"));
+    // --profile picks one, as before: one thread.
+    ReadOptions only;
+    only.profileName = "t2";
+    p = read(sampled, only);
+    QCOMPARE(p->timeline->threadNames, std::vector<std::string>{"t2"});
+    QCOMPARE(describe(flatCum(p, 1)), QStringLiteral("a=1500000/1500000 b=1500000/1500000 main=0/3000000"));
+
+    // Two evented profiles: A opens main at 0, a from 1 to 3, closes main at 4; B opens main at 2, b from 2.5 to 5,
+    // closes main at 6. Samples are the stacks with time, thread by thread: A's main (2 ms), main;a (2), B's main
+    // (1.5), main;b (2.5); one event per interval of one open stack.
+    const QByteArray evented = R"({"shared":{"frames":[{"name":"main"},{"name":"a"},{"name":"b"}]},
+      "profiles":[{"type":"evented","name":"A","unit":"milliseconds","startValue":0,"endValue":4,"events":[
+                    {"type":"O","frame":0,"at":0},{"type":"O","frame":1,"at":1},{"type":"C","frame":1,"at":3},
+                    {"type":"C","frame":0,"at":4}]},
+                  {"type":"evented","name":"B","unit":"milliseconds","startValue":2,"endValue":6,"events":[
+                    {"type":"O","frame":0,"at":2},{"type":"O","frame":2,"at":2.5},{"type":"C","frame":2,"at":5},
+                    {"type":"C","frame":0,"at":6}]}]})";
+    p = read(evented);
+    QVERIFY(p->timeline);
+    QCOMPARE(p->timeline->threadNames, (std::vector<std::string>{"A", "B"}));
+    QCOMPARE(times(*p->timeline), QStringLiteral("0@0 1@1000000 2@2000000 3@2500000 0@3000000 2@5000000"));
+    QCOMPARE(p->timeline->sampleThread, (std::vector<uint32_t>{0, 0, 1, 1}));
+    QCOMPARE(describe(flatCum(p)), QStringLiteral("a=2000000/2000000 b=2500000/2500000 main=3500000/8000000"));
+    QCOMPARE(p->durationNanos, int64_t(6000000));
+    // Profiles of other units are not threads of one recording: the active one alone (picksTheProfile).
 }
 
 void tst_Speedscope::rejectsWithOneLine_data()

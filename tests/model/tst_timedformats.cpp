@@ -12,6 +12,7 @@
 
 #include <QTest>
 
+#include <ctime>
 #include <map>
 
 using namespace qflame;
@@ -28,6 +29,7 @@ private Q_SLOTS:
     void pprofSinceBoot();
     void pprofWithoutTimes();
     void realtimePerfScript();
+    void todPerfScript();
     void heatmapCellsByFormula();
 };
 
@@ -217,6 +219,51 @@ void tst_TimedFormats::realtimePerfScript()
     QCOMPARE(top(profileInRange(p, r), size_t(p->findSampleType("cpu-clock"))), QStringLiteral("g=3000/3000 main=0/3000"));
     // perf's default clock counts from boot (TimedPerfScript.h's 10 s): no clock time.
     QVERIFY(!read("prog 100/100 [000] 10.000100: 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n")->timeline->wallClock);
+}
+
+void tst_TimedFormats::todPerfScript()
+{
+    // perf script -F +tod prints the local time of day between [cpu] and the time; read here in a zone two hours
+    // east of UTC (a POSIX TZ rule: no tzdata needed), so 18:26:55.620971 local is 16:26:55.620971Z,
+    // 1594657615.620971 s after the epoch. perf's own clock (since boot) keeps the steps between records.
+    const QByteArray zone = qgetenv("TZ");
+    qputenv("TZ", "XST-2");
+    tzset();
+    const char script[] = "perf 261340/261340 [001] 2020-07-13 18:26:55.620971 152919.481538: 1000 cpu-clock:\n"
+                          "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
+                          "perf 261340/261341 [000] 2020-07-13 18:26:55.870971 152919.731538: 3000 cpu-clock:\n"
+                          "\t1100 g+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n"
+                          "perf 261340/261340 [001] 2020-07-13 18:26:57.120971 152920.981538: 2000 cpu-clock:\n"
+                          "\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n";
+    const auto p = read(script);
+    QVERIFY(p->timeline);
+    QVERIFY(p->timeline->wallClock);
+    QCOMPARE(p->timeline->startNanos, int64_t(1594657615620971000));
+    QCOMPARE(times(*p->timeline), QStringLiteral("0@0 1@250000000 0@1500000000"));
+    QCOMPARE(p->timeline->threadNames, (std::vector<std::string>{"perf 261340/261340", "perf 261340/261341"}));
+    // RFC 3339 selects in it: 16:26:55.8Z to 16:26:57Z is thread 261341's g.
+    const TimeRange r = parseTimeRange(*p->timeline, std::string("2020-07-13T16:26:55.8Z"),
+                                       std::string("2020-07-13T18:26:57+02:00"), "in");
+    QCOMPARE(r.fromNanos, int64_t(179029000));
+    QCOMPARE(top(profileInRange(p, r), size_t(p->findSampleType("cpu-clock"))), QStringLiteral("g=3000/3000 main=0/3000"));
+    // --ns: nine decimals; and tod without the time field: the tod is each record's time.
+    const auto ns = read("perf 261340/261340 [001] 2020-07-13 18:26:55.620971621 152919.481538922: 1000 cpu-clock:\n"
+                         "\t1000 f+0x0 (/bin/prog)\n\n");
+    QCOMPARE(ns->timeline->startNanos, int64_t(1594657615620971621));
+    const auto todOnly = read("perf 261340/261340 2020-07-13 18:26:55.5 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n"
+                              "perf 261340/261340 2020-07-13 18:26:56.25 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n");
+    QVERIFY(todOnly->timeline && todOnly->timeline->wallClock);
+    QCOMPARE(todOnly->timeline->startNanos, int64_t(1594657615500000000));
+    QCOMPARE(times(*todOnly->timeline), QStringLiteral("0@0 0@750000000"));
+    // Without pid/tid: the comm stops before the date.
+    QCOMPARE(read("perf 2020-07-13 18:26:55.620971 152919.481538: cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n")
+                 ->timeline->threadNames,
+             std::vector<std::string>{"perf"});
+    if (zone.isNull())
+        qunsetenv("TZ");
+    else
+        qputenv("TZ", zone);
+    tzset();
 }
 
 void tst_TimedFormats::heatmapCellsByFormula()

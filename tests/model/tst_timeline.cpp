@@ -11,7 +11,9 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <map>
+#include <random>
 
 using namespace qflame;
 
@@ -25,6 +27,8 @@ private Q_SLOTS:
     void speedscopeTimes();
     void rangeProfile();
     void twoRangesDiff();
+    void cellUnion();
+    void cellUnionRandom();
     void frontDoorCut();
     void refusals();
 };
@@ -229,6 +233,97 @@ void tst_Timeline::twoRangesDiff()
     QCOMPARE(byName["g"].section(QLatin1Char(' '), 0, 0), QStringLiteral("3000->1000"));
     // |delta| 2000 against sqrt(3000^2/1 + 1000^2/1) * 2 = 6325: noise.
     QCOMPARE(byName["g"].section(QLatin1Char(' '), 1), QStringLiteral("noise"));
+}
+
+void tst_Timeline::cellUnion()
+{
+    const auto p = read(kPerf);
+    HeatmapOptions o;
+    o.type = size_t(p->findSampleType("cpu-clock"));
+    const Heatmap h = computeHeatmap(*p, o);
+    // Cells of 20 ms: 0:12 holds thread 101's g (3000) at 0.2499 s, 1:0 f (2000) at 1.0001, 2:30 other's g (1000).
+    const TimeRanges cells{h.cellSpan(2, 30, 2, 30), h.cellSpan(0, 12, 0, 12), h.cellSpan(1, 0, 1, 0)};
+    QCOMPARE(cells[1], (TimeRange{240000000, 260000000}));
+    auto cut = profileInRanges(p, cells);
+    QCOMPARE(top(cut, "cpu-clock"), QStringLiteral("f=2000/2000 g=4000/4000 main=0/6000"));
+    QCOMPARE(top(cut, "samples"), QStringLiteral("f=1/1 g=2/2 main=0/3"));
+    // Two cells of 20 ms; the third starts where the recording ends (its last record, at 2.6 s).
+    QCOMPARE(cut->durationNanos, int64_t(40000000));
+    QCOMPARE(times(*cut->timeline), QStringLiteral("1@249900000 0@1000100000 2@2600000000"));
+    // From cell 0:40 to 1:5, either way round: [0.8 s, 1.12 s), f's 2000 at 1.0001.
+    QCOMPARE(h.cellSpan(1, 5, 0, 40), (TimeRange{800000000, 1120000000}));
+    // Overlapping and touching ranges are one: [0, 0.3) and [0.2, 0.5) and [0.5, 0.6) hold f at 0 and 0.5, g at 0.2499.
+    QCOMPARE(timeRangeUnion({{500000000, 600000000}, {0, 300000000}, {200000000, 500000000}, {7, 7}}),
+             (TimeRanges{{0, 600000000}}));
+    // A cell taken out again: from its middle, its edge, or outside.
+    QCOMPARE(timeRangeMinus({{0, 100}, {200, 300}}, {250, 260}), (TimeRanges{{0, 100}, {200, 250}, {260, 300}}));
+    QCOMPARE(timeRangeMinus({{0, 100}, {200, 300}}, {50, 250}), (TimeRanges{{0, 50}, {250, 300}}));
+    QCOMPARE(timeRangeMinus({{0, 100}}, {100, 200}), (TimeRanges{{0, 100}}));
+    QCOMPARE(timeRangeMinus({{0, 100}}, {0, 100}), TimeRanges{});
+    cut = profileInRanges(p, {{500000000, 600000000}, {0, 300000000}, {200000000, 500000000}});
+    QCOMPARE(top(cut, "cpu-clock"), QStringLiteral("f=2000/2000 g=3000/3000 main=0/5000"));
+    QCOMPARE(cut->durationNanos, int64_t(600000000));
+    // Two unions compared: before {0:12, 2:30} g 3000 + 1000; after {0:0, 1:0} f 1000 + 2000.
+    const auto d = diffTimeRanges(p, TimeRanges{cells[0], cells[1]}, TimeRanges{h.cellSpan(0, 0, 0, 0), cells[2]},
+                                  o.type);
+    std::map<std::string, QString> byName;
+    for (NodeId n = 1; n < d->size(); ++n)
+        byName[d->label(n)] = QStringLiteral("%1->%2").arg(d->beforeTotalRaw(n)).arg(d->afterTotalRaw(n));
+    QCOMPARE(byName["g"], QStringLiteral("4000->0"));
+    QCOMPARE(byName["f"], QStringLiteral("0->3000"));
+}
+
+void tst_Timeline::cellUnionRandom()
+{
+    // 2000 records at random times over 10 s on 3 threads, leaves a..e with random periods; random cells of a
+    // 1 s x 50 heatmap picked; the union's top against sums made here from the records themselves.
+    std::mt19937 rng(35);
+    std::vector<int64_t> micros(2000);
+    for (int64_t &m : micros)
+        m = int64_t(rng() % 10000000);
+    std::sort(micros.begin(), micros.end());
+    micros.front() = 0;   // the origin: the heatmap's columns count from the first record
+    QByteArray text;
+    struct Record {
+        int64_t micros, period;
+        char leaf;
+    };
+    std::vector<Record> records;
+    for (const int64_t m : micros) {
+        const Record r{m, int64_t(1 + rng() % 1000), char('a' + rng() % 5)};
+        records.push_back(r);
+        const int tid = 100 + int(rng() % 3);
+        text += "prog 100/" + QByteArray::number(tid) + " [000] " + QByteArray::number(5 + m / 1000000) + "." +
+                QByteArray::number(m % 1000000).rightJustified(6, '0') + ": " + QByteArray::number(r.period) +
+                " cpu-clock:\n\t1 " + QByteArray(1, r.leaf) + "+0x0 (/bin/p)\n\t2 main+0x0 (/bin/p)\n\n";
+    }
+    const auto p = read(text.toStdString());
+    HeatmapOptions o;
+    o.type = size_t(p->findSampleType("cpu-clock"));
+    const Heatmap h = computeHeatmap(*p, o);
+    for (int round = 0; round < 20; ++round) {
+        TimeRanges picked;
+        std::vector<std::pair<size_t, uint32_t>> cells;
+        for (int k = 0; k < 1 + int(rng() % 40); ++k)
+            cells.push_back({size_t(rng() % h.columns), uint32_t(rng() % 50)});
+        for (const auto &[c, r] : cells)
+            picked.push_back(h.cellSpan(c, r, c, r));
+        std::map<char, int64_t> expected;
+        int64_t total = 0;
+        for (const Record &r : records)
+            for (const auto &[c, row] : cells)
+                // Cell c:row is [c s + row * 20 ms, + 20 ms); a record in a cell picked twice counts once.
+                if (r.micros >= int64_t(c) * 1000000 + row * 20000 && r.micros < int64_t(c) * 1000000 + (row + 1) * 20000) {
+                    expected[r.leaf] += r.period, total += r.period;
+                    break;
+                }
+        QStringList rows;
+        for (const auto &[leaf, v] : expected)
+            rows << QStringLiteral("%1=%2/%2").arg(QLatin1Char(leaf)).arg(v);
+        if (total)
+            rows << QStringLiteral("main=0/%1").arg(total);
+        QCOMPARE(top(profileInRanges(p, picked), "cpu-clock"), rows.join(QLatin1Char(' ')));
+    }
 }
 
 void tst_Timeline::frontDoorCut()

@@ -355,6 +355,8 @@ void tst_FirstMinute::shortcutsListed()
     QVERIFY(listed(QStringLiteral("Esc, 0"), QStringLiteral("Reset the zoom")));
     QVERIFY(listed(QStringLiteral("Shift+Enter"), QStringLiteral("Previous match")));
     QVERIFY(listed(QStringLiteral("Alt+2"), QStringLiteral("Comparison: the two profiles side by side")));
+    QVERIFY(listed(QStringLiteral("Shift+Drag"), QStringLiteral("Heatmap: a second range, compared with the first (the diff flamegraph)")));
+    QVERIFY(listed(QStringLiteral("+, -"), QStringLiteral("Flame chart: zoom in, out around the middle")));
     // The menu item opens the dialog with all of them.
     w.findChild<QAction *>(QStringLiteral("keyboardShortcuts"))->trigger();
     auto *dialog = w.findChild<ShortcutsDialog *>();

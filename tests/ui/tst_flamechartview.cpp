@@ -5,6 +5,8 @@
 // QFLAME_SCREENSHOT_DIR set, a real `perf record` of a program built here is shown and saved there as
 // time-tab.png and time-diff.png.
 #include "compare/DiffView.h"
+#include "controls/SearchBar.h"
+#include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "formats/ProfileInput.h"
 #include "time/FlameChartView.h"
@@ -122,6 +124,19 @@ void tst_FlameChartView::wheelZoomsToAMicrosecond()
         wheel(-120);
     QCOMPARE(view.viewFrom(), 0.0);
     QCOMPARE(view.viewTo(), 2e9);
+    // The keys: + zooms to 0.8 of the span around the middle, Left pans by a tenth, - zooms back, 0 shows all.
+    QTest::keyClick(&view, Qt::Key_Plus);
+    QCOMPARE(view.viewFrom(), 2e8);
+    QCOMPARE(view.viewTo(), 1.8e9);
+    QTest::keyClick(&view, Qt::Key_Left);
+    QVERIFY(qAbs(view.viewFrom() - 4e7) < 1);
+    QVERIFY(qAbs(view.viewTo() - 1.64e9) < 1);
+    QTest::keyClick(&view, Qt::Key_Minus);
+    QVERIFY(qAbs(view.viewTo() - view.viewFrom() - 2e9) < 1);
+    QTest::keyClick(&view, Qt::Key_Right);
+    QTest::keyClick(&view, Qt::Key_0);
+    QCOMPARE(view.viewFrom(), 0.0);
+    QCOMPARE(view.viewTo(), 2e9);
 }
 
 void tst_FlameChartView::viewsFollowEachOther()
@@ -191,6 +206,34 @@ void tst_FlameChartView::secondRangeIsADiff()
     QCOMPARE(shown->size(), expected->size());
     QCOMPARE(shown->before().tree->total(CallTree::kRoot), int64_t(101000));   // 100 parses, one idle
     QCOMPARE(shown->after().tree->total(CallTree::kRoot), int64_t(101000));
+    // The tab's search reaches the diff: its flamegraph keeps parse's frame and dims the rest, as its own search
+    // bar does; case-insensitive too; cleared with the pattern.
+    const auto matched = [&] {
+        const FlameView *v = pane.diffView()->diffGraph();
+        const std::vector<uint8_t> &m = v->graph()->matches();
+        QStringList names;
+        for (FrameId f = 1; f < m.size(); ++f)
+            if (m[f])
+                names << QString::fromStdString(pane.diffView()->shownDiff()->frames().label(f));
+        names.sort();
+        return names.join(QLatin1Char(','));
+    };
+    pane.setSearch(QStringLiteral("^(parse|write)$"), Qt::CaseSensitive);
+    QCOMPARE(matched(), QStringLiteral("parse,write"));
+    QVERIFY(!pane.diffView()->searchBar()->isVisible());   // one search field: the tab's
+    pane.setSearch(QStringLiteral("IDLE"), Qt::CaseInsensitive);
+    QCOMPARE(matched(), QStringLiteral("idle"));
+    QCOMPARE(pane.diffView()->beforeGraph()->graph()->matches().size(), pane.diffView()->shownDiff()->before().tree->frames().size());
+    pane.setSearch(QString(), Qt::CaseSensitive);
+    QVERIFY(pane.diffView()->diffGraph()->graph()->matches().empty());
+    // A search set before the comparison applies to it when it comes.
+    pane.setSearch(QStringLiteral("write"), Qt::CaseSensitive);
+    pane.chart()->selectColumns(0, 0);
+    QVERIFY(waitIdle(pane));
+    pane.chart()->selectSecondColumns(1, 1);
+    QVERIFY(waitIdle(pane));
+    QCOMPARE(matched(), QStringLiteral("write"));
+    pane.setSearch(QString(), Qt::CaseSensitive);
     // A new plain drag leaves the comparison.
     pane.chart()->selectColumns(1, 1);
     QVERIFY(waitIdle(pane));

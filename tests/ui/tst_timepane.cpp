@@ -18,6 +18,7 @@ class tst_TimePane : public QObject {
 
 private Q_SLOTS:
     void heatmapAndRange();
+    void cellUnion();
     void withoutTimes();
 };
 
@@ -36,6 +37,16 @@ QByteArray perf()
         text += "prog 100/100 [000] " + QByteArray::number(13.0001 + i * 0.01, 'f', 6) +
                 ": 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\t2000 main+0x0 (/bin/prog)\n\n";
     return text;
+}
+
+// The middle of a heatmap cell, where TimeChart paints it (its plot: 4 px in, 18 px at the bottom for the axis).
+QPoint cellCentre(const TimeChart *chart, size_t column, uint32_t row)
+{
+    const QRectF p = QRectF(chart->rect()).adjusted(4, 4, -4, -18);
+    const Heatmap &h = chart->heatmap();
+    return QPointF(p.left() + (double(column) + 0.5) * p.width() / double(h.columns),
+                   p.top() + (double(row) + 0.5) * p.height() / double(h.rows))
+        .toPoint();
 }
 
 bool waitIdle(const TimePane &pane)
@@ -69,6 +80,57 @@ void tst_TimePane::heatmapAndRange()
         QVERIFY(waitIdle(pane));
         QVERIFY(pane.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/time-pane.png")));
     }
+}
+
+void tst_TimePane::cellUnion()
+{
+    const QByteArray bytes = perf();
+    const auto profile = readProfile(std::string_view(bytes.constData(), size_t(bytes.size())), "prog.perf");
+    TimePane pane;
+    pane.resize(1000, 700);
+    pane.show();
+    pane.setInputs({profile}, profile->findSampleType("cpu-clock"), {});
+    QVERIFY(waitIdle(pane));
+    TimeChart *chart = pane.chart();
+    const auto total = [&] {
+        const CallTree *tree = pane.flameView()->graph()->tree();
+        return tree ? tree->total(CallTree::kRoot) : int64_t(-1);
+    };
+    // Cells of 20 ms. Ctrl+click 0:12 (thread 101's g, 3000) and 1:0 (f at 1.0001 s, 2000).
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, cellCentre(chart, 0, 12));
+    QVERIFY(waitIdle(pane));
+    QCOMPARE(total(), int64_t(3000));
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, cellCentre(chart, 1, 0));
+    QVERIFY(waitIdle(pane));
+    QCOMPARE(total(), int64_t(5000));
+    QCOMPARE(chart->selection().size(), size_t(2));
+    // Ctrl+drag from 3:0 to 3:4: the 100 ms from 3 s, f every 10 ms, ten records of 1000.
+    QTest::mousePress(chart, Qt::LeftButton, Qt::ControlModifier, cellCentre(chart, 3, 0));
+    QTest::mouseMove(chart, cellCentre(chart, 3, 4));
+    QTest::mouseRelease(chart, Qt::LeftButton, Qt::ControlModifier, cellCentre(chart, 3, 4));
+    QVERIFY(waitIdle(pane));
+    QCOMPARE(total(), int64_t(15000));
+    QVERIFY(pane.statusText().contains(QStringLiteral("3 ranges")));
+    if (const QByteArray dir = qgetenv("QFLAME_SCREENSHOT_DIR"); !dir.isEmpty())
+        QVERIFY(pane.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/time-cells.png")));
+    // Ctrl+click 0:12 again takes g out.
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, cellCentre(chart, 0, 12));
+    QVERIFY(waitIdle(pane));
+    QCOMPARE(total(), int64_t(12000));
+    // Shift+drag column 2 (other's g, 1000) compares it with the union.
+    QTest::mousePress(chart, Qt::LeftButton, Qt::ShiftModifier, cellCentre(chart, 2, 10));
+    QTest::mouseRelease(chart, Qt::LeftButton, Qt::ShiftModifier, cellCentre(chart, 2, 10));
+    QVERIFY(waitIdle(pane));
+    QVERIFY(pane.showsDiff());
+    // A plain drag is one range again: columns 0 to 1, f 4000 and g 3000.
+    QVERIFY(chart->width() >= 160);   // the comparison's bar does not squeeze the heatmap out
+    QTest::mousePress(chart, Qt::LeftButton, Qt::NoModifier, cellCentre(chart, 0, 5));
+    QTest::mouseMove(chart, cellCentre(chart, 1, 5));
+    QTest::mouseRelease(chart, Qt::LeftButton, Qt::NoModifier, cellCentre(chart, 1, 5));
+    QVERIFY(waitIdle(pane));
+    QCOMPARE(chart->selection(), (TimeRanges{{0, 2000000000}}));
+    QVERIFY(!pane.showsDiff());
+    QCOMPARE(total(), int64_t(7000));
 }
 
 void tst_TimePane::withoutTimes()

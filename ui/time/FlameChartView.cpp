@@ -1,5 +1,6 @@
 #include "time/FlameChartView.h"
 
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -24,7 +25,58 @@ QList<QPair<QString, QString>> FlameChartView::keyBindings()
             {tr("Shift+Wheel"), tr("Flame chart: scroll the threads")},
             {tr("Drag along the time axis"), tr("Flame chart: select that time (the heatmap and flamegraph follow)")},
             {tr("Click"), tr("Flame chart: select the function in the range's flamegraph")},
-            {tr("Double-click"), tr("Flame chart: zoom to the box")}};
+            {tr("Double-click"), tr("Flame chart: zoom to the box")},
+            {tr("+, -"), tr("Flame chart: zoom in, out around the middle")},
+            {tr("Left, Right"), tr("Flame chart: pan by a tenth of the view")},
+            {tr("Up, Down"), tr("Flame chart: scroll the threads")},
+            {tr("0, Home"), tr("Flame chart: the whole recording")}};
+}
+
+void FlameChartView::zoomAround(double at, double factor, double x)
+{
+    m_view.from = at - (at - m_view.from) * factor;
+    m_view.to = at + (m_view.to - at) * factor;
+    if (m_view.to - m_view.from < kMinSpanNanos) {
+        m_view.from = at - x * kMinSpanNanos;
+        m_view.to = m_view.from + kMinSpanNanos;
+    }
+    clampView();
+    update();
+    Q_EMIT viewChanged(m_view.from, m_view.to);
+}
+
+void FlameChartView::keyPressEvent(QKeyEvent *e)
+{
+    const double span = m_view.to - m_view.from;
+    switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomAround((m_view.from + m_view.to) / 2, 0.8, 0.5);
+        break;
+    case Qt::Key_Minus:
+        zoomAround((m_view.from + m_view.to) / 2, 1.25, 0.5);
+        break;
+    case Qt::Key_Left:
+    case Qt::Key_Right: {
+        const double by = (e->key() == Qt::Key_Left ? -0.1 : 0.1) * span;
+        setView(m_view.from + by, m_view.to + by);
+        Q_EMIT viewChanged(m_view.from, m_view.to);
+        break;
+    }
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+        scrollBy((e->key() == Qt::Key_Up ? -3 : 3) * FlameChartPainter::kRowHeight);
+        break;
+    case Qt::Key_0:
+    case Qt::Key_Home:
+        showAll();
+        Q_EMIT viewChanged(m_view.from, m_view.to);
+        break;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
+    }
+    e->accept();
 }
 
 void FlameChartView::setChart(std::shared_ptr<const FlameChart> chart)
@@ -103,18 +155,7 @@ void FlameChartView::wheelEvent(QWheelEvent *e)
         e->accept();
         return;
     }
-    const double at = timeAt(e->position().x());
-    const double factor = std::pow(0.8, steps);
-    m_view.from = at - (at - m_view.from) * factor;
-    m_view.to = at + (m_view.to - at) * factor;
-    if (m_view.to - m_view.from < kMinSpanNanos) {
-        const double x = e->position().x() / std::max(1, width());
-        m_view.from = at - x * kMinSpanNanos;
-        m_view.to = m_view.from + kMinSpanNanos;
-    }
-    clampView();
-    update();
-    Q_EMIT viewChanged(m_view.from, m_view.to);
+    zoomAround(timeAt(e->position().x()), std::pow(0.8, steps), e->position().x() / std::max(1, width()));
     e->accept();
 }
 

@@ -1,7 +1,8 @@
 // The Time tab's flame chart: the threads as lanes, time to the right, painted by FlameChartPainter from the
 // model's boxes at the view's resolution. The wheel zooms around the pointer (down to a microsecond across the
 // view, out to the whole recording), a drag pans (Shift+wheel scrolls the lanes), a drag along the time axis
-// selects a range, a click selects a box, the pointer's box says its frame and duration.
+// selects a range, a click selects a box, the pointer's box says its frame and duration; +/- zoom, the arrows pan
+// and scroll, 0 shows all (keyBindings lists them for Help > Keyboard Shortcuts).
 #pragma once
 
 #include "time/FlameChartPainter.h"
@@ -45,6 +46,7 @@ Q_SIGNALS:
 protected:
     void paintEvent(QPaintEvent *) override;
     void wheelEvent(QWheelEvent *e) override;
+    void keyPressEvent(QKeyEvent *e) override;
     void mousePressEvent(QMouseEvent *e) override;
     void mouseMoveEvent(QMouseEvent *e) override;
     void mouseReleaseEvent(QMouseEvent *e) override;
@@ -55,6 +57,8 @@ protected:
 private:
     void clampView();
     void scrollBy(int dy);
+    // Zooms by `factor` keeping time `at` where it is (at `x`, a share of the width, when the span hits the floor).
+    void zoomAround(double at, double factor, double x);
     double timeAt(double x) const;
 
     FlameChartPainter m_painter;

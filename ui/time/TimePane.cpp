@@ -1,6 +1,7 @@
 #include "time/TimePane.h"
 
 #include "compare/DiffView.h"
+#include "controls/SearchBar.h"
 #include "controls/SecondaryPanes.h"
 #include "flame/FlameView.h"
 #include "io/ReadOptions.h"
@@ -21,6 +22,27 @@
 
 namespace qflame {
 
+namespace {
+
+// "1 s to 2 s", or for a union "3 ranges, 0.06 s in all, from 0.24 s to 2.62 s", into `text`'s %1.
+QString describe(const TimeRanges &ranges, const QString &text)
+{
+    if (ranges.empty())
+        return text.arg(TimePane::tr("nothing"));
+    if (ranges.size() == 1)
+        return text.arg(TimePane::tr("%1 s to %2 s").arg(double(ranges[0].fromNanos) / 1e9).arg(double(ranges[0].toNanos) / 1e9));
+    int64_t total = 0;
+    for (const TimeRange &r : ranges)
+        total += r.toNanos - r.fromNanos;
+    return text.arg(TimePane::tr("%1 ranges, %2 s in all, from %3 s to %4 s")
+                        .arg(ranges.size())
+                        .arg(double(total) / 1e9)
+                        .arg(double(ranges.front().fromNanos) / 1e9)
+                        .arg(double(ranges.back().toNanos) / 1e9));
+}
+
+}   // namespace
+
 TimePane::TimePane(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
@@ -39,6 +61,7 @@ TimePane::TimePane(QWidget *parent) : QWidget(parent)
     m_top->addWidget(m_right);
     m_top->setStretchFactor(0, 1);
     m_top->setStretchFactor(1, 1);
+    m_top->setCollapsible(0, false);   // a wide comparison bar must not squeeze the heatmap out of sight
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_top);
     split->addWidget(m_flameChart);
@@ -47,15 +70,23 @@ TimePane::TimePane(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
     connect(m_chart, &TimeChart::rangeSelected, this, [this](qint64 from, qint64 to) {
-        showRange(from, to);
+        showRanges({TimeRange{from, to}});
         m_flameChart->setView(double(from), double(to));
         m_chart->setViewMarker(m_flameChart->viewFrom(), m_flameChart->viewTo());
+    });
+    // A union of cells: its flamegraph, and the chart's view from its first cell to its last.
+    connect(m_chart, &TimeChart::selectionChanged, this, [this](const TimeRanges &ranges) {
+        showRanges(ranges);
+        if (!ranges.empty()) {
+            m_flameChart->setView(double(ranges.front().fromNanos), double(ranges.back().toNanos));
+            m_chart->setViewMarker(m_flameChart->viewFrom(), m_flameChart->viewTo());
+        }
     });
     connect(m_chart, &TimeChart::secondRangeSelected, this, &TimePane::showDiff);
     connect(m_flameChart, &FlameChartView::viewChanged, m_chart, &TimeChart::setViewMarker);
     connect(m_flameChart, &FlameChartView::rangeSelected, this, [this](qint64 from, qint64 to) {
         m_chart->setSelection(from, to);
-        showRange(from, to);
+        showRanges({TimeRange{from, to}});
     });
     connect(m_flameChart, &FlameChartView::boxClicked, this, [this](const QString &frame) { selectFunction(frame); });
 }
@@ -81,7 +112,7 @@ void TimePane::setInputs(std::vector<std::shared_ptr<const Profile>> profiles, i
     m_profile = profiles.size() == 1 ? profiles.front() : nullptr;
     m_type = sampleType;
     m_build = build;
-    m_from = m_to = 0;
+    m_first.clear();
     m_flame->setTree(nullptr);
     m_right->setCurrentWidget(m_flame);
     m_flameChart->setChart(nullptr);
@@ -112,8 +143,11 @@ void TimePane::setInputs(std::vector<std::shared_ptr<const Profile>> profiles, i
             return r;
         },
         [this](HeatResult r) {
+            // The flame chart's build (seconds on an hour) starts once the heatmap is in: the heatmap is what the
+            // tab shows first, and on two cores the two jobs side by side delayed it by half (issue #35's 1 s).
             if (!r.error.isEmpty()) {
                 m_status->setText(r.error);
+                buildChart();
                 return;
             }
             m_status->setText(tr("%1 columns of %2 ms, %3 rows; at most %4 per cell. Drag across the heatmap to see "
@@ -123,9 +157,15 @@ void TimePane::setInputs(std::vector<std::shared_ptr<const Profile>> profiles, i
                                   .arg(r.heatmap.rows)
                                   .arg(r.heatmap.maxValue));
             m_chart->setHeatmap(std::move(r.heatmap));
+            buildChart();
         });
+}
+
+void TimePane::buildChart()
+{
+    const auto profile = m_profile;
     FlameChartOptions chartOptions;
-    chartOptions.build = build;
+    chartOptions.build = m_build;
     chartOptions.build.progress = {};
     m_chartJob.start(
         [profile, chartOptions] {
@@ -143,28 +183,35 @@ void TimePane::setInputs(std::vector<std::shared_ptr<const Profile>> profiles, i
                 return;
             }
             m_flameChart->setChart(std::move(r.chart));
-            if (m_to > m_from)
-                m_flameChart->setView(double(m_from), double(m_to));
+            if (!m_first.empty())
+                m_flameChart->setView(double(m_first.front().fromNanos), double(m_first.back().toNanos));
             m_chart->setViewMarker(m_flameChart->viewFrom(), m_flameChart->viewTo());
             applySearch();
         });
 }
 
-void TimePane::showRange(qint64 fromNanos, qint64 toNanos)
+void TimePane::showRanges(const TimeRanges &ranges)
 {
     if (!m_profile)
         return;
-    m_from = fromNanos, m_to = toNanos;
+    m_first = ranges;
     m_diffJob.drop();
+    if (ranges.empty()) {   // the last cell taken out
+        m_rangeJob.drop();
+        m_right->setCurrentWidget(m_flame);
+        m_flame->setTree(nullptr);
+        m_status->setText(tr("No time selected: drag across the heatmap, or Ctrl+click cells."));
+        return;
+    }
     const auto profile = m_profile;
     const size_t type = size_t(m_type);
     const BuildOptions build = m_build;
     m_rangeJob.start(
-        [profile, type, build, fromNanos, toNanos] {
+        [profile, type, build, ranges] {
             RangeResult r;
-            r.from = fromNanos, r.to = toNanos;
+            r.ranges = ranges;
             try {
-                const auto cut = profileInRange(profile, TimeRange{fromNanos, toNanos});
+                const auto cut = profileInRanges(profile, ranges);
                 r.tree = CallTreeBuilder::build({cut}, type, build);
                 r.layout = std::make_shared<const FlameLayout>(*r.tree);
             } catch (const std::exception &e) {
@@ -177,7 +224,8 @@ void TimePane::showRange(qint64 fromNanos, qint64 toNanos)
                 m_status->setText(r.error);
                 return;
             }
-            m_status->setText(tr("The flamegraph of %1 s to %2 s.").arg(double(r.from) / 1e9).arg(double(r.to) / 1e9));
+            m_status->setText(describe(r.ranges, tr("The flamegraph of %1.")) +
+                              (r.ranges.size() == 1 ? tr(" Ctrl+click or Ctrl+drag cells to add them.") : QString()));
             m_right->setCurrentWidget(m_flame);
             m_flame->setTree(r.tree, r.layout);
             applySearch();
@@ -188,12 +236,12 @@ void TimePane::showRange(qint64 fromNanos, qint64 toNanos)
 
 void TimePane::showDiff(qint64 fromNanos, qint64 toNanos)
 {
-    if (!m_profile || m_to <= m_from)
+    if (!m_profile || m_first.empty())
         return;
     const auto profile = m_profile;
     const size_t type = size_t(m_type);
     const BuildOptions build = m_build;
-    const TimeRange before{m_from, m_to}, after{fromNanos, toNanos};
+    const TimeRanges before = m_first, after{TimeRange{fromNanos, toNanos}};
     m_status->setText(tr("Comparing the two ranges..."));
     m_diffJob.start(
         [profile, type, build, before, after] {
@@ -213,17 +261,18 @@ void TimePane::showDiff(qint64 fromNanos, qint64 toNanos)
                 m_status->setText(r.error);
                 return;
             }
-            m_status->setText(tr("A (%1 s to %2 s) against B (%3 s to %4 s), per second: red is more in B, green less, "
-                                 "hatched within sampling noise. Drag again to leave the comparison.")
-                                  .arg(double(before.fromNanos) / 1e9)
-                                  .arg(double(before.toNanos) / 1e9)
-                                  .arg(double(after.fromNanos) / 1e9)
-                                  .arg(double(after.toNanos) / 1e9));
+            m_status->setText(tr("A (%1) against B (%2), per second: red is more in B, green less, hatched within "
+                                 "sampling noise. Drag again to leave the comparison.")
+                                  .arg(describe(before, QStringLiteral("%1")), describe(after, QStringLiteral("%1"))));
             if (!m_diff) {
                 m_diff = new DiffView;
                 m_right->addWidget(m_diff);
                 // The diff flamegraph takes the height; its table is a fold away, as in a comparison tab.
                 m_diff->secondaryPanes()->setCollapsed(true);
+                // One search field in the tab: the profile tab's, which drives the diff's own (applySearch), so
+                // the diff flamegraph, both sides and the table dim and filter as in a comparison tab.
+                m_diff->takeSearchBar()->hide();
+                applySearch();
             }
             // The comparison's bar and legend need the width more than the heatmap does.
             const QList<int> sizes = m_top->sizes();
@@ -271,6 +320,12 @@ void TimePane::applySearch()
                 matches[f] = re.match(QString::fromStdString(c->frames().label(f))).hasMatch();
         }
         m_flameChart->setMatches(std::move(matches));
+    }
+    if (m_diff) {
+        // Its bar has no case toggle to set from here: the case goes into the pattern.
+        const QString pattern = on && m_case == Qt::CaseInsensitive ? QStringLiteral("(?i)") + m_pattern : m_pattern;
+        if (m_diff->searchBar()->pattern() != pattern)
+            m_diff->searchBar()->setPattern(pattern);
     }
     if (const CallTree *tree = m_flame->graph()->tree()) {
         const SearchResult r = on ? Search::run(*tree, re) : SearchResult{};

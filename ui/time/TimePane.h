@@ -1,9 +1,10 @@
 // The Time tab of a profile's tab (issue #35): the heatmap of its sample times (TimeChart), beside it the
-// flamegraph of the time range dragged across it (or, after a Shift+drag of a second range, the diff of the two:
+// flamegraph of the time range dragged across it (or of the union of cells Ctrl added to it; or, after a Shift+drag of a second range, the diff of the two:
 // the comparison tabs' DiffView on model/time's RangeDiff), and below them the flame chart (FlameChartView) with
 // the threads as lanes. Selecting a range in the heatmap zooms the chart to it; dragging along the chart's axis
 // selects that range in the heatmap; the chart's view is marked under the heatmap; a box clicked selects its
-// function in the range's flamegraph. The tab's search dims the chart and the flamegraph alike. Every number
+// function in the range's flamegraph. The tab's search dims the chart and the flamegraph alike, and in a
+// comparison the DiffView's flamegraphs and table (as its own search bar would). Every number
 // comes from the model, computed on the pool (LatestJob). A profile without sample times says why there is none.
 #pragma once
 
@@ -64,7 +65,7 @@ private:
         std::shared_ptr<const CallTree> tree;
         std::shared_ptr<const FlameLayout> layout;
         QString error;
-        qint64 from = 0, to = 0;
+        TimeRanges ranges;
     };
     struct ChartResult {
         std::shared_ptr<const FlameChart> chart;
@@ -74,7 +75,8 @@ private:
         std::shared_ptr<const DiffTree> diff;
         QString error;
     };
-    void showRange(qint64 fromNanos, qint64 toNanos);
+    void showRanges(const TimeRanges &ranges);
+    void buildChart();   // the flame chart of m_profile, on the pool
     void showDiff(qint64 fromNanos, qint64 toNanos);
     void selectFunction(const QString &frame);
     void applySearch();
@@ -89,7 +91,7 @@ private:
     std::shared_ptr<const Profile> m_profile;
     int m_type = 0;
     BuildOptions m_build;
-    qint64 m_from = 0, m_to = 0;   // the first range
+    TimeRanges m_first;   // the first selection
     QString m_pattern, m_selectedFrame;
     Qt::CaseSensitivity m_case = Qt::CaseSensitive;
     LatestJob<HeatResult> m_heatJob{this};
