@@ -7,6 +7,7 @@
 #include "CliVerbs.h"
 #include "report/ShapeJson.h"
 #include "time/Heatmap.h"
+#include "time/TimeRange.h"
 
 #include <algorithm>
 #include <iostream>
@@ -45,7 +46,7 @@ void writeGrid(const Heatmap &h, const std::string &source, const std::string &t
     constexpr size_t kWidth = 100;
     for (size_t begin = 0; begin < h.columns; begin += kWidth) {
         const size_t end = std::min(h.columns, begin + kWidth);
-        out += "from " + std::to_string(double(h.cellStartNanos(begin, 0)) / 1e9) + " s\n";
+        out += "from " + secondsText(double(h.cellStartNanos(begin, 0)), 6) + " s\n";
         for (uint32_t r = 0; r < h.rows; ++r) {
             out += '|';
             for (size_t c = begin; c < end; ++c) {

@@ -1,6 +1,7 @@
 #include "pprof/Units.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 
 namespace qflame {
@@ -80,6 +81,25 @@ std::string formatValue(double value, std::string_view unit)
     }
     static const Scale s[] = {{1, ""}, {1e3, "k"}, {1e6, "M"}, {1e9, "G"}, {1e12, "T"}};
     return withSuffix(value, s, std::size(s));
+}
+
+std::string formatRatioPercent(double part, double whole, int decimals, bool sign)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, sign ? "%+.*f%%" : "%.*f%%", decimals, 100.0 * part / whole);
+    return buf;
+}
+
+std::string formatFileSize(uint64_t bytes)
+{
+    char buf[48];
+    if (bytes < 1024)
+        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+    else if (bytes < (uint64_t(1) << 20))
+        std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(uint64_t(1) << 20));
+    return buf;
 }
 
 std::string formatPercent(double part, double whole)

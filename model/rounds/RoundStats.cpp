@@ -128,6 +128,24 @@ std::string formatRate(double perSecond, const std::string &unit)
     return buf;
 }
 
+double observationRate(const Observation &o)
+{
+    return o.durationNanos > 0 ? double(o.value) / double(o.durationNanos) * 1e9 : std::nan("");
+}
+
+std::string formatRateWithError(double perSecond, double standardError, const std::string &unit)
+{
+    if (unit == "nanoseconds" && std::isfinite(perSecond)) {
+        char buf[64];
+        if (std::isfinite(standardError))
+            snprintf(buf, sizeof buf, "%.4g ± %.2g cores", perSecond / 1e9, standardError / 1e9);
+        else
+            snprintf(buf, sizeof buf, "%.4g ± ? cores", perSecond / 1e9);
+        return buf;
+    }
+    return formatRate(perSecond, unit) + " ± " + formatRate(standardError, unit);
+}
+
 std::string formatChangePercent(double percent)
 {
     if (!std::isfinite(percent))

@@ -21,6 +21,8 @@ struct Observation {
     int64_t durationNanos = 0;    // 0: unknown
     std::string source;           // the file or step it came from, for messages
 };
+// One observation's value per second (the rounds chart's points); NaN when its duration is unknown.
+double observationRate(const Observation &o);
 
 enum class ErrorBasis { Spread, Poisson, None };
 const char *errorBasisName(ErrorBasis b);   // "spread of k observations", "Poisson", "none"
@@ -61,6 +63,9 @@ RateChange compareRates(const RateEstimate &base, const RateEstimate &other, dou
 // For people, as the CLI's tables and the rounds tab show them: a rate per second in the sample type's unit
 // (CPU nanoseconds per second as cores, bytes per second scaled), "?" when unknown; a change as "+1.48%".
 std::string formatRate(double perSecond, const std::string &unit);
+// A rate and its standard error as the rounds tab shows them: CPU as "0.9652 ± 0.031 cores" (4 and 2 significant
+// digits), other units as formatRate's "X ± Y".
+std::string formatRateWithError(double perSecond, double standardError, const std::string &unit);
 std::string formatChangePercent(double percent);
 
 }   // namespace qflame

@@ -8,10 +8,34 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <regex>
 
 namespace qflame {
+
+std::string secondsText(double nanos, int decimals)
+{
+    char buf[64];
+    if (decimals < 0)
+        std::snprintf(buf, sizeof buf, "%g", nanos / 1e9);
+    else
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, nanos / 1e9);
+    return buf;
+}
+
+int secondsDecimals(double stepNanos)
+{
+    return std::clamp(int(std::ceil(-std::log10(stepNanos / 1e9) - 1e-9)), 0, 9);
+}
+
+int64_t rangesLength(const TimeRanges &ranges)
+{
+    int64_t total = 0;
+    for (const TimeRange &r : ranges)
+        total += r.toNanos - r.fromNanos;
+    return total;
+}
 
 const Timeline &requireTimeline(const Profile &profile, const std::string &what)
 {

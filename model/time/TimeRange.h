@@ -15,6 +15,12 @@ namespace qflame {
 
 struct Timeline;
 
+// Nanoseconds as seconds for the Time tab's labels: "12.5" (6 significant digits, as %g) or with `decimals` fixed
+// decimals ("12.500000"); no unit.
+std::string secondsText(double nanos, int decimals = -1);
+// The decimals that tell apart ticks `stepNanos` apart on a seconds axis (0 to 9).
+int secondsDecimals(double stepNanos);
+
 // [fromNanos, toNanos), in nanoseconds from the timeline's first event.
 struct TimeRange {
     int64_t fromNanos = std::numeric_limits<int64_t>::min();
@@ -27,6 +33,8 @@ struct TimeRange {
 // empty, as timeRangeUnion makes it.
 using TimeRanges = std::vector<TimeRange>;
 
+// The time a union covers: the sum of its ranges' lengths.
+int64_t rangesLength(const TimeRanges &ranges);
 // The ranges sorted, the empty ones dropped and those that overlap or touch merged into one.
 TimeRanges timeRangeUnion(TimeRanges ranges);
 // A union without the time of `cut` (a heatmap cell Ctrl+clicked again).

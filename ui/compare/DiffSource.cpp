@@ -1,5 +1,7 @@
 #include "compare/DiffSource.h"
 
+#include "pprof/Units.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -83,12 +85,10 @@ QString DiffSource::describe(NodeId n, Viewport) const
     const DiffTree &d = *m_diff;
     auto fmt = [&](double v, bool sign = false) { return QString::fromStdString(d.formatValue(v, sign)); };
     auto pct = [](double part, double whole) {
-        return whole != 0 ? QStringLiteral("%1%2%").arg(part >= 0 ? QStringLiteral("+") : QString())
-                                .arg(100.0 * part / whole, 0, 'f', 1)
-                          : QStringLiteral("new");
+        return whole != 0 ? QString::fromStdString(formatRatioPercent(part, whole, 1, true)) : QStringLiteral("new");
     };
     auto share = [](double v, double total) {
-        return total != 0 ? QStringLiteral("%1%").arg(100.0 * v / total, 0, 'f', 2) : QStringLiteral("-");
+        return total != 0 ? QString::fromStdString(formatRatioPercent(v, total, 2)) : QStringLiteral("-");
     };
     auto tr = [](const char *s) { return QCoreApplication::translate("DiffSource", s); };
     QString text = QString::fromStdString(d.label(n));

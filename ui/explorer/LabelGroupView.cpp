@@ -59,7 +59,7 @@ void LabelGroupView::setGroups(const LabelGroups &groups)
                                    : QStringLiteral("-");
         const QString estimate =
             QString::fromStdString(formatWithError(g.estimate.rate, g.estimate.standardError, groups.unit));
-        const QString share = QStringLiteral("%1%").arg(g.share * 100, 0, 'f', 1);
+        const QString share = QString::fromStdString(formatRatioPercent(g.share, 1.0, 1));
         const QString texts[] = {value, total, estimate, share};
         for (int c = 0; c < 4; ++c) {
             auto *item = new QTableWidgetItem(texts[c]);

@@ -4,6 +4,7 @@
 #include "io/ReadOptions.h"
 #include "pgo/PgoTrim.h"
 #include "pgo/Preprofile.h"
+#include "pprof/Units.h"
 #include "pgoview/PgoModels.h"
 
 #include <QDoubleSpinBox>
@@ -62,11 +63,7 @@ namespace {
 
 QString sizeText(uint64_t bytes)
 {
-    if (bytes < 1024)
-        return QObject::tr("%1 B").arg(bytes);
-    if (bytes < (uint64_t(1) << 20))
-        return QObject::tr("%1 KiB").arg(double(bytes) / 1024, 0, 'f', 1);
-    return QObject::tr("%1 MiB").arg(double(bytes) / double(uint64_t(1) << 20), 0, 'f', 1);
+    return QString::fromStdString(formatFileSize(bytes));
 }
 
 // `names`: the columns of names, which take the width (Go names are long); numbers keep theirs.

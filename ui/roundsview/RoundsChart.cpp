@@ -1,6 +1,7 @@
 #include "roundsview/RoundsChart.h"
 
 #include "layout/ChartAxes.h"
+#include "rounds/RoundStats.h"
 #include "roundsview/RoundsModels.h"
 
 #include <QPainter>
@@ -10,16 +11,6 @@
 #include <cmath>
 
 namespace qflame {
-
-namespace {
-
-// The rate of one observation per second; NaN when its duration is unknown.
-double observationRate(const Observation &o)
-{
-    return o.durationNanos > 0 ? double(o.value) / double(o.durationNanos) * 1e9 : std::nan("");
-}
-
-}   // namespace
 
 RoundsChart::RoundsChart(QWidget *parent) : QWidget(parent)
 {
@@ -142,7 +133,7 @@ void RoundsChart::paintEvent(QPaintEvent *)
         p.drawText(QRectF(left, plot.bottom() + 4, band, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
                    fm.elidedText(label, Qt::ElideRight, int(band) - 4));
         const QString verdict = j == 0 ? tr("baseline")
-                                       : QString::asprintf("%+.2f%% ", s.vsBaseline.percent) +
+                                       : QString::fromStdString(formatChangePercent(s.vsBaseline.percent)) + QLatin1Char(' ') +
                                              QLatin1String(verdictName(s.vsBaseline.verdict));
         p.setPen(j == 0 ? text : marker.darker(120));
         p.drawText(QRectF(left, plot.bottom() + 4 + fm.height(), band, fm.height()), Qt::AlignHCenter | Qt::AlignTop,

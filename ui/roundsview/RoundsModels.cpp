@@ -44,10 +44,7 @@ QString rateText(double perSecond, const std::string &unit)
 
 QString rateWithError(double rate, double se, const std::string &unit)
 {
-    if (unit == "nanoseconds" && std::isfinite(rate))
-        return QString::asprintf("%.4g ± ", rate / 1e9) +
-               (std::isfinite(se) ? QString::asprintf("%.2g", se / 1e9) : QStringLiteral("?")) + QStringLiteral(" cores");
-    return rateText(rate, unit) + QStringLiteral(" ± ") + rateText(se, unit);
+    return QString::fromStdString(formatRateWithError(rate, se, unit));
 }
 
 // ---- RoundsTableModel --------------------------------------------------------------------------------------
@@ -202,7 +199,7 @@ QVariant FunctionMatrixModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole: {
         QString text = QString::fromStdString(formatValue(double(f.cum[j]), unit));
         if (j > 0 && f.cum.front() != 0)
-            text += QStringLiteral("  ") + QString::asprintf("%+.1f%%", change / double(f.cum.front()) * 100);
+            text += QStringLiteral("  ") + QString::fromStdString(formatRatioPercent(change, double(f.cum.front()), 1, true));
         else if (j > 0 && f.cum[j] != 0)
             text += tr("  new");
         return text;

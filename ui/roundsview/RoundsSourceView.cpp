@@ -86,7 +86,7 @@ QVariant RoundsSourceModel::data(const QModelIndex &index, int role) const
             return QString();
         QString text = c.cum == 0 ? QStringLiteral(".") : QString::fromStdString(formatValue(double(c.cum), unit));
         if (j > 0 && base != 0)
-            text += QStringLiteral("  ") + QString::asprintf("%+.0f%%", change / base * 100);
+            text += QStringLiteral("  ") + QString::fromStdString(formatRatioPercent(change, base, 0, true));
         else if (j > 0 && c.cum != 0)
             text += tr("  new");
         return text;

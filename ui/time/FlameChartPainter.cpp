@@ -3,6 +3,7 @@
 #include "flame/FramePalette.h"
 #include "layout/ChartAxes.h"
 #include "pprof/Units.h"
+#include "time/TimeRange.h"
 
 #include <QFontMetrics>
 #include <QPainter>
@@ -72,12 +73,12 @@ size_t FlameChartPainter::paint(QPainter &painter, const QRect &area, const Char
     painter.setPen(palette.color(QPalette::Mid));
     painter.drawLine(area.left(), area.top() + kAxisHeight - 1, area.right(), area.top() + kAxisHeight - 1);
     const double step = niceStep((view.to - view.from) / std::max(1.0, double(area.width()) / 110.0));
-    const int decimals = std::clamp(int(std::ceil(-std::log10(step / 1e9) - 1e-9)), 0, 9);
+    const int decimals = secondsDecimals(step);
     painter.setPen(text);
     for (double t = std::ceil(view.from / step) * step; t <= view.to; t += step) {
         const double x = xOf(t);
         painter.drawLine(QPointF(x, area.top() + kAxisHeight - 5), QPointF(x, area.top() + kAxisHeight - 1));
-        painter.drawText(QPointF(x + 2, area.top() + kAxisHeight - 7), QString::number(t / 1e9, 'f', decimals) + QStringLiteral(" s"));
+        painter.drawText(QPointF(x + 2, area.top() + kAxisHeight - 7), QString::fromStdString(secondsText(t, decimals)) + QStringLiteral(" s"));
     }
 
     const QFontMetrics fm(painter.font());

@@ -1,5 +1,7 @@
 #include "time/FlameChartView.h"
 
+#include "time/TimeRange.h"
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -244,7 +246,7 @@ QString FlameChartView::describeAt(QPoint point) const
         return {};
     const FlameChart &c = *chart();
     const FlameBox &b = hit->box;
-    const QString when = tr("%1 to %2 s").arg(double(b.start) / 1e9, 0, 'f', 6).arg(double(b.end) / 1e9, 0, 'f', 6);
+    const QString when = tr("%1 to %2 s").arg(QString::fromStdString(secondsText(double(b.start), 6)), QString::fromStdString(secondsText(double(b.end), 6)));
     const QString thread = QString::fromStdString(c.lanes()[hit->lane].name);
     if (b.node == FlameChart::kMerged)
         return tr("Calls narrower than a pixel, %1 in all (zoom in to see them)\n%2\n%3")

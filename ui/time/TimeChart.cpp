@@ -1,5 +1,7 @@
 #include "time/TimeChart.h"
 
+#include "time/TimeRange.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -208,7 +210,7 @@ void TimeChart::paintEvent(QPaintEvent *)
     const size_t step = std::max<size_t>(1, h.columns / 10);
     for (size_t c = 0; c < h.columns; c += step)
         painter.drawText(QPointF(p.left() + double(c) * cw + 2, p.bottom() + 15),
-                         QString::number(double(c) * double(h.columnNanos) / 1e9) + QStringLiteral(" s"));
+                         QString::fromStdString(secondsText(double(c) * double(h.columnNanos))) + QStringLiteral(" s"));
 }
 
 void TimeChart::mousePressEvent(QMouseEvent *e)

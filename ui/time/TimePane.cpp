@@ -30,15 +30,12 @@ QString describe(const TimeRanges &ranges, const QString &text)
     if (ranges.empty())
         return text.arg(TimePane::tr("nothing"));
     if (ranges.size() == 1)
-        return text.arg(TimePane::tr("%1 s to %2 s").arg(double(ranges[0].fromNanos) / 1e9).arg(double(ranges[0].toNanos) / 1e9));
-    int64_t total = 0;
-    for (const TimeRange &r : ranges)
-        total += r.toNanos - r.fromNanos;
+        return text.arg(TimePane::tr("%1 s to %2 s").arg(QString::fromStdString(secondsText(double(ranges[0].fromNanos))), QString::fromStdString(secondsText(double(ranges[0].toNanos)))));
+    auto seconds = [](int64_t nanos) { return QString::fromStdString(secondsText(double(nanos))); };
     return text.arg(TimePane::tr("%1 ranges, %2 s in all, from %3 s to %4 s")
                         .arg(ranges.size())
-                        .arg(double(total) / 1e9)
-                        .arg(double(ranges.front().fromNanos) / 1e9)
-                        .arg(double(ranges.back().toNanos) / 1e9));
+                        .arg(seconds(rangesLength(ranges)), seconds(ranges.front().fromNanos),
+                             seconds(ranges.back().toNanos)));
 }
 
 }   // namespace
