@@ -30,15 +30,12 @@ class FlameGraphWidget;
 class ProfilePane;
 class RoundsPane;
 class StartPage;
-template <class T>
-class LatestJob;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     explicit MainWindow(QWidget *parent = nullptr);
-    ~MainWindow() override;
 
     // Opens each file in a new tab, in the background. A file that fails shows its error and closes its tab;
     // the other tabs are untouched.
@@ -147,7 +144,6 @@ private:
     QAction *m_colorBlindAction = nullptr;
     QList<QAction *> m_schemeActions;
     QList<QAction *> m_exportActions;   // indexed by ExportFormat
-    std::unique_ptr<LatestJob<QString>> m_exportJob;   // File > Export's writing (made at the first export)
     QString m_lastError;
     bool m_restoredGeometry = false;
     bool m_icicle = false;

@@ -20,8 +20,6 @@
 
 namespace qflame {
 
-MainWindow::~MainWindow() = default;   // here, where LatestJob is a complete type
-
 ProfilePane *MainWindow::exportPane() const
 {
     if (ProfilePane *p = currentProfile())
@@ -112,10 +110,8 @@ void MainWindow::exportInBackground(ExportFormat format, const QString &path)
     }
     const bool filtered = exportFiltered(format);
     statusBar()->showMessage(tr("Writing %1...").arg(path));
-    if (!m_exportJob)
-        m_exportJob = std::make_unique<LatestJob<QString>>(this);
-    // A later export replaces this one's status line but not its file: each writes its own path.
-    m_exportJob->start(exportWork(format, path), [this, path, filtered](QString error) {
+    // Not a LatestJob: a second export started meanwhile must neither cancel this one nor drop its error.
+    runEach<QString>(this, exportWork(format, path), [this, path, filtered](QString error) {
         exportDone(path, error, filtered);
     });
 }

@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QRadioButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -102,6 +103,19 @@ void tst_ViewArrangement::bottomUpPerTabAndBack()
     QVERIFY(second.open(QIODevice::ReadOnly));
     file.seek(0);
     QCOMPARE(second.readAll(), file.readAll());
+    // Two at once: the second neither cancels the first nor drops its result; each file is written and told.
+    exported.clear();
+    const QString one = dir.filePath(QStringLiteral("one.folded")), two = dir.filePath(QStringLiteral("two.folded"));
+    w.exportInBackground(MainWindow::ExportFormat::Folded, one);
+    w.exportInBackground(MainWindow::ExportFormat::Folded, two);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 10000);
+    QCOMPARE(QSet<QString>({exported.at(0).at(0).toString(), exported.at(1).at(0).toString()}), QSet<QString>({one, two}));
+    for (const QString &path : {one, two}) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        file.seek(0);
+        QCOMPARE(f.readAll(), file.readAll());
+    }
     // A second tab opens top-down: the arrangement is the tab's.
     w.openFiles({kCpu});
     QVERIFY(waitLoaded(w));

@@ -138,6 +138,20 @@ void runDetached(Work &&work)
     (void)QtConcurrent::run(std::forward<Work>(work));
 }
 
+// Work each of whose results matters, however many run at once (each export writes its own file): on the global
+// thread pool, and `deliver` gets every result on `owner`'s thread, none dropped by a later one; nothing once the
+// owner is gone (the work itself still ends). The work must not throw.
+template <class T, class Work>
+void runEach(QObject *owner, Work &&work, std::function<void(T)> deliver)
+{
+    auto *watcher = new QFutureWatcher<T>(owner);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, deliver = std::move(deliver)] {
+        watcher->deleteLater();
+        deliver(watcher->future().result());
+    });
+    watcher->setFuture(QtConcurrent::run(std::forward<Work>(work)));
+}
+
 // Frees `value` (a tree, a layout, a merged flamegraph being replaced) on the pool instead of the GUI thread,
 // where freeing millions of nodes would stall the paint.
 template <class V>
