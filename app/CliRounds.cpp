@@ -123,7 +123,7 @@ RoundsRequest parseRoundsRequest(const std::vector<std::string> &args)
     const ParsedArgs parsed = parseVerbArgsOrExit(*verbForm("rounds", {}), args);
     applyCommonOptions(parsed);
     const RoundsArgs a = roundsArgsFrom(parsed);
-    return {roundFiles(a), roundsOptions(a)};
+    return {roundFiles(a), roundsOptions(a), readOptionsFor(a.maxSize).maxDecompressedBytes};
 }
 
 int runRounds(const ParsedArgs &argv)

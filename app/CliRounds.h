@@ -20,6 +20,7 @@ double parseNonNegative(const std::string &text, const char *option);
 struct RoundsRequest {
     std::vector<RoundFiles> rounds;
     RoundsOptions options;
+    uint64_t maxReadBytes = 0;   // --max-size, in bytes (the default cap without it)
 };
 // The rounds and options the arguments name, for the window; a usage error prints its line and throws CliExit.
 RoundsRequest parseRoundsRequest(const std::vector<std::string> &args);

@@ -160,7 +160,7 @@ std::vector<VerbSpec> buildTable()
 {
     std::vector<VerbSpec> t;
     t.push_back({"", nullptr, "[FILE...]", "open the window (on FILE, or the comparison of two)",
-                 {kInverted,
+                 {kInverted, kMaxSize,
                   {"--time-to-paint", nullptr,
                    "open the window on FILE (or the comparison of FILE and NEW), print 'first paint: N ms' (from the "
                    "process's start to the first painted flamegraph) and exit"}},

@@ -23,6 +23,7 @@
 #include <QScreen>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <vector>
@@ -82,6 +83,35 @@ bool noDisplayNamed()
     const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
     const bool wantsDisplay = platform.isEmpty() || platform.startsWith("xcb") || platform.startsWith("wayland");
     return wantsDisplay && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+// `qflame --max-size MIB FILE...`: the window's cap on what it reads (files, downloads), as the verbs' --max-size;
+// without it, ReadOptions' 1 GiB. An hour of perf script at 1 kHz on 8 threads is 11 GB (issue #35). A wrong
+// value is the verbs' one-line usage error. Taken out of the arguments (both forms: `--max-size N`,
+// `--max-size=N`), so that what is left are the files.
+std::optional<uint64_t> takeWindowMaxSize(int &argc, char **argv)
+{
+    std::optional<std::string> value;
+    int out = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--max-size") {
+            if (i + 1 >= argc) {
+                std::cerr << "qflame: --max-size needs a value (MiB)\nRun 'qflame --help' for usage.\n";
+                throw qflame::CliExit{1};
+            }
+            value = argv[++i];
+        } else if (arg.rfind("--max-size=", 0) == 0) {
+            value = arg.substr(11);
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    argc = out;
+    argv[argc] = nullptr;
+    if (!value)
+        return std::nullopt;
+    return qflame::readOptionsFor(value).maxDecompressedBytes;
 }
 
 // `qflame FILE` and `qflame BASE NEW` (with or without --time-to-paint) of local files: their reading starts
@@ -159,6 +189,16 @@ int main(int argc, char **argv)
         }
     }
 
+    if (rounds)
+        qflame::DocumentPane::setMaxReadBytes(rounds->maxReadBytes);
+    if (!explorer && !rounds && !serverRounds) {
+        try {
+            if (const std::optional<uint64_t> cap = takeWindowMaxSize(argc, argv))
+                qflame::DocumentPane::setMaxReadBytes(*cap);
+        } catch (const qflame::CliExit &e) {
+            return e.code;
+        }
+    }
     if (noDisplayNamed())
         exitForWantOfDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set");
     startReadingEarly(argc, argv);

@@ -3,12 +3,14 @@
 //   --window FILE: a MainWindow opens FILE as `qflame FILE` does, with the Time pane open; from the tab's
 //     loadFinished (the profile read, its tree built and shown, the Time pane handed the profile: the heatmap and
 //     the flame chart then compute on the pool side by side) to the end of the heatmap's first paint with cells.
-//     The window reads under the default 1 GiB cap, as a user's window does.
+//     The window reads under the default 1 GiB cap, as a user's window does, or under --max-size MIB's, as
+//     `qflame --max-size MIB FILE` does (the hour of perf script is 11 GB).
 //   --pane FILE: the file read here (no cap: the hour is ~11 GB), then a TimePane shown and handed it; from
 //     setInputs to the end of the first paint with cells. The same widgets and jobs, without the tab's tree.
 // Prints "name seconds" lines and the peak RSS.
 //
-//   qflame-bench-heatmappaint --window|--pane FILE
+//   qflame-bench-heatmappaint --window [--max-size MIB] FILE
+//   qflame-bench-heatmappaint --pane FILE
 #include "MainWindow.h"
 #include "controls/SecondaryPanes.h"
 #include "document/ProfilePane.h"
@@ -24,6 +26,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using namespace qflame;
@@ -66,8 +69,14 @@ long peakRssKb()
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 || (std::strcmp(argv[1], "--window") != 0 && std::strcmp(argv[1], "--pane") != 0)) {
-        std::fprintf(stderr, "usage: qflame-bench-heatmappaint --window|--pane FILE\n");
+    const bool window = argc >= 3 && std::strcmp(argv[1], "--window") == 0;
+    if (window && argc == 5 && std::strcmp(argv[2], "--max-size") == 0 && std::atoll(argv[3]) > 0) {
+        DocumentPane::setMaxReadBytes(uint64_t(std::atoll(argv[3])) << 20);
+        argv[2] = argv[4];
+        argc = 3;
+    }
+    if (argc != 3 || (!window && std::strcmp(argv[1], "--pane") != 0)) {
+        std::fprintf(stderr, "usage: qflame-bench-heatmappaint --window [--max-size MIB] FILE | --pane FILE\n");
         return 2;
     }
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
@@ -76,7 +85,7 @@ int main(int argc, char **argv)
     const QString path = QString::fromLocal8Bit(argv[2]);
     QElapsedTimer total;
     total.start();
-    if (std::strcmp(argv[1], "--window") == 0) {
+    if (window) {
         MainWindow w;
         w.resize(1600, 900);
         w.show();

@@ -56,6 +56,17 @@ namespace qflame {
 
 namespace {
 
+// A read refused by the size cap says how to raise it: the window's cap is the command line's (`--max-size`).
+QString withSizeCapHint(const QString &error)
+{
+    if (!error.contains(QLatin1String("larger than the size limit")))
+        return error;
+    return MainWindow::tr("%1\n\nThe window reads at most %2 MiB of a profile (after decompression). To open a "
+                          "larger one, start qflame with a higher limit: qflame --max-size MIB FILE")
+        .arg(error)
+        .arg(DocumentPane::maxReadBytes() >> 20);
+}
+
 // After a tab closes: glibc keeps the freed memory of its arenas for later allocations, and the jobs of
 // successive tabs run on different pool threads, so different arenas: 50 opens and closes of the r64 profile
 // left 471 MB resident against 346 MB with the profile open once (bench/window.sh). Asked to, it returns the
@@ -167,7 +178,7 @@ void MainWindow::addPane(DocumentPane *pane, const QString &title)
                     m_tabs->removeTab(i);
                 pane->deleteLater();
             }
-            showError(error);
+            showError(withSizeCapHint(error));
         } else {
             m_lastError.clear();
             updateTitle();

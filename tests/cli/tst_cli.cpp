@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -76,6 +77,7 @@ private Q_SLOTS:
     void outputThatCannotBeWritten();
     void headlessProgramLeavesTheGuiToQflameGui();
     void timeToPaint();
+    void windowMaxSize();
     void windowWithoutDisplay_data();
     void windowWithoutDisplay();
 };
@@ -512,6 +514,53 @@ void tst_Cli::timeToPaint()
              missing.err.constData());
     QVERIFY(missing.out.isEmpty());
     QCOMPARE(runQflame({QStringLiteral("--time-to-paint")}).code, 1);
+}
+
+void tst_Cli::windowMaxSize()
+{
+    // The window's cap on what it reads (`qflame --max-size MIB FILE`, issue #35: an hour of perf script is 11 GB,
+    // over the default 1 GiB). A folded-stacks file of 1,600,000 bytes, raw: over a 1 MiB cap (1,048,576 bytes),
+    // under a 2 MiB one and under the default.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString big = dir.filePath(QStringLiteral("big.folded"));
+    {
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray line("main;work;lea 1\n");   // 16 bytes
+        QCOMPARE(line.size(), 16);
+        for (int i = 0; i < 100000; ++i)
+            f.write(line);
+    }
+    QCOMPARE(QFileInfo(big).size(), qint64(1600000));
+    const QString paint = QStringLiteral("--time-to-paint");
+    for (const QStringList &cap : {QStringList{QStringLiteral("--max-size"), QStringLiteral("1")},
+                                   QStringList{QStringLiteral("--max-size=1")}}) {
+        const Run refused = runQflame(QStringList{paint} + cap + QStringList{big});
+        QCOMPARE(refused.code, 2);
+        // The reader's line, then how to open it in the window.
+        QVERIFY2(refused.err.contains("qflame: " + big.toUtf8() +
+                                      ": the file is larger than the size limit of 1048576 bytes\n\n"
+                                      "The window reads at most 1 MiB of a profile (after decompression). To open a "
+                                      "larger one, start qflame with a higher limit: qflame --max-size MIB FILE\n"),
+                 refused.err.constData());
+        QVERIFY(refused.out.isEmpty());
+    }
+    for (const QStringList &args : {QStringList{QStringLiteral("--max-size"), QStringLiteral("2"), paint, big},
+                                    QStringList{paint, big}}) {
+        const Run run = runQflame(args);
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.startsWith("first paint: "), run.err.constData());
+    }
+    // A size that is not a count of MiB is the verbs' usage error, before any window.
+    for (const QString &wrong : {QStringLiteral("0"), QStringLiteral("x"), QStringLiteral("-3")}) {
+        const Run run = runQflame({QStringLiteral("--max-size"), wrong, paint, big});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains("--max-size takes a size in MiB, not '" + wrong.toUtf8() + "'"), run.err.constData());
+    }
+    const Run missing = runQflame({paint, big, QStringLiteral("--max-size")});
+    QCOMPARE(missing.code, 1);
+    QVERIFY2(missing.err.contains("--max-size needs a value (MiB)"), missing.err.constData());
 }
 
 void tst_Cli::windowWithoutDisplay_data()

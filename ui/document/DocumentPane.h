@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <cstdint>
+
 #include <memory>
 
 class QComboBox;
@@ -59,6 +61,12 @@ public:
     // Whether profile tabs opened from now on show their tree bottom-up (`qflame --inverted FILE`); off by default.
     static void setOpenInverted(bool on);
     static bool openInverted();
+    // The size in bytes above which every file, download and round the window reads is refused (inflated size;
+    // `qflame --max-size MIB FILE`), process-wide; ReadOptions' 1 GiB by default.
+    static void setMaxReadBytes(uint64_t bytes);
+    static uint64_t maxReadBytes();
+    // How the window's tabs read files now (View > Demangle, Collapse Template Arguments, the size cap).
+    static ReadOptions readOptions();
     // Reads the pane's files again (with the names now chosen); a pane that shows no files does nothing.
     virtual void reopen() {}
     // Starts reading and building what `qflame FILE` (one file) or `qflame BASE NEW` (two) opens before there is
@@ -91,8 +99,6 @@ protected:
     QHBoxLayout *header() const { return m_header; }
     // Puts `w` into the header row, after the sample type and granularity, before the status and progress.
     void addHeaderWidget(QWidget *w, int stretch = 0);
-    // How panes read files now (View > Demangle, Collapse Template Arguments).
-    static ReadOptions readOptions();
     // The job startEarly began, when it is of these files read as a pane would read them now (and, for a
     // comparison, with the default options); an invalid future otherwise, the early job then cancelled.
     static QFuture<LoadedView> takeEarlyView(const QStringList &paths, Granularity granularity);

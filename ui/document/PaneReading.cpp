@@ -11,10 +11,13 @@ namespace qflame {
 namespace {
 
 NameOptions g_names;   // View > Demangle, View > Collapse Template Arguments
+uint64_t g_maxReadBytes = ReadOptions().maxDecompressedBytes;   // `qflame --max-size MIB FILE`
 
 ReadOptions paneReadOptions()
 {
-    return g_names.appliedTo({});
+    ReadOptions options = g_names.appliedTo({});
+    options.maxDecompressedBytes = g_maxReadBytes;
+    return options;
 }
 
 bool g_openInverted = false;
@@ -114,6 +117,16 @@ void DocumentPane::setOpenInverted(bool on)
 bool DocumentPane::openInverted()
 {
     return g_openInverted;
+}
+
+void DocumentPane::setMaxReadBytes(uint64_t bytes)
+{
+    g_maxReadBytes = bytes;
+}
+
+uint64_t DocumentPane::maxReadBytes()
+{
+    return g_maxReadBytes;
 }
 
 }   // namespace qflame

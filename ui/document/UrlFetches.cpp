@@ -1,6 +1,7 @@
 #include "document/UrlFetches.h"
 
 #include "controls/OpenUrlDialog.h"
+#include "document/DocumentPane.h"
 #include "fetch/ProfileFetch.h"
 
 #include <QUrl>
@@ -8,13 +9,6 @@
 #include <algorithm>
 
 namespace qflame {
-
-namespace {
-
-// The window's cap on a download, as on a file (ReadOptions' default).
-constexpr qint64 kMaxBytes = qint64(1) << 30;
-
-}   // namespace
 
 UrlFetches::UrlFetches(QObject *parent) : QObject(parent)
 {
@@ -62,7 +56,7 @@ void UrlFetches::start(const QStringList &urls)
     QStringList busy;
     QList<fetch::ProfileFetch *> now;
     for (const QString &url : urls) {
-        auto *f = new fetch::ProfileFetch(QUrl(url), settings, kMaxBytes, this);
+        auto *f = new fetch::ProfileFetch(QUrl(url), settings, qint64(DocumentPane::maxReadBytes()), this);
         connect(f, &fetch::ProfileFetch::finished, this, &UrlFetches::oneFinished);
         m_fetches << f;
         if (busy.contains(serverOf(*f))) {

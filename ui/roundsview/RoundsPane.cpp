@@ -33,11 +33,11 @@ namespace qflame {
 
 namespace {
 
-// The rounds' files show names as View > Demangle and View > Collapse Template Arguments chose when they were
-// read, like the other tabs.
-ReadOptions demangling()
+// The rounds' files are read as the other tabs' are: names as View > Demangle and View > Collapse Template
+// Arguments chose when they were read, under the window's size cap (`--max-size`).
+ReadOptions paneReading()
 {
-    return DocumentPane::nameOptions().appliedTo({});
+    return DocumentPane::readOptions();
 }
 
 QStringList pathsOf(const std::vector<RoundFiles> &rounds)
@@ -284,7 +284,7 @@ void RoundsPane::open(std::vector<RoundFiles> rounds, RoundsOptions options)
     m_updatingControls = false;
     // URLs are fetched first, with a CPU profile's countdown and Cancel, as in the other tabs.
     fetchThen(pathsOf(rounds), false, [this, rounds, options] {
-        run<LoadedRounds>(loadRoundsAsync(rounds, options, demangling()),
+        run<LoadedRounds>(loadRoundsAsync(rounds, options, paneReading()),
                           [this, rounds](LoadedRounds loaded) { showLoaded(std::move(loaded), rounds); });
     });
 }
@@ -386,7 +386,7 @@ void RoundsPane::addRound(RoundFiles round)
     const RoundsOptions options = currentOptions();
     // The rounds' URLs were fetched when they came: their bytes are read again, the server not asked.
     fetchThen(pathsOf(files), true, [this, files, options] {
-        run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, demangling()),
+        run<LoadedRounds>(loadRoundsAsync(files, m_files.empty() ? RoundsOptions{} : options, paneReading()),
                           [this, files](LoadedRounds loaded) { showLoaded(std::move(loaded), files); });
     });
 }
