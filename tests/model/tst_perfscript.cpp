@@ -649,12 +649,16 @@ void tst_PerfScript::realPerfRecordInline()
     for (const Mapping &m : p->mappings)
         QVERIFY(p->str(m.file) != "inlined");
 
-    // With source lines: the same functions and, per line, what the collapse of "name file:line" gives.
+    // With source lines: per function and per line, what the collapse of that text ("name file:line") gives. Its
+    // functions are taken from the same text, not from the run above: perf resolves inline stacks through
+    // addr2line for each `perf script` anew, and under load one of its lookups can fail, so two runs of perf
+    // script on one perf.data may disagree on a few stacks (seen once: this test failed when it compared them).
     const InlineCollapse expectedLines = collapseInline(withLines);
     QVERIFY2(expectedLines.lines.size() > expectedLines.functions.size(), qPrintable(withLines.left(600)));
+    QVERIFY2(expectedLines.marker.count(QStringLiteral("inner")), qPrintable(withLines.left(600)));
     const QByteArray lineBytes = withLines.toUtf8();
     const auto pl = readProfile(std::string_view(lineBytes.constData(), size_t(lineBytes.size())), "lines.perf");
-    QCOMPARE(flatCumAt(pl, 1, Granularity::Functions), expected.functions);
+    QCOMPARE(flatCumAt(pl, 1, Granularity::Functions), expectedLines.functions);
     QCOMPARE(flatCumAt(pl, 1, Granularity::Lines), expectedLines.lines);
     // The CLI: the same numbers, each name with go tool pprof's marker.
     QFile saved(dir.filePath(QStringLiteral("inline.txt")));
