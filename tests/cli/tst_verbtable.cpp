@@ -2,6 +2,7 @@
 // help and in the man page, "--x=v" and "--x v" parse alike for every value option, and an unknown option is a
 // usage error (exit 1, one line naming it, then the verb's --help).
 #include "Cli.h"
+#include "CliRounds.h"
 #include "RunQflame.h"
 #include "VerbTable.h"
 
@@ -248,6 +249,10 @@ void tst_VerbTable::programChoice()
     QVERIFY(roundsWantsWindow({"-r", "a", "f"}));
     QVERIFY(!roundsWantsWindow({"-r", "a", "f", "--markdown"}));
     QVERIFY(roundsWantsWindow({"--url", "u", "--type", "t", "-r", "a", "--from", "1", "--to", "2"}));
+    // The rounds tab reads under --max-size as the verb does (the window's cap, set from the request).
+    QCOMPARE(parseRoundsRequest({"-r", "a", "f.pb.gz", "-r", "b", "g.pb.gz", "--max-size", "16"}).maxReadBytes,
+             uint64_t(16) << 20);
+    QCOMPARE(parseRoundsRequest({"-r", "a", "f.pb.gz", "-r", "b", "g.pb.gz"}).maxReadBytes, uint64_t(1) << 30);
 }
 
 QTEST_GUILESS_MAIN(tst_VerbTable)
