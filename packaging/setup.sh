@@ -30,7 +30,7 @@ PACKAGES=(
   python3   # the house rules for #include lines (tests/check_includes.py)
   binutils   # objdump, nm, readelf, strip: qflame disasm runs them at run time (model/disasm; tst_disasm)
   golang-1.19-go   # real Go programs built by the tests, and go tool pprof reading what qflame writes (tst_pgoexport)
-  linux-perf   # real perf record runs of C++ programs built by the tests (tst_perfscript; they skip where perf events are not permitted)
+  linux-perf   # real perf record runs of C++ programs built by the tests (tst_perfrecord; they skip where perf events are not permitted)
 )
 
 as_root() {
