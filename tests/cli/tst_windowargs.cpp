@@ -1,0 +1,157 @@
+// The window's command line, run as a user runs it (`qflame ...`, offscreen): --time-to-paint, --max-size, and
+// one line instead of a crash where there is no display.
+#include "RunQflame.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using qflame::test::Run;
+using qflame::test::runQflame;
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
+}
+
+}   // namespace
+
+class tst_WindowArgs : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void timeToPaint();
+    void windowMaxSize();
+    void windowWithoutDisplay_data();
+    void windowWithoutDisplay();
+};
+
+void tst_WindowArgs::timeToPaint()
+{
+    // Offscreen (the tests' platform): one line with the milliseconds from the process's start, status 0; a
+    // profile and a comparison alike. What the time is, bench/ measures; here it must be a plausible count.
+    for (const QStringList &files : {QStringList{data("gen__baseline.cpu.pb.gz")},
+                                     QStringList{data("gen__baseline.cpu.pb.gz"), data("gen__optimized.cpu.pb.gz")}}) {
+        const Run run = runQflame(QStringList{QStringLiteral("--time-to-paint")} + files);
+        QCOMPARE(run.code, 0);
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("^first paint: (\\d+) ms\n$")).match(QString::fromUtf8(run.out));
+        QVERIFY2(m.hasMatch(), run.out.constData());
+        QVERIFY(m.captured(1).toInt() > 0 && m.captured(1).toInt() < 60000);
+    }
+    const Run missing = runQflame({QStringLiteral("--time-to-paint"), QStringLiteral("/nonexistent.pb.gz")});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("qflame: /nonexistent.pb.gz: cannot open: No such file or directory\n"),
+             missing.err.constData());
+    QVERIFY(missing.out.isEmpty());
+    QCOMPARE(runQflame({QStringLiteral("--time-to-paint")}).code, 1);
+}
+
+void tst_WindowArgs::windowMaxSize()
+{
+    // The window's cap on what it reads (`qflame --max-size MIB FILE`, issue #35: an hour of perf script is 11 GB,
+    // over the default 1 GiB). A folded-stacks file of 1,600,000 bytes, raw: over a 1 MiB cap (1,048,576 bytes),
+    // under a 2 MiB one and under the default.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString big = dir.filePath(QStringLiteral("big.folded"));
+    {
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray line("main;work;lea 1\n");   // 16 bytes
+        QCOMPARE(line.size(), 16);
+        for (int i = 0; i < 100000; ++i)
+            f.write(line);
+    }
+    QCOMPARE(QFileInfo(big).size(), qint64(1600000));
+    const QString paint = QStringLiteral("--time-to-paint");
+    for (const QStringList &cap : {QStringList{QStringLiteral("--max-size"), QStringLiteral("1")},
+                                   QStringList{QStringLiteral("--max-size=1")}}) {
+        const Run refused = runQflame(QStringList{paint} + cap + QStringList{big});
+        QCOMPARE(refused.code, 2);
+        // The reader's line, then how to open it in the window.
+        QVERIFY2(refused.err.contains("qflame: " + big.toUtf8() +
+                                      ": the file is larger than the size limit of 1048576 bytes\n\n"
+                                      "The window reads at most 1 MiB of a profile (after decompression). To open a "
+                                      "larger one, start qflame with a higher limit: qflame --max-size MIB FILE\n"),
+                 refused.err.constData());
+        QVERIFY(refused.out.isEmpty());
+    }
+    for (const QStringList &args : {QStringList{QStringLiteral("--max-size"), QStringLiteral("2"), paint, big},
+                                    QStringList{paint, big}}) {
+        const Run run = runQflame(args);
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.startsWith("first paint: "), run.err.constData());
+    }
+    // A size that is not a count of MiB is the verbs' usage error, before any window.
+    for (const QString &wrong : {QStringLiteral("0"), QStringLiteral("x"), QStringLiteral("-3")}) {
+        const Run run = runQflame({QStringLiteral("--max-size"), wrong, paint, big});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains("--max-size takes a size in MiB, not '" + wrong.toUtf8() + "'"), run.err.constData());
+    }
+    const Run missing = runQflame({paint, big, QStringLiteral("--max-size")});
+    QCOMPARE(missing.code, 1);
+    QVERIFY2(missing.err.contains("--max-size needs a value (MiB)"), missing.err.constData());
+}
+
+void tst_WindowArgs::windowWithoutDisplay_data()
+{
+    QTest::addColumn<QString>("platform");   // QT_QPA_PLATFORM, "" for unset
+    QTest::addColumn<QString>("display");    // DISPLAY, "" for unset
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("why");        // what the line says in its parentheses
+    const QString none = QStringLiteral("neither DISPLAY nor WAYLAND_DISPLAY is set");
+    QTest::newRow("file") << QString() << QString() << QStringList{data("gen__baseline.cpu.pb.gz")} << none;
+    QTest::newRow("comparison") << QString() << QString()
+                                << QStringList{data("gen__baseline.cpu.pb.gz"), data("gen__optimized.cpu.pb.gz")}
+                                << none;
+    QTest::newRow("no arguments") << QString() << QString() << QStringList{} << none;
+    // An unknown verb is taken for a file name, which opens the window.
+    QTest::newRow("unknown verb") << QString() << QString() << QStringList{QStringLiteral("tpo")} << none;
+    QTest::newRow("xcb asked for") << QStringLiteral("xcb") << QString() << QStringList{} << none;
+    // rounds without --tsv, --csv or --markdown is the window's rounds tab.
+    QTest::newRow("rounds tab") << QString() << QString()
+                                << QStringList{QStringLiteral("rounds"), QStringLiteral("-r"), QStringLiteral("a"),
+                                               data("gen__baseline.cpu.pb.gz")}
+                                << none;
+    // A DISPLAY that names no X server: Qt's xcb plugin gives up with a fatal message, which becomes the line.
+    QTest::newRow("unreachable display") << QStringLiteral("xcb") << QStringLiteral(":93") << QStringList{}
+                                         << QStringLiteral("could not connect to display :93");
+}
+
+void tst_WindowArgs::windowWithoutDisplay()
+{
+    QFETCH(QString, platform);
+    QFETCH(QString, display);
+    QFETCH(QStringList, args);
+    QFETCH(QString, why);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QLatin1String(name));
+    if (!platform.isEmpty())
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), platform);
+    if (!display.isEmpty())
+        env.insert(QStringLiteral("DISPLAY"), display);
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(QFLAME_BINARY), args);
+    QVERIFY(p.waitForFinished(30000));
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);   // no SIGABRT
+    QCOMPARE(p.exitCode(), 1);
+    const QByteArray tail = "); without one, these verbs work: info, top, diff, convert, merge, pgo, rounds, list, graph, disasm, heatmap (qflame --help)\n";
+    QVERIFY2(err.startsWith("qflame: the window needs a display (") && err.endsWith(tail), err.constData());
+    QCOMPARE(err.count('\n'), 1);
+    if (!why.isEmpty())
+        QCOMPARE(err, "qflame: the window needs a display (" + why.toUtf8() + tail);
+    QVERIFY(p.readAllStandardOutput().isEmpty());
+}
+
+QTEST_GUILESS_MAIN(tst_WindowArgs)
+#include "tst_windowargs.moc"
