@@ -56,15 +56,34 @@ namespace qflame {
 
 namespace {
 
+bool isSizeCapError(const QString &error)
+{
+    return error.contains(QLatin1String("larger than the size limit"));
+}
+
 // A read refused by the size cap says how to raise it: the window's cap is the command line's (`--max-size`).
 QString withSizeCapHint(const QString &error)
 {
-    if (!error.contains(QLatin1String("larger than the size limit")))
+    if (!isSizeCapError(error))
         return error;
     return MainWindow::tr("%1\n\nThe window reads at most %2 MiB of a profile (after decompression). To open a "
                           "larger one, start qflame with a higher limit: qflame --max-size MIB FILE")
         .arg(error)
         .arg(DocumentPane::maxReadBytes() >> 20);
+}
+
+// The cap to open `paths` again with: twice the cap, and at least each local file's size (what a raw file inflates
+// to), rounded up to a power of two MiB. A compressed file's inflated size is not known before reading it.
+uint64_t largerCap(const QStringList &paths)
+{
+    uint64_t need = DocumentPane::maxReadBytes() * 2;
+    for (const QString &path : paths)
+        if (!fetch::isProfileUrl(path))
+            need = std::max(need, uint64_t(std::max<qint64>(0, QFileInfo(path).size())));
+    uint64_t mib = 1;
+    while ((mib << 20) < need)
+        mib <<= 1;
+    return mib << 20;
 }
 
 // After a tab closes: glibc keeps the freed memory of its arenas for later allocations, and the jobs of
@@ -172,13 +191,31 @@ void MainWindow::addPane(DocumentPane *pane, const QString &title)
                     [this, g = v->graph()](NodeId n, QPoint pos) { frameMenu(g, n, pos); });
     connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok, const QString &error) {
         if (!ok) {
+            std::function<void()> openAgain;   // a new tab's files, under a larger cap
+            QStringList files;
             if (!pane->hasContent()) {   // a new tab that never showed anything goes away again
                 const int i = m_tabs->indexOf(pane);
                 if (i >= 0)
                     m_tabs->removeTab(i);
                 pane->deleteLater();
+                if (auto *p = qobject_cast<ProfilePane *>(pane); p && !p->paths().isEmpty()) {
+                    files = p->paths();
+                    openAgain = [this, paths = p->paths()] {
+                        auto *again = new ProfilePane;
+                        again->open(paths);
+                        addPane(again, again->title());
+                    };
+                } else if (auto *d = qobject_cast<DiffPane *>(pane); d && !d->beforePaths().isEmpty()) {
+                    files = d->beforePaths() + d->afterPaths();
+                    openAgain = [this, before = d->beforePaths(), after = d->afterPaths()] {
+                        compareFiles(before, after);
+                    };
+                }
             }
-            showError(withSizeCapHint(error));
+            if (isSizeCapError(error) && openAgain)
+                showSizeCapError(withSizeCapHint(error), files, openAgain);
+            else
+                showError(withSizeCapHint(error));
         } else {
             m_lastError.clear();
             updateTitle();
@@ -453,7 +490,7 @@ void MainWindow::updateTitle()
     setWindowTitle(tr("%1 — %2 — qflame").arg(pane->title(), pane->sampleTypeBox()->currentText()));
 }
 
-void MainWindow::showError(const QString &message, const QString &title)
+QMessageBox *MainWindow::showError(const QString &message, const QString &title)
 {
     m_lastError = message;
     // Non-modal, so that a failed load never blocks what is already open.
@@ -462,6 +499,18 @@ void MainWindow::showError(const QString &message, const QString &title)
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
     statusBar()->showMessage(message, 15000);
+    return box;
+}
+
+void MainWindow::showSizeCapError(const QString &message, const QStringList &paths, std::function<void()> openAgain)
+{
+    QMessageBox *box = showError(message);
+    const uint64_t cap = largerCap(paths);
+    QPushButton *raise = box->addButton(tr("Open with a %1 MiB Limit").arg(cap >> 20), QMessageBox::AcceptRole);
+    connect(raise, &QPushButton::clicked, this, [cap, openAgain = std::move(openAgain)] {
+        DocumentPane::setMaxReadBytes(cap);   // for every later read too, as --max-size would
+        openAgain();
+    });
 }
 
 void MainWindow::frameMenu(FlameGraphWidget *graph, quint32 node, QPoint globalPos)

@@ -13,6 +13,7 @@
 
 class QComboBox;
 class QMenu;
+class QMessageBox;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
@@ -113,7 +114,11 @@ private:
     void addPane(DocumentPane *pane, const QString &title);
     // Reads every tab's files again: the names' demangling and collapsing are steps of reading.
     void reopenAll();
-    void showError(const QString &message, const QString &title = QString());
+    // A non-modal message box (returned, for its buttons), the status bar and lastError() say it.
+    QMessageBox *showError(const QString &message, const QString &title = QString());
+    // A read refused by the size cap: the message, and a button that opens `paths` again (`openAgain`) under a
+    // larger cap, kept for later reads as `--max-size` would.
+    void showSizeCapError(const QString &message, const QStringList &paths, std::function<void()> openAgain);
     ProfilePane *exportPane() const;        // the current profile tab's pane, or the qryn explorer's
     DiffView *exportDiffView() const;       // the current comparison's, or the qryn explorer's when it shows one
     FlameGraphWidget *exportGraph() const;  // the graph of one of those

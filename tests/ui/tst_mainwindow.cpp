@@ -9,7 +9,9 @@
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QSignalSpy>
@@ -38,6 +40,7 @@ private Q_SLOTS:
     void remembersRecentFilesAndViewOptions();
     void switchesSampleType();
     void badFileKeepsWhatIsOpen();
+    void fileOverTheCapOpensWithALargerOne();
     void newerLoadSupersedesRunningOne();
     void closingATabWhileItLoadsIsSafe();
     void comparesTwoFiles();
@@ -148,6 +151,42 @@ void tst_MainWindow::badFileKeepsWhatIsOpen()
     QVERIFY(waitLoad(w, false));
     QVERIFY(w.lastError().contains(QLatin1String("cannot open")));
     QCOMPARE(w.flameGraph()->tree(), before);
+}
+
+// A file over the window's size cap (`--max-size`, 1 GiB by default; here 1 MiB): the message says how to raise
+// it, and its button opens the file again under a cap that holds it (a raw file: its size, rounded up to a power
+// of two MiB), kept for later reads.
+void tst_MainWindow::fileOverTheCapOpensWithALargerOne()
+{
+    QTemporaryDir dir;
+    const QString big = dir.filePath(QStringLiteral("big.folded"));
+    QFile f(big);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 100000; ++i)
+        f.write("main;work;lea 1\n");   // 16 bytes: 1,600,000 in all, 100,000 samples
+    f.close();
+    const uint64_t defaultCap = DocumentPane::maxReadBytes();
+    DocumentPane::setMaxReadBytes(uint64_t(1) << 20);
+    MainWindow w;
+    w.openFiles({big});
+    QVERIFY(waitLoad(w, false));
+    QVERIFY2(w.lastError().contains(QLatin1String("the file is larger than the size limit of 1048576 bytes")),
+             qPrintable(w.lastError()));
+    QVERIFY(w.lastError().contains(QLatin1String("The window reads at most 1 MiB of a profile")));
+    QCOMPARE(w.tabs()->count(), 0);
+    QMessageBox *box = w.findChild<QMessageBox *>();
+    QVERIFY(box);
+    QPushButton *raise = nullptr;
+    for (QAbstractButton *b : box->buttons())
+        if (b->text() == QLatin1String("Open with a 2 MiB Limit"))
+            raise = qobject_cast<QPushButton *>(b);
+    QVERIFY2(raise, qPrintable(box->buttons().size() > 1 ? box->buttons()[1]->text() : QString()));
+    raise->click();
+    QVERIFY(waitLoad(w, true));
+    QCOMPARE(DocumentPane::maxReadBytes(), uint64_t(2) << 20);
+    QCOMPARE(w.tabs()->count(), 1);
+    QCOMPARE(w.flameGraph()->tree()->total(CallTree::kRoot), int64_t(100000));
+    DocumentPane::setMaxReadBytes(defaultCap);
 }
 
 void tst_MainWindow::newerLoadSupersedesRunningOne()

@@ -14,6 +14,8 @@ class DiffPane : public DocumentPane {
 public:
     explicit DiffPane(QWidget *parent = nullptr);
     void open(const QStringList &before, const QStringList &after) { open(before, after, false); }
+    QStringList beforePaths() const { return m_before; }   // empty for profiles handed over (openProfiles)
+    QStringList afterPaths() const { return m_after; }
     // A comparison of profiles already read (a server's rounds: each window's merged tree), named for the title;
     // its diff is built off the GUI thread as a file comparison's is.
     void openProfiles(const QString &beforeName, std::vector<std::shared_ptr<const Profile>> before,

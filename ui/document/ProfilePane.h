@@ -18,6 +18,7 @@ class ProfilePane : public DocumentPane {
 public:
     explicit ProfilePane(QWidget *parent = nullptr);
     void open(const QStringList &paths);
+    QStringList paths() const { return m_paths; }   // the files (or URLs) of the tab, merged
     void reopen() override { open(m_paths, true); }
     QString title() const override;
 
