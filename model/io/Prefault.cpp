@@ -55,6 +55,12 @@ void adviseHugePages(const void *begin, size_t bytes)
 #endif
 }
 
+bool populateForWrite(const void *begin, size_t bytes)
+{
+    const uintptr_t from = reinterpret_cast<uintptr_t>(begin);
+    return kCanPrefault && populate(from, from + bytes);
+}
+
 void hugePageHeap(size_t bytes)
 {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
