@@ -347,10 +347,17 @@ bool looksLikeLegacyPprof(std::string_view head)
     Scanner s(head);
     if (!s.scan())
         return false;
+    // Each header regex only where the line has its literal part: a pprof message (every other input this is
+    // asked about) then compiles none of the five, which was 0.5 ms and 15 page faults of `qflame top`.
+    auto has = [](std::string_view line, std::string_view literal) {
+        return line.find(literal) != std::string_view::npos;
+    };
     const std::string_view first = s.text();
-    const QString firstText = latin1(first);
-    if (heapHeader().match(firstText).hasMatch() || growthOrFragmentationHeader().match(firstText).hasMatch())
-        return true;
+    if (has(first, "heap profile:")) {
+        const QString firstText = latin1(first);
+        if (heapHeader().match(firstText).hasMatch() || growthOrFragmentationHeader().match(firstText).hasMatch())
+            return true;
+    }
     if (first.rfind("--- contentionz ", 0) == 0 || first.rfind("--- mutex:", 0) == 0 ||
         first.rfind("--- contention:", 0) == 0)
         return true;
@@ -360,9 +367,11 @@ bool looksLikeLegacyPprof(std::string_view head)
     Scanner t(head);
     while (t.scan() && isSpaceOrComment(t.text())) {
     }
-    const QString header = latin1(t.text());
-    return countHeader().match(header).hasMatch() || threadzHeader().match(header).hasMatch() ||
-           threadHeader().match(header).hasMatch();
+    const std::string_view text = t.text();
+    const QString header = latin1(text);
+    return (has(text, " profile: total ") && countHeader().match(header).hasMatch()) ||
+           (has(text, "--- threadz ") && threadzHeader().match(header).hasMatch()) ||
+           (has(text, "--- Thread ") && threadHeader().match(header).hasMatch());
 }
 
 std::shared_ptr<const Profile> readLegacyPprof(std::string_view bytes, const std::string &sourceName,

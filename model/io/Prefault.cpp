@@ -55,6 +55,26 @@ void adviseHugePages(const void *begin, size_t bytes)
 #endif
 }
 
+bool populateForWrite(const void *begin, size_t bytes)
+{
+    const uintptr_t from = reinterpret_cast<uintptr_t>(begin);
+    return kCanPrefault && populate(from, from + bytes);
+}
+
+void releasePages(const void *begin, size_t bytes)
+{
+#if defined(__linux__)
+    static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(page - 1);
+    if (to > from)
+        madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);   // a hint: failing costs memory only
+#else
+    (void)begin;
+    (void)bytes;
+#endif
+}
+
 void hugePageHeap(size_t bytes)
 {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)

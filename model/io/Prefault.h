@@ -22,6 +22,17 @@ namespace qflame {
 // nothing elsewhere than on Linux, or where the kernel has huge pages off.
 void adviseHugePages(const void *begin, size_t bytes);
 
+// Faults in the whole pages of [begin, begin + bytes) for writing in one system call (madvise
+// MADV_POPULATE_WRITE), before a read() fills them: the kernel then takes no trap per page. False where it cannot
+// (before Linux 5.14, elsewhere than on Linux); the pages are faulted in as they are written then.
+bool populateForWrite(const void *begin, size_t bytes);
+
+// Gives the whole pages of [begin, begin + bytes) back to the kernel (madvise MADV_DONTNEED): memory nothing
+// holds any more, such as the capacity of an array past its end once it is complete, that the prefaulter or a
+// huge page made resident. Reading it again gives zeros, writing it costs a fresh page. Does nothing elsewhere
+// than on Linux.
+void releasePages(const void *begin, size_t bytes);
+
 // Puts the heap on transparent huge pages: grows malloc's heap once by `bytes` of address space and advises huge
 // pages on it, so that what a short-lived process allocates there (a profile's metadata, its sample arrays, the
 // tables built from them) costs one page fault per 2 MiB instead of one per 4 KiB. glibc's own switch for this

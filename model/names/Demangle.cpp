@@ -9,7 +9,7 @@
 #define HAVE_DECL_BASENAME 1
 #include <libiberty/demangle.h>
 #include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 namespace qflame {
 
@@ -74,11 +74,16 @@ std::shared_ptr<const Profile> renameFunctions(std::shared_ptr<const Profile> pr
         return profile;
     const Profile &in = *profile;
     // Each name string once: functions often share one (a name in several files, or inlined copies).
+    // Asked-already as one bit per string: a set of them cost a node allocated and freed per function, 9 of the
+    // 14 million instructions that `qflame top pprof__large.cpu` (23,038 functions, none mangled) spent here.
     std::unordered_map<uint32_t, std::string> renamed;
-    std::unordered_set<uint32_t> asked;
+    std::vector<bool> asked(in.strings.size());
     for (const Function &f : in.functions) {
-        if (!asked.insert(f.name).second)
-            continue;
+        if (f.name < asked.size()) {   // always, in a checked profile
+            if (asked[f.name])
+                continue;
+            asked[f.name] = true;
+        }
         if (auto d = rename(in.str(f.name)); d && *d != in.str(f.name))
             renamed.emplace(f.name, std::move(*d));
     }

@@ -61,18 +61,39 @@ namespace detail {
 template <typename T, typename Keep>
 bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep)
 {
+    // Up to a few hundred values (every real sample's) are decoded into a buffer on the stack and appended in
+    // one copy: a push_back per value reloaded and stored the vector's end and checked its capacity each time,
+    // most of decoding a sample (r64.pb.zst: 40 locations a sample, callgrind).
+    constexpr size_t kLocal = 256;
+    T buf[kLocal];
+    size_t n = 0;
+    const uint8_t *q = p;
+    while (q < end && n < kLocal) {
+        uint64_t v;
+        if (*q < 0x80) {
+            v = *q++;
+        } else if (q + 1 < end && q[1] < 0x80) {   // two bytes: location ids from 128 to 16,383
+            v = uint64_t(q[0] & 0x7f) | uint64_t(q[1]) << 7;
+            q += 2;
+        } else if (!(q = varint(q, end, v))) {
+            return false;
+        }
+        if (!keep(v, buf[n++]))
+            return false;
+    }
     // Room for exactly as many as there are (a varint's last byte is below 0x80), growing the way insert()
     // does: reserving for the byte count would outgrow the arrays reserved for the announced size near its end.
-    size_t count = 0;
-    for (const uint8_t *q = p; q < end; ++q)
-        count += *q < 0x80;
+    size_t count = n;
+    for (const uint8_t *r = q; r < end; ++r)
+        count += *r < 0x80;
     if (out.capacity() - out.size() < count)
         out.reserve(out.size() + std::max(out.size(), count));
-    while (p < end) {
+    out.insert(out.end(), buf, buf + n);
+    while (q < end) {   // more than kLocal values
         uint64_t v;
-        if (*p < 0x80)
-            v = *p++;
-        else if (!(p = varint(p, end, v)))
+        if (*q < 0x80)
+            v = *q++;
+        else if (!(q = varint(q, end, v)))
             return false;
         T t;
         if (!keep(v, t))
@@ -82,17 +103,16 @@ bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep
     return true;
 }
 
-inline bool location(uint64_t v, uint32_t &t)
-{
+// Function objects, not functions: passed as pointers, packed() called them through the pointer (not inlined).
+inline constexpr auto location = [](uint64_t v, uint32_t &t) {
     t = uint32_t(v);
     return v < 0x80000000u;
-}
+};
 
-inline bool value(uint64_t v, int64_t &t)
-{
+inline constexpr auto value = [](uint64_t v, int64_t &t) {
     t = int64_t(v);
     return true;
-}
+};
 
 inline bool label(const uint8_t *p, const uint8_t *end, Label &l)
 {
