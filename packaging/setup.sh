@@ -56,14 +56,15 @@ install_packages() {
 build() {
   # CI builds what it tests: the benchmarks (bench/, built and run by bench/run.sh into build-bench) are left out
   # of its build, about a minute and a half of its 30.
-  local bench=ON
-  [ "$mode" = test ] && [ -n "${CI:-}" ] && bench=OFF
+  # Nor debug info: -g changes no generated code and costs about a quarter of the compile time (CMakeLists.txt).
+  local bench=ON debuginfo=ON
+  [ "$mode" = test ] && [ -n "${CI:-}" ] && bench=OFF debuginfo=OFF
   local configure=(-S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release)   # -O3 with -g (CMakeLists.txt): what bench/ measures
   # `run` keeps a configured tree's options as they are (a `test` under CI turned the benchmarks off: turning them
   # on again would only regenerate), and builds only what it runs: the two executables and their libraries, not
   # the tests and benchmarks (issue #37: `run` after `test` opens the window without compiling anything).
   if [ "$mode" != run ] || [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-    configure+=(-DQFLAME_BUILD_BENCH="$bench")
+    configure+=(-DQFLAME_BUILD_BENCH="$bench" -DQFLAME_DEBUG_INFO="$debuginfo")
   fi
   cmake "${configure[@]}"
   if [ "$mode" = run ]; then
