@@ -144,25 +144,32 @@ private:
         m_below.assign(n, 0);
         const uint32_t mid = n / 2;
         for (Part &p : m_parts) {
-            p.hot.assign(m_open.size(), Hot());
-            p.ends.assign(m_open.size(), Ends());
+            p.kinds.assign(m_open.size(), 0);
+            p.last.assign(m_open.size(), Last());
         }
         std::atomic<bool> cancelled = false;
         runBeside([&] { walkRange(m_parts[1], mid, n, nullptr); },
                   [&] { walkRange(m_parts[0], 0, mid, &cancelled); });
         if (cancelled)
             throw Cancelled();
+        // A stack added to the last guessed node it reached only: a node's sums are those of its subtree of
+        // guessed nodes (numbered breadth-first: a child after its parent).
         m_tallies.resize(m_open.size());
         for (size_t k = 0; k < m_tallies.size(); ++k) {
             for (const Part &p : m_parts) {
                 Tally t;
-                t.lo = p.hot[k].sum;
-                t.samples = p.hot[k].samples;
-                t.kinds = p.hot[k].kinds;
-                t.self = p.ends[k].self;
-                t.ended = p.ends[k].ended;
+                t.lo = p.last[k].sum;
+                t.samples = p.last[k].samples;
+                t.kinds = p.kinds[k];
+                t.self = p.last[k].self;
+                t.ended = p.last[k].ended;
                 m_tallies[k].add(t);
             }
+        }
+        for (size_t k = m_tallies.size(); k-- > 1;) {
+            Tally &parent = m_tallies[m_open.parent[k]];
+            parent.lo += m_tallies[k].lo;   // no sum overflows 64 bits (the caller checks the whole)
+            parent.samples += m_tallies[k].samples;
         }
         // One table of escaped nodes; each cursor's escape renumbered into it.
         for (int t = 0; t < 2; ++t) {
@@ -181,64 +188,117 @@ private:
         }
     }
 
-    // A guessed node's tally while the walk adds to it, in 16 bytes: no sum overflows 64 bits (the caller
-    // checks that the whole does not). The levels below a node come afterwards, from its children's (belowAll).
-    struct Hot {
+    // What the walk adds to a guessed node, for the stacks whose walk stops there (they end there, or escape
+    // below it): their sum and count, and of those that end there their self. Each stack adds to one node
+    // only, and to the kinds of the nodes it enters (a byte each, most of them in the caches); the nodes'
+    // sums come afterwards, from their subtrees (walkAll), as do the levels below them (belowAll).
+    struct Last {
         uint64_t sum = 0;
-        uint32_t samples = 0;
-        uint8_t kinds = 0;
-        void enter(int64_t v, uint8_t kind)
-        {
-            sum += uint64_t(v);
-            ++samples;
-            kinds |= kind;
-        }
-    };
-    struct Ends {
         int64_t self = 0;
-        uint32_t ended = 0;
+        uint32_t samples = 0, ended = 0;
     };
 
     struct Part {
-        std::vector<Hot> hot;   // by guessed node
-        std::vector<Ends> ends;
+        std::vector<uint8_t> kinds;   // by guessed node
+        std::vector<Last> last;
         KeyedNodes escaped;
         std::vector<Tally> escapedTallies;
     };
 
     void walkRange(Part &p, uint32_t from, uint32_t to, std::atomic<bool> *cancelled)
     {
-        const Source *sources = m_sources.data();
         for (uint32_t i = from; i < to; ++i) {
             if (cancelled && (i & 0x7fff) == 0 && m_progress &&
                 !m_progress(0.1 + 0.3 * double(i - from) / double(to - from + 1))) {
                 *cancelled = true;
                 return;
             }
-            Cursor c = m_cursors[i];
-            p.hot[0].enter(c.value, 0);
-            NodeId node = 0;
-            for (;;) {
-                FrameId f;
-                uint8_t kind;
-                if (!advance(c, sources, m_collapse, &f, &kind)) {
-                    p.ends[node].self = wrappingAdd(p.ends[node].self, c.value);
-                    ++p.ends[node].ended;
-                    break;
-                }
+            const Cursor c = m_cursors[i];
+            if (!m_collapse && c.framePos == c.frameEnd)
+                walkPlain(p, i, c);
+            else
+                walkStack(p, i, c);
+        }
+    }
+
+    // Stack i through the guesses, by advance() (collapsing recursion, or a cursor already inside a location).
+    void walkStack(Part &p, uint32_t i, Cursor c)
+    {
+        NodeId node = 0;
+        for (;;) {
+            FrameId f;
+            uint8_t kind;
+            if (!advance(c, m_sources.data(), m_collapse, &f, &kind))
+                return ended(p.last[node], c.value);
+            const uint32_t child = guessedChild(node, f);
+            if (child != kEmpty) {
+                p.kinds[child] |= kind;
+                node = child;
+                continue;
+            }
+            return escaped(p, i, c, node, f, kind);
+        }
+    }
+
+    // The same for a cursor at a location's end without collapsing (every cursor at its stack's start): the
+    // locations read straight from the stack, each one's frames in turn, with none of the cursor's state kept
+    // but where the stack escapes. Most of the first look's time is this loop, one pass over about 28 frames
+    // per stack on r64, nearly all of them.
+    void walkPlain(Part &p, uint32_t i, Cursor c)
+    {
+        const Source &s = m_sources[c.source];
+        const uint32_t *locations = s.sampleLocations, *locBegin = s.locBegin;
+        const FrameId *frames = s.locFrames;
+        const uint8_t *kinds = s.locKinds;
+        const bool forward = s.forward;
+        const uint32_t stop = c.locStop;
+        uint32_t pos = c.locPos;
+        NodeId node = 0;
+        while (pos != stop) {
+            const uint32_t q = forward ? pos++ : --pos;
+            const uint32_t loc = locations[q];
+            const uint32_t end = locBegin[loc + 1];
+            for (uint32_t fp = locBegin[loc]; fp < end; ++fp) {
+                const FrameId f = frames[fp];
                 const uint32_t child = guessedChild(node, f);
                 if (child != kEmpty) {
-                    p.hot[child].enter(c.value, kind);
+                    p.kinds[child] |= kinds[fp];
                     node = child;
                     continue;
                 }
-                const uint32_t e = p.escaped.findOrAdd(node, f);
-                p.escapedTallies.resize(p.escaped.size());
-                escape(p.escapedTallies[e], i, e, levelsLeft(c, m_sources, m_collapse), c.value, kind);
-                m_cursors[i] = c;   // where a missed node's stacks go on from
-                break;
+                // The cursor as advance() leaves it after taking frame fp: its block the one holding q.
+                c.locPos = pos;
+                c.framePos = fp + 1;
+                c.frameEnd = end;
+                c.last = f;
+                const uint32_t low = q & ~(Cursor::kBlock - 1);
+                for (uint32_t j = 0; j < Cursor::kBlock && low + j < s.size; ++j)
+                    c.block[j] = locations[low + j];
+                return escaped(p, i, c, node, f, kinds[fp]);
             }
         }
+        ended(p.last[node], c.value);
+    }
+
+    // A stack ended in guessed node l.
+    static void ended(Last &l, int64_t value)
+    {
+        l.sum += uint64_t(value);
+        ++l.samples;
+        l.self = wrappingAdd(l.self, value);
+        ++l.ended;
+    }
+
+    // Stack i, at cursor c, escaped from guessed node `node` to its child through frame f.
+    void escaped(Part &p, uint32_t i, const Cursor &c, NodeId node, FrameId f, uint8_t kind)
+    {
+        Last &l = p.last[node];
+        l.sum += uint64_t(c.value);
+        ++l.samples;
+        const uint32_t e = p.escaped.findOrAdd(node, f);
+        p.escapedTallies.resize(p.escaped.size());
+        escape(p.escapedTallies[e], i, e, levelsLeft(c, m_sources, m_collapse), c.value, kind);
+        m_cursors[i] = c;   // where a missed node's stacks go on from
     }
 
     // Stack i escaped to node e, with `below` levels of it left below that.
