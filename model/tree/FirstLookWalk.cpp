@@ -48,9 +48,11 @@ public:
     {
     }
 
-    // The first look. The cursors are left where their stacks escaped.
-    Nodes run(const Nodes &guess)
+    // The first look. The cursors are left where their stacks escaped; with `startPos`, where they started is
+    // written there (read in the walk's own pass over them).
+    Nodes run(const Nodes &guess, uint32_t *startPos = nullptr)
     {
+        m_startPos = startPos;
         takeGuesses(guess);
         walkAll();
         m_isOpen.assign(1, true);
@@ -214,6 +216,8 @@ private:
                 return;
             }
             const Cursor c = m_cursors[i];
+            if (m_startPos)
+                m_startPos[i] = c.locPos;
             if (!m_collapse && c.framePos == c.frameEnd)
                 walkPlain(p, i, c);
             else
@@ -440,6 +444,7 @@ private:
     std::vector<uint32_t> m_joinedAs;   // of an escaped node that joined the guesses: its guessed id
     std::vector<uint32_t> m_escapeOf, m_below;   // by cursor: the node it escaped to, and its levels below that
     Part m_parts[2];
+    uint32_t *m_startPos = nullptr;
 };
 
 // A sample of about `size` of the cursors, drawn with probability proportional to value (each at most 1), each
@@ -497,12 +502,12 @@ Nodes firstLookNodes(std::vector<Cursor> &cursors, const std::vector<Source> &so
     // Both move the cursors on.
     reserveHuge(startPos, cursors.size());
     startPos.resize(cursors.size());
-    for (size_t i = 0; i < cursors.size(); ++i)
-        startPos[i] = cursors[i].locPos;
     if (cursors.size() >= kWalkFrom && cut.rootTotal < kWalkable) {
         const Nodes guess = guessNodes(cursors, cut.rootTotal, sources, rank, collapse, cut);
-        return Walk(cursors, sources, rank, collapse, cut, progress).run(guess);
+        return Walk(cursors, sources, rank, collapse, cut, progress).run(guess, startPos.data());
     }
+    for (size_t i = 0; i < cursors.size(); ++i)
+        startPos[i] = cursors[i].locPos;
     return countFirstLook(cursors, sources, rank, collapse, cut);
 }
 
