@@ -7,8 +7,9 @@
 // stack is walked once, root first, through a small table of nodes: those a first look keeps are few (31,905 of
 // r64's 1.9 million), and they are guessed first, from the first look (with half the cut) at a tenth of the
 // stacks drawn with probability proportional to value, itself walked from a guess at a tenth of those, down to a
-// sample small enough to count. A stack walks down through the guessed nodes, adding to each, and stops at the
-// first node that is not one of them, which it adds to as well ("escaped"). Then every node's sums are exact,
+// sample small enough to count. A stack walks down through the guessed nodes and stops at the first node that is
+// not one of them ("escaped"); it adds to the last guessed node and to the escaped one (a guessed node's sums are
+// then those of its subtree, added up after the walk). Then every node's sums are exact,
 // and the only wrong guess that matters is a missed one: an escaped node at or above the cut below a kept node.
 // Such a node joins the guesses, and its stacks (only those) go on one level; again until none is missed.
 //
