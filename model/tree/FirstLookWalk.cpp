@@ -31,19 +31,19 @@ namespace {
 
 // An array of one entry per stack (3 MB on r64), filled at once: on huge pages, as the cursors (LevelCursors.cpp);
 // 4 KiB pages cost about 750 faults each here, 17-22 us apiece on this project's VM, in the first look's wait.
-template <typename T>
-void reserveHuge(std::vector<T> &v, size_t n)
+template <typename Vector>
+void reserveHuge(Vector &v, size_t n)
 {
     if (v.capacity() >= n)
         return;
     v.reserve(n);
-    adviseHugePages(v.data(), v.capacity() * sizeof(T));
+    adviseHugePages(v.data(), v.capacity() * sizeof(typename Vector::value_type));
 }
 
 // The walk through the guessed nodes (see the top).
 class Walk {
 public:
-    Walk(std::vector<Cursor> &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
+    Walk(Cursors &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
          bool collapse, Cut cut, const ProgressFn &progress)
         : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut), m_progress(progress)
     {
@@ -423,7 +423,7 @@ private:
         return nodes;
     }
 
-    std::vector<Cursor> &m_cursors;
+    Cursors &m_cursors;
     const std::vector<Source> &m_sources;
     const std::vector<uint32_t> &m_rank;
     const bool m_collapse;
@@ -451,11 +451,11 @@ private:
 // A sample of about `size` of the cursors, drawn with probability proportional to value (each at most 1), each
 // with its value over its probability: then every node's sum is estimated without bias, and a stack heavy
 // enough to make a node alone is always in. The draw is a hash of the cursor's index: the same every time.
-std::vector<Cursor> sampleOf(const std::vector<Cursor> &cursors, unsigned __int128 total, size_t size,
+Cursors sampleOf(const Cursors &cursors, unsigned __int128 total, size_t size,
                              unsigned __int128 *sampleTotal)
 {
     const unsigned __int128 bar = std::max<unsigned __int128>(1, total / size);   // values from here are always in
-    std::vector<Cursor> sample;
+    Cursors sample;
     reserveHuge(sample, size + size / 4);
     *sampleTotal = 0;
     for (uint32_t i = 0; i < cursors.size(); ++i) {
@@ -478,12 +478,12 @@ constexpr unsigned __int128 kWalkable = (unsigned __int128)1 << 64;   // totals 
 // A guess at the nodes a first look at `cursors` (whose values add up to `total`) keeps: the first look, with
 // half the cut, at a tenth of them (sampleOf). That first look is itself walked from a guess, down to a sample
 // small enough to count.
-Nodes guessNodes(const std::vector<Cursor> &cursors, unsigned __int128 total, const std::vector<Source> &sources,
+Nodes guessNodes(const Cursors &cursors, unsigned __int128 total, const std::vector<Source> &sources,
                  const std::vector<uint32_t> &rank, bool collapse, Cut cut)
 {
     constexpr size_t kCountUpTo = 8192;   // cursors up to which counting is quicker than guessing and walking
     unsigned __int128 sampleTotal = 0;
-    std::vector<Cursor> sample =
+    Cursors sample =
         sampleOf(cursors, total, std::max<size_t>(kCountUpTo / 2, cursors.size() / 10), &sampleTotal);
     const Cut half{cut.rootTotal, cut.divisor * 2};   // the same values: the sample's sums estimate the whole's
     if (sample.size() > kCountUpTo && sample.size() < cursors.size() / 2 && sampleTotal < kWalkable) {
@@ -495,7 +495,7 @@ Nodes guessNodes(const std::vector<Cursor> &cursors, unsigned __int128 total, co
 
 }   // namespace
 
-Nodes firstLookNodes(std::vector<Cursor> &cursors, const std::vector<Source> &sources,
+Nodes firstLookNodes(Cursors &cursors, const std::vector<Source> &sources,
                      const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
                      std::vector<uint32_t> &startPos)
 {
