@@ -12,7 +12,7 @@ namespace {
 
 class Counting {
 public:
-    Counting(std::vector<Cursor> &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
+    Counting(Cursors &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
              bool collapse, Cut cut)
         : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut)
     {
@@ -93,7 +93,7 @@ private:
             r = nodeOf[r];
     }
 
-    std::vector<Cursor> &m_cursors;
+    Cursors &m_cursors;
     const std::vector<Source> &m_sources;
     const std::vector<uint32_t> &m_rank;
     const bool m_collapse;
@@ -107,7 +107,7 @@ private:
 
 }   // namespace
 
-Nodes countFirstLook(std::vector<Cursor> &cursors, const std::vector<Source> &sources,
+Nodes countFirstLook(Cursors &cursors, const std::vector<Source> &sources,
                      const std::vector<uint32_t> &rank, bool collapse, Cut cut)
 {
     return Counting(cursors, sources, rank, collapse, cut).run();

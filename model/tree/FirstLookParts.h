@@ -115,7 +115,7 @@ inline void addNode(Nodes &nodes, FrameId frame, const Tally &t, bool culled)
 
 // A first look counted level by level: every level moves the cursors still on their way on by one frame (in
 // place) and counts their children. For small profiles, and for the samples the walk's guesses come from.
-Nodes countFirstLook(std::vector<Cursor> &cursors, const std::vector<Source> &sources,
+Nodes countFirstLook(Cursors &cursors, const std::vector<Source> &sources,
                      const std::vector<uint32_t> &rank, bool collapse, Cut cut);
 
 }   // namespace qflame::detail

@@ -7,8 +7,9 @@
 // stack is walked once, root first, through a small table of nodes: those a first look keeps are few (31,905 of
 // r64's 1.9 million), and they are guessed first, from the first look (with half the cut) at a tenth of the
 // stacks drawn with probability proportional to value, itself walked from a guess at a tenth of those, down to a
-// sample small enough to count. A stack walks down through the guessed nodes, adding to each, and stops at the
-// first node that is not one of them, which it adds to as well ("escaped"). Then every node's sums are exact,
+// sample small enough to count. A stack walks down through the guessed nodes and stops at the first node that is
+// not one of them ("escaped"); it adds to the last guessed node and to the escaped one (a guessed node's sums are
+// then those of its subtree, added up after the walk). Then every node's sums are exact,
 // and the only wrong guess that matters is a missed one: an escaped node at or above the cut below a kept node.
 // Such a node joins the guesses, and its stacks (only those) go on one level; again until none is missed.
 //
@@ -30,27 +31,29 @@ namespace {
 
 // An array of one entry per stack (3 MB on r64), filled at once: on huge pages, as the cursors (LevelCursors.cpp);
 // 4 KiB pages cost about 750 faults each here, 17-22 us apiece on this project's VM, in the first look's wait.
-template <typename T>
-void reserveHuge(std::vector<T> &v, size_t n)
+template <typename Vector>
+void reserveHuge(Vector &v, size_t n)
 {
     if (v.capacity() >= n)
         return;
     v.reserve(n);
-    adviseHugePages(v.data(), v.capacity() * sizeof(T));
+    adviseHugePages(v.data(), v.capacity() * sizeof(typename Vector::value_type));
 }
 
 // The walk through the guessed nodes (see the top).
 class Walk {
 public:
-    Walk(std::vector<Cursor> &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
+    Walk(Cursors &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
          bool collapse, Cut cut, const ProgressFn &progress)
         : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut), m_progress(progress)
     {
     }
 
-    // The first look. The cursors are left where their stacks escaped.
-    Nodes run(const Nodes &guess)
+    // The first look. The cursors are left where their stacks escaped; with `startPos`, where they started is
+    // written there (read in the walk's own pass over them).
+    Nodes run(const Nodes &guess, uint32_t *startPos = nullptr)
     {
+        m_startPos = startPos;
         takeGuesses(guess);
         walkAll();
         m_isOpen.assign(1, true);
@@ -144,25 +147,32 @@ private:
         m_below.assign(n, 0);
         const uint32_t mid = n / 2;
         for (Part &p : m_parts) {
-            p.hot.assign(m_open.size(), Hot());
-            p.ends.assign(m_open.size(), Ends());
+            p.kinds.assign(m_open.size(), 0);
+            p.last.assign(m_open.size(), Last());
         }
         std::atomic<bool> cancelled = false;
         runBeside([&] { walkRange(m_parts[1], mid, n, nullptr); },
                   [&] { walkRange(m_parts[0], 0, mid, &cancelled); });
         if (cancelled)
             throw Cancelled();
+        // A stack added to the last guessed node it reached only: a node's sums are those of its subtree of
+        // guessed nodes (numbered breadth-first: a child after its parent).
         m_tallies.resize(m_open.size());
         for (size_t k = 0; k < m_tallies.size(); ++k) {
             for (const Part &p : m_parts) {
                 Tally t;
-                t.lo = p.hot[k].sum;
-                t.samples = p.hot[k].samples;
-                t.kinds = p.hot[k].kinds;
-                t.self = p.ends[k].self;
-                t.ended = p.ends[k].ended;
+                t.lo = p.last[k].sum;
+                t.samples = p.last[k].samples;
+                t.kinds = p.kinds[k];
+                t.self = p.last[k].self;
+                t.ended = p.last[k].ended;
                 m_tallies[k].add(t);
             }
+        }
+        for (size_t k = m_tallies.size(); k-- > 1;) {
+            Tally &parent = m_tallies[m_open.parent[k]];
+            parent.lo += m_tallies[k].lo;   // no sum overflows 64 bits (the caller checks the whole)
+            parent.samples += m_tallies[k].samples;
         }
         // One table of escaped nodes; each cursor's escape renumbered into it.
         for (int t = 0; t < 2; ++t) {
@@ -181,64 +191,119 @@ private:
         }
     }
 
-    // A guessed node's tally while the walk adds to it, in 16 bytes: no sum overflows 64 bits (the caller
-    // checks that the whole does not). The levels below a node come afterwards, from its children's (belowAll).
-    struct Hot {
+    // What the walk adds to a guessed node, for the stacks whose walk stops there (they end there, or escape
+    // below it): their sum and count, and of those that end there their self. Each stack adds to one node
+    // only, and to the kinds of the nodes it enters (a byte each, most of them in the caches); the nodes'
+    // sums come afterwards, from their subtrees (walkAll), as do the levels below them (belowAll).
+    struct Last {
         uint64_t sum = 0;
-        uint32_t samples = 0;
-        uint8_t kinds = 0;
-        void enter(int64_t v, uint8_t kind)
-        {
-            sum += uint64_t(v);
-            ++samples;
-            kinds |= kind;
-        }
-    };
-    struct Ends {
         int64_t self = 0;
-        uint32_t ended = 0;
+        uint32_t samples = 0, ended = 0;
     };
 
     struct Part {
-        std::vector<Hot> hot;   // by guessed node
-        std::vector<Ends> ends;
+        std::vector<uint8_t> kinds;   // by guessed node
+        std::vector<Last> last;
         KeyedNodes escaped;
         std::vector<Tally> escapedTallies;
     };
 
     void walkRange(Part &p, uint32_t from, uint32_t to, std::atomic<bool> *cancelled)
     {
-        const Source *sources = m_sources.data();
         for (uint32_t i = from; i < to; ++i) {
             if (cancelled && (i & 0x7fff) == 0 && m_progress &&
                 !m_progress(0.1 + 0.3 * double(i - from) / double(to - from + 1))) {
                 *cancelled = true;
                 return;
             }
-            Cursor c = m_cursors[i];
-            p.hot[0].enter(c.value, 0);
-            NodeId node = 0;
-            for (;;) {
-                FrameId f;
-                uint8_t kind;
-                if (!advance(c, sources, m_collapse, &f, &kind)) {
-                    p.ends[node].self = wrappingAdd(p.ends[node].self, c.value);
-                    ++p.ends[node].ended;
-                    break;
-                }
+            const Cursor c = m_cursors[i];
+            if (m_startPos)
+                m_startPos[i] = c.locPos;
+            if (!m_collapse && c.framePos == c.frameEnd)
+                walkPlain(p, i, c);
+            else
+                walkStack(p, i, c);
+        }
+    }
+
+    // Stack i through the guesses, by advance() (collapsing recursion, or a cursor already inside a location).
+    void walkStack(Part &p, uint32_t i, Cursor c)
+    {
+        NodeId node = 0;
+        for (;;) {
+            FrameId f;
+            uint8_t kind;
+            if (!advance(c, m_sources.data(), m_collapse, &f, &kind))
+                return ended(p.last[node], c.value);
+            const uint32_t child = guessedChild(node, f);
+            if (child != kEmpty) {
+                p.kinds[child] |= kind;
+                node = child;
+                continue;
+            }
+            return escaped(p, i, c, node, f, kind);
+        }
+    }
+
+    // The same for a cursor at a location's end without collapsing (every cursor at its stack's start): the
+    // locations read straight from the stack, each one's frames in turn, with none of the cursor's state kept
+    // but where the stack escapes. Most of the first look's time is this loop, one pass over about 28 frames
+    // per stack on r64, nearly all of them.
+    void walkPlain(Part &p, uint32_t i, Cursor c)
+    {
+        const Source &s = m_sources[c.source];
+        const uint32_t *locations = s.sampleLocations, *locBegin = s.locBegin;
+        const FrameId *frames = s.locFrames;
+        const uint8_t *kinds = s.locKinds;
+        const bool forward = s.forward;
+        const uint32_t stop = c.locStop;
+        uint32_t pos = c.locPos;
+        NodeId node = 0;
+        while (pos != stop) {
+            const uint32_t q = forward ? pos++ : --pos;
+            const uint32_t loc = locations[q];
+            const uint32_t end = locBegin[loc + 1];
+            for (uint32_t fp = locBegin[loc]; fp < end; ++fp) {
+                const FrameId f = frames[fp];
                 const uint32_t child = guessedChild(node, f);
                 if (child != kEmpty) {
-                    p.hot[child].enter(c.value, kind);
+                    p.kinds[child] |= kinds[fp];
                     node = child;
                     continue;
                 }
-                const uint32_t e = p.escaped.findOrAdd(node, f);
-                p.escapedTallies.resize(p.escaped.size());
-                escape(p.escapedTallies[e], i, e, levelsLeft(c, m_sources, m_collapse), c.value, kind);
-                m_cursors[i] = c;   // where a missed node's stacks go on from
-                break;
+                // The cursor as advance() leaves it after taking frame fp: its block the one holding q.
+                c.locPos = pos;
+                c.framePos = fp + 1;
+                c.frameEnd = end;
+                c.last = f;
+                const uint32_t low = q & ~(Cursor::kBlock - 1);
+                for (uint32_t j = 0; j < Cursor::kBlock && low + j < s.size; ++j)
+                    c.block[j] = locations[low + j];
+                return escaped(p, i, c, node, f, kinds[fp]);
             }
         }
+        ended(p.last[node], c.value);
+    }
+
+    // A stack ended in guessed node l.
+    static void ended(Last &l, int64_t value)
+    {
+        l.sum += uint64_t(value);
+        ++l.samples;
+        l.self = wrappingAdd(l.self, value);
+        ++l.ended;
+    }
+
+    // Stack i, at cursor c, escaped from guessed node `node` to its child through frame f.
+    void escaped(Part &p, uint32_t i, const Cursor &c, NodeId node, FrameId f, uint8_t kind)
+    {
+        Last &l = p.last[node];
+        l.sum += uint64_t(c.value);
+        ++l.samples;
+        const uint32_t e = p.escaped.findOrAdd(node, f);
+        p.escapedTallies.resize(p.escaped.size());
+        escape(p.escapedTallies[e], i, e, levelsLeft(c, m_sources, m_collapse), c.value, kind);
+        m_cursors[i] = c;   // where a missed node's stacks go on from
     }
 
     // Stack i escaped to node e, with `below` levels of it left below that.
@@ -358,7 +423,7 @@ private:
         return nodes;
     }
 
-    std::vector<Cursor> &m_cursors;
+    Cursors &m_cursors;
     const std::vector<Source> &m_sources;
     const std::vector<uint32_t> &m_rank;
     const bool m_collapse;
@@ -380,16 +445,17 @@ private:
     std::vector<uint32_t> m_joinedAs;   // of an escaped node that joined the guesses: its guessed id
     std::vector<uint32_t> m_escapeOf, m_below;   // by cursor: the node it escaped to, and its levels below that
     Part m_parts[2];
+    uint32_t *m_startPos = nullptr;
 };
 
 // A sample of about `size` of the cursors, drawn with probability proportional to value (each at most 1), each
 // with its value over its probability: then every node's sum is estimated without bias, and a stack heavy
 // enough to make a node alone is always in. The draw is a hash of the cursor's index: the same every time.
-std::vector<Cursor> sampleOf(const std::vector<Cursor> &cursors, unsigned __int128 total, size_t size,
+Cursors sampleOf(const Cursors &cursors, unsigned __int128 total, size_t size,
                              unsigned __int128 *sampleTotal)
 {
     const unsigned __int128 bar = std::max<unsigned __int128>(1, total / size);   // values from here are always in
-    std::vector<Cursor> sample;
+    Cursors sample;
     reserveHuge(sample, size + size / 4);
     *sampleTotal = 0;
     for (uint32_t i = 0; i < cursors.size(); ++i) {
@@ -412,12 +478,12 @@ constexpr unsigned __int128 kWalkable = (unsigned __int128)1 << 64;   // totals 
 // A guess at the nodes a first look at `cursors` (whose values add up to `total`) keeps: the first look, with
 // half the cut, at a tenth of them (sampleOf). That first look is itself walked from a guess, down to a sample
 // small enough to count.
-Nodes guessNodes(const std::vector<Cursor> &cursors, unsigned __int128 total, const std::vector<Source> &sources,
+Nodes guessNodes(const Cursors &cursors, unsigned __int128 total, const std::vector<Source> &sources,
                  const std::vector<uint32_t> &rank, bool collapse, Cut cut)
 {
     constexpr size_t kCountUpTo = 8192;   // cursors up to which counting is quicker than guessing and walking
     unsigned __int128 sampleTotal = 0;
-    std::vector<Cursor> sample =
+    Cursors sample =
         sampleOf(cursors, total, std::max<size_t>(kCountUpTo / 2, cursors.size() / 10), &sampleTotal);
     const Cut half{cut.rootTotal, cut.divisor * 2};   // the same values: the sample's sums estimate the whole's
     if (sample.size() > kCountUpTo && sample.size() < cursors.size() / 2 && sampleTotal < kWalkable) {
@@ -429,7 +495,7 @@ Nodes guessNodes(const std::vector<Cursor> &cursors, unsigned __int128 total, co
 
 }   // namespace
 
-Nodes firstLookNodes(std::vector<Cursor> &cursors, const std::vector<Source> &sources,
+Nodes firstLookNodes(Cursors &cursors, const std::vector<Source> &sources,
                      const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
                      std::vector<uint32_t> &startPos)
 {
@@ -437,12 +503,12 @@ Nodes firstLookNodes(std::vector<Cursor> &cursors, const std::vector<Source> &so
     // Both move the cursors on.
     reserveHuge(startPos, cursors.size());
     startPos.resize(cursors.size());
-    for (size_t i = 0; i < cursors.size(); ++i)
-        startPos[i] = cursors[i].locPos;
     if (cursors.size() >= kWalkFrom && cut.rootTotal < kWalkable) {
         const Nodes guess = guessNodes(cursors, cut.rootTotal, sources, rank, collapse, cut);
-        return Walk(cursors, sources, rank, collapse, cut, progress).run(guess);
+        return Walk(cursors, sources, rank, collapse, cut, progress).run(guess, startPos.data());
     }
+    for (size_t i = 0; i < cursors.size(); ++i)
+        startPos[i] = cursors[i].locPos;
     return countFirstLook(cursors, sources, rank, collapse, cut);
 }
 

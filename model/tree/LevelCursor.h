@@ -9,6 +9,8 @@
 #include "tree/FrameTable.h"
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace qflame::detail {
@@ -30,6 +32,32 @@ struct Cursor {
     static constexpr uint32_t kBlock = 4;
     uint32_t block[kBlock];
 };
+
+// The cursors' array: resized without initialising its elements (each cursor is written once by the thread that
+// makes it, appendCursors), so that its pages are first written by the two threads that fill it.
+template <typename T>
+struct NoInitAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = NoInitAllocator<U>;
+    };
+    NoInitAllocator() = default;
+    template <typename U>
+    NoInitAllocator(const NoInitAllocator<U> &) noexcept
+    {
+    }
+    template <typename U>
+    void construct(U *p) noexcept
+    {
+        ::new (static_cast<void *>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U *p, Args &&...args)
+    {
+        ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+    }
+};
+using Cursors = std::vector<Cursor, NoInitAllocator<Cursor>>;
 
 struct Source {
     const uint32_t *sampleLocations;
@@ -104,7 +132,7 @@ struct CursorTotals {
 // The cursors of profile `pi`'s kept samples (value `type` not zero, kept by the filters), at their stacks'
 // start, appended to `cursors` in sample order (LevelCursors.cpp). `input` is the caller's profile for
 // options.sampleFilter; `done` counts samples for progress out of `total`.
-void appendCursors(std::vector<Cursor> &cursors, const Profile &p, const Profile &input, ProfileFrames &pf,
+void appendCursors(Cursors &cursors, const Profile &p, const Profile &input, ProfileFrames &pf,
                    size_t type, uint32_t pi, bool inverted, const BuildOptions &options, size_t &done, size_t total,
                    CursorTotals &totals);
 
@@ -151,7 +179,7 @@ struct Cut {
 
 // A first look's nodes (FirstLookWalk.cpp). The cursors are moved on; `startPos` is each one's locPos before
 // (to set them back to their stacks' start before they sort the whole tree).
-Nodes firstLookNodes(std::vector<Cursor> &cursors, const std::vector<Source> &sources,
+Nodes firstLookNodes(Cursors &cursors, const std::vector<Source> &sources,
                      const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
                      std::vector<uint32_t> &startPos);
 

@@ -78,7 +78,7 @@ struct LevelPart {
 
 class LevelSort {
 public:
-    LevelSort(std::vector<Cursor> &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
+    LevelSort(Cursors &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
               bool collapse)
         : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse),
           m_key(cursors.size()), m_kind(cursors.size())
@@ -184,7 +184,7 @@ private:
         std::copy(out.sortedKey.begin(), out.sortedKey.begin() + m, m_key.begin() + a);
     }
 
-    std::vector<Cursor> &m_cursors;
+    Cursors &m_cursors;
     const std::vector<Source> &m_sources;
     const std::vector<uint32_t> &m_rank;
     std::vector<FrameId> m_frameOfRank;
@@ -235,7 +235,7 @@ private:
     std::shared_ptr<FrameTable> m_frames;
     std::vector<std::unique_ptr<ProfileFrames>> m_prepared;
     std::vector<Source> m_sources;
-    std::vector<Cursor> m_cursors;
+    Cursors m_cursors;
     std::vector<uint32_t> m_rank;
     std::vector<uint32_t> m_startPos;   // each cursor's first locPos, while a first look has moved them on
     bool m_staged = false;              // a first look was made: complete() sorts the whole tree
@@ -246,6 +246,12 @@ private:
     std::shared_ptr<const CallTree> m_first;
     size_t m_steps = 0, m_walked = 0;   // cursor moves, for progress (about one per location of a stack)
 };
+
+// Prefaulter::unwritten for the cursors' array (its own allocator).
+static Prefaulter::Range unwrittenCursors(const Cursors &v)
+{
+    return {v.data() + v.size(), (v.capacity() - v.size()) * sizeof(Cursor)};
+}
 
 LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs, size_t typeIndex,
                        const BuildOptions &options, int64_t cullDivisor)
@@ -296,7 +302,7 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
     // A staged build's sort waits for its first look, which walks the stacks on both cores: its buffers are
     // faulted in when it starts (complete()).
     if (cullDivisor > 0)
-        m_prefault.start({Prefaulter::unwritten(m_cursors)});
+        m_prefault.start({unwrittenCursors(m_cursors)});
     else
         prefaultSortBuffers(true);
     if (m_inverted)   // a bottom-up tree's call edges, for pprof's inline markers: walked by walkEdges()
@@ -346,7 +352,7 @@ void LevelBuild::prefaultSortBuffers(bool andCursors)
                                           Prefaulter::unwritten(widest.sortedKey),
                                           Prefaulter::unwritten(widest.sortedKind)};
     if (andCursors)
-        ranges.push_back(Prefaulter::unwritten(m_cursors));
+        ranges.push_back(unwrittenCursors(m_cursors));
     m_prefaultSort.start(std::move(ranges));
 }
 
