@@ -138,7 +138,7 @@ ok "qflame top --tsv --limit 1: $top"
 # The window (qflame starts qflame-gui in its place): no display here, so Qt's offscreen platform; still running
 # after 3 s means it started.
 set +e
-QT_QPA_PLATFORM=offscreen timeout 3 "$BIN" "$EXAMPLE" >"$WORK/window.log" 2>&1
+QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$WORK/config" timeout 3 "$BIN" "$EXAMPLE" >"$WORK/window.log" 2>&1   # its recent files not the user's
 rc=$?
 set -e
 [ "$rc" -eq 124 ] || { cat "$WORK/window.log"; fail "the window exited with status $rc within 3 s"; }

@@ -8,6 +8,7 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 namespace qflame::test {
 
@@ -24,15 +25,18 @@ struct RunSetup {
 
 inline Run runQflameWith(const QStringList &args, const RunSetup &setup)
 {
+    // A window it opens (--time-to-paint, URLs) records recent files and its geometry: in a folder of this test
+    // process, not in the user's settings (unless the test names one).
+    static const QTemporaryDir config;
     QProcess p;
     if (!setup.workDir.isEmpty())
         p.setWorkingDirectory(setup.workDir);
-    if (!setup.env.isEmpty()) {
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        for (auto it = setup.env.begin(); it != setup.env.end(); ++it)
-            e.insert(it.key(), it.value());
-        p.setProcessEnvironment(e);
-    }
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    if (config.isValid())
+        e.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+    for (auto it = setup.env.begin(); it != setup.env.end(); ++it)
+        e.insert(it.key(), it.value());
+    p.setProcessEnvironment(e);
     p.start(QStringLiteral(QFLAME_BINARY), args);
     if (!p.waitForStarted())
         return {};
