@@ -38,13 +38,14 @@ void MainWindow::showFirstTime()
     }
     const QScreen *screen = QGuiApplication::primaryScreen();
     const FirstGeometry g = firstGeometry(screen ? screen->availableGeometry() : QRect(0, 0, 1280, 800));
-    if (g.maximized) {
-        showMaximized();
-        return;
-    }
+    // The size first, also when maximized: an X server without a window manager (Xvfb, a kiosk) ignores the
+    // request to maximize, and the window would keep Qt's default size of a few hundred pixels.
     resize(g.rect.size());
     move(g.rect.topLeft());
-    show();
+    if (g.maximized)
+        showMaximized();
+    else
+        show();
 }
 
 }   // namespace qflame
