@@ -191,29 +191,16 @@ void MainWindow::addPane(DocumentPane *pane, const QString &title)
                     [this, g = v->graph()](NodeId n, QPoint pos) { frameMenu(g, n, pos); });
     connect(pane, &DocumentPane::loadFinished, this, [this, pane](bool ok, const QString &error) {
         if (!ok) {
-            std::function<void()> openAgain;   // a new tab's files, under a larger cap
-            QStringList files;
+            bool newTab = false;
             if (!pane->hasContent()) {   // a new tab that never showed anything goes away again
                 const int i = m_tabs->indexOf(pane);
                 if (i >= 0)
                     m_tabs->removeTab(i);
                 pane->deleteLater();
-                if (auto *p = qobject_cast<ProfilePane *>(pane); p && !p->paths().isEmpty()) {
-                    files = p->paths();
-                    openAgain = [this, paths = p->paths()] {
-                        auto *again = new ProfilePane;
-                        again->open(paths);
-                        addPane(again, again->title());
-                    };
-                } else if (auto *d = qobject_cast<DiffPane *>(pane); d && !d->beforePaths().isEmpty()) {
-                    files = d->beforePaths() + d->afterPaths();
-                    openAgain = [this, before = d->beforePaths(), after = d->afterPaths()] {
-                        compareFiles(before, after);
-                    };
-                }
+                newTab = true;
             }
-            if (isSizeCapError(error) && openAgain)
-                showSizeCapError(withSizeCapHint(error), files, openAgain);
+            if (newTab && isSizeCapError(error))
+                showSizeCapError(withSizeCapHint(error), pane);
             else
                 showError(withSizeCapHint(error));
         } else {
@@ -502,14 +489,27 @@ QMessageBox *MainWindow::showError(const QString &message, const QString &title)
     return box;
 }
 
-void MainWindow::showSizeCapError(const QString &message, const QStringList &paths, std::function<void()> openAgain)
+void MainWindow::showSizeCapError(const QString &message, const DocumentPane *failed)
 {
     QMessageBox *box = showError(message);
-    const uint64_t cap = largerCap(paths);
+    QStringList before, after;   // the failed tab's files: before alone for a profile
+    if (auto *p = qobject_cast<const ProfilePane *>(failed))
+        before = p->paths();
+    else if (auto *d = qobject_cast<const DiffPane *>(failed))
+        before = d->beforePaths(), after = d->afterPaths();
+    if (before.isEmpty())   // profiles handed over, not files: nothing to read again
+        return;
+    const uint64_t cap = largerCap(before + after);
     QPushButton *raise = box->addButton(tr("Open with a %1 MiB Limit").arg(cap >> 20), QMessageBox::AcceptRole);
-    connect(raise, &QPushButton::clicked, this, [cap, openAgain = std::move(openAgain)] {
+    connect(raise, &QPushButton::clicked, this, [this, cap, before, after] {
         DocumentPane::setMaxReadBytes(cap);   // for every later read too, as --max-size would
-        openAgain();
+        if (after.isEmpty()) {
+            auto *again = new ProfilePane;
+            again->open(before);
+            addPane(again, again->title());
+        } else {
+            compareFiles(before, after);
+        }
     });
 }
 

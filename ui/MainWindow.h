@@ -116,9 +116,9 @@ private:
     void reopenAll();
     // A non-modal message box (returned, for its buttons), the status bar and lastError() say it.
     QMessageBox *showError(const QString &message, const QString &title = QString());
-    // A read refused by the size cap: the message, and a button that opens `paths` again (`openAgain`) under a
-    // larger cap, kept for later reads as `--max-size` would.
-    void showSizeCapError(const QString &message, const QStringList &paths, std::function<void()> openAgain);
+    // A new tab's read refused by the size cap: the message, and a button that opens the failed tab's files again
+    // in a new tab under a larger cap, kept for later reads as `--max-size` would.
+    void showSizeCapError(const QString &message, const DocumentPane *failed);
     ProfilePane *exportPane() const;        // the current profile tab's pane, or the qryn explorer's
     DiffView *exportDiffView() const;       // the current comparison's, or the qryn explorer's when it shows one
     FlameGraphWidget *exportGraph() const;  // the graph of one of those
