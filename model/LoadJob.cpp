@@ -7,9 +7,60 @@
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
+
 namespace qflame {
 
 namespace {
+
+std::atomic<int64_t> g_longestFirstLookWait{100};   // ms: a paint takes 4-20 ms, a whole tree of this size seconds
+
+}   // namespace
+
+void FirstLookShown::notify()
+{
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_shown = true;
+    }
+    m_changed.notify_all();
+}
+
+bool FirstLookShown::isShown() const
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return m_shown;
+}
+
+bool FirstLookShown::waitFor(std::chrono::milliseconds timeout)
+{
+    std::unique_lock<std::mutex> lock(m_mutex);
+    return m_changed.wait_for(lock, timeout, [this] { return m_shown; });
+}
+
+void FirstLookShown::setLongestWait(std::chrono::milliseconds wait)
+{
+    g_longestFirstLookWait = wait.count();
+}
+
+std::chrono::milliseconds FirstLookShown::longestWait()
+{
+    return std::chrono::milliseconds(g_longestFirstLookWait.load());
+}
+
+namespace {
+
+// Until the first look is shown, at most FirstLookShown::longestWait(), and while the job is wanted.
+void waitUntilShown(const QPromise<LoadedView> &promise, FirstLookShown &shown)
+{
+    using namespace std::chrono;
+    const steady_clock::time_point until = steady_clock::now() + FirstLookShown::longestWait();
+    for (steady_clock::time_point now = steady_clock::now(); now < until && !promise.isCanceled();
+         now = steady_clock::now()) {
+        if (shown.waitFor(std::min(milliseconds(5), duration_cast<milliseconds>(until - now) + milliseconds(1))))
+            return;
+    }
+}
 
 void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
 {
@@ -39,7 +90,11 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
         look.tree = view.tree;
         look.layout = std::make_shared<const FlameLayout>(*look.tree);
         look.isFirstLook = true;
+        const auto shown = look.shown = std::make_shared<FirstLookShown>();
         promise.addResult(std::move(look), 0);
+        waitUntilShown(promise, *shown);
+        if (promise.isCanceled())
+            throw Cancelled();
         view.firstLook = std::exchange(view.tree, staged.complete());
         if (promise.isCanceled())
             throw Cancelled();

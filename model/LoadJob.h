@@ -13,10 +13,34 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace qflame {
+
+// Says that a first look has been shown. The job that sent it waits for this, at most longestWait(), before it
+// builds the rest of the tree on both cores: the window's paint of the first look then has a core to itself. On
+// this project's 2-core VM the paint of r64's first look took 15-20 ms beside the build and 4 ms alone, and the
+// first paint came 20 ms sooner (docs/benchmarks.md, "The first paint's core").
+class FirstLookShown {
+public:
+    void notify();
+    bool isShown() const;
+    // True once notified; false when `timeout` passed first.
+    bool waitFor(std::chrono::milliseconds timeout);
+
+    // How long a job waits for a first look nobody paints (a window hidden, a receiver that ignores it).
+    static void setLongestWait(std::chrono::milliseconds wait);
+    static std::chrono::milliseconds longestWait();
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_shown = false;
+};
 
 // One view's worth of model: the profiles it came from, and the tree and table of one sample type.
 struct LoadedView {
@@ -32,6 +56,8 @@ struct LoadedView {
     // are the first look's, `flat` is empty), then the whole view, whose `firstLook` names the tree it follows.
     bool isFirstLook = false;
     std::shared_ptr<const CallTree> firstLook;
+    // Of a first look: notify() once it is on the screen (or will not be); the rest of the tree waits for it.
+    std::shared_ptr<FirstLookShown> shown;
 };
 
 // Reads `paths` (merged when several) and builds the default sample type (or `sampleType` when >= 0).

@@ -5,13 +5,17 @@
 #include "controls/SearchBar.h"
 #include "flame/FlameGraphWidget.h"
 #include "layout/FlameLayout.h"
+#include "LoadJob.h"
 #include "tree/StagedTree.h"
 #include "SharedCorpus.h"
 
 #include <QAbstractItemModel>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 using namespace qflame;
 
@@ -50,12 +54,59 @@ void openToFirstLook(ProfilePane &pane, QSignalSpy &loaded)
     QVERIFY2(loaded.isEmpty(), "the whole tree came before its first look was shown");
 }
 
+// A small profile with a first look: main;rare (1 of 1,000,001) is under any cut and hides its child.
+QString writeSkewedProfile(const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(QStringLiteral("skewed.folded"));
+    std::ofstream(path.toStdString()) << "main;hot;work 1000000\nmain;rare;deeper 1\n";
+    return path;
+}
+
 }   // namespace
 
 class TestFirstLook : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void cleanup() { FirstLookShown::setLongestWait(std::chrono::milliseconds(100)); }
+
+    // The job builds the whole tree once the pane has painted its first look (LoadJob.h, FirstLookShown): with
+    // no limit on that wait, the whole tree comes, and after a paint of the first look.
+    void theWholeTreeComesAfterTheFirstLooksPaint()
+    {
+        FirstLookShown::setLongestWait(std::chrono::hours(1));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ProfilePane pane;
+        pane.resize(800, 500);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QSignalSpy loaded(&pane, &DocumentPane::loadFinished);
+        int paintedAtLoad = -1;
+        QSignalSpy painted(pane.flameGraph(), &FlameGraphWidget::painted);
+        connect(&pane, &DocumentPane::loadFinished, this, [&] { paintedAtLoad = int(painted.count()); });
+        pane.open({writeSkewedProfile(dir)});
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+        QVERIFY(loaded.at(0).at(0).toBool());
+        QVERIFY(paintedAtLoad >= 1);
+        QVERIFY(pane.flameGraph()->tree()->isComplete());
+        QCOMPARE(pane.flameGraph()->tree()->size(), size_t(6));
+    }
+
+    // A pane not on the screen paints nothing: it lets the job go on at once.
+    void aHiddenPaneDoesNotHoldTheJobUp()
+    {
+        FirstLookShown::setLongestWait(std::chrono::hours(1));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ProfilePane pane;
+        QSignalSpy loaded(&pane, &DocumentPane::loadFinished);
+        pane.open({writeSkewedProfile(dir)});
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+        QVERIFY(loaded.at(0).at(0).toBool());
+        QVERIFY(pane.flameGraph()->tree()->isComplete());
+    }
+
     void samePixelsAndNothingElseMeanwhile()
     {
         QFLAME_SKIP_WITHOUT_SHARED(largest());

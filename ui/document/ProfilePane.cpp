@@ -227,6 +227,13 @@ void ProfilePane::showFirstLook(LoadedView look)
     m_firstLook = look.tree;
     m_flameView->setTree(look.tree, look.layout);
     m_flameView->graph()->setProvisional(true);
+    // The job builds the rest once the first look is on the screen: until then the paint has a core to itself.
+    if (look.shown && m_flameView->graph()->isVisible()) {
+        connect(m_flameView->graph(), &FlameGraphWidget::painted, this, [shown = look.shown] { shown->notify(); },
+                Qt::SingleShotConnection);
+    } else if (look.shown) {
+        look.shown->notify();   // no paint will come: a tab or view not shown
+    }
     m_model->setTable(nullptr);
     m_details->showNode(nullptr, {}, -1);
     m_sandwich->clear();

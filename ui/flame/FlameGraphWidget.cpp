@@ -344,6 +344,7 @@ void FlameGraphWidget::paintEvent(QPaintEvent *event)
         outline(NodeId(m_hover), palette().color(QPalette::Highlight));
     if (m_selected >= 0)
         outline(NodeId(m_selected), palette().color(QPalette::Text));
+    Q_EMIT painted();
 }
 
 void FlameGraphWidget::changeEvent(QEvent *event)

@@ -101,6 +101,7 @@ Q_SIGNALS:
     void ensureVisibleRequested(QRect area);
     void orientationChanged();   // the rows are now upside down: y became height() - y - rowHeight()
     void contextMenuRequested(qflame::NodeId node, QPoint globalPos);
+    void painted();   // a paint of frames has ended (not of the placeholder text)
 
 protected:
     void paintEvent(QPaintEvent *event) override;
