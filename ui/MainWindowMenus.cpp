@@ -93,8 +93,10 @@ void MainWindow::createActions()
         const std::optional<QByteArray> bytes =
             v.profiles.size() == 1 ? fetch::fetchedBytes(QString::fromStdString(v.profiles[0]->sourceName))
                                    : std::nullopt;
-        if (!bytes)
-            return showError(tr("The current tab was not fetched from a URL."));
+        if (!bytes) {
+            showError(tr("The current tab was not fetched from a URL."));
+            return;
+        }
         const QString path = QFileDialog::getSaveFileName(this, tr("Save Fetched Profile"), QStringLiteral("profile.pb.gz"));
         QSaveFile out(path);
         if (!path.isEmpty() && !(out.open(QIODevice::WriteOnly) && out.write(*bytes) == bytes->size() && out.commit()))

@@ -31,6 +31,7 @@
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <optional>
@@ -228,9 +229,12 @@ void ProfilePane::showFirstLook(LoadedView look)
     m_flameView->setTree(look.tree, look.layout);
     m_flameView->graph()->setProvisional(true);
     // The job builds the rest once the first look is on the screen: until then the paint has a core to itself.
+    // That is once the paint that draws it has ended, with the rest of the window's and the flush to the screen
+    // (a zero timer runs after them).
     if (look.shown && m_flameView->graph()->isVisible()) {
-        connect(m_flameView->graph(), &FlameGraphWidget::painted, this, [shown = look.shown] { shown->notify(); },
-                Qt::SingleShotConnection);
+        connect(
+            m_flameView->graph(), &FlameGraphWidget::painted, this,
+            [shown = look.shown] { QTimer::singleShot(0, [shown] { shown->notify(); }); }, Qt::SingleShotConnection);
     } else if (look.shown) {
         look.shown->notify();   // no paint will come: a tab or view not shown
     }
