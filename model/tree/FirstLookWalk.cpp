@@ -43,49 +43,54 @@ void reserveHuge(Vector &v, size_t n)
 // The walk through the guessed nodes (see the top).
 class Walk {
 public:
-    Walk(Cursors &cursors, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
+    Walk(const StackStarts &stacks, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
          bool collapse, Cut cut, const ProgressFn &progress)
-        : m_cursors(cursors), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut), m_progress(progress)
+        : m_stacks(stacks), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut), m_progress(progress)
     {
     }
 
-    // The first look. The cursors are left where their stacks escaped; with `startPos`, where they started is
-    // written there (read in the walk's own pass over them).
-    Nodes run(const Nodes &guess, uint32_t *startPos = nullptr)
+    // The first look. The stacks are read only: a stack that goes on past where it escaped is made again there
+    // (cursorAtEscape), and on r64 at the window's cut none does.
+    Nodes run(const Nodes &guess)
     {
-        m_startPos = startPos;
         takeGuesses(guess);
         walkAll();
         m_isOpen.assign(1, true);
-        // The stacks that go on: first those of any missed node, then of the missed nodes below those. Listed
-        // from the second round on (the first looks at every stack): a list of all of them would be 3 MB on r64,
-        // about 750 page faults in the first look's wait.
+        // The stacks that go on: first those of any missed node, then of the missed nodes below those, each with
+        // its cursor where it is. Listed from the second round on (the first looks at every stack): a list of all
+        // of them would be 3 MB on r64, about 750 page faults in the first look's wait.
         std::vector<uint32_t> goingOn;
+        std::vector<Cursor> goingOnAt;
         for (size_t checked = 0, round = 0;; ++round) {
             markOpen();
             const size_t joined = promote(checked);
             checked = m_escaped.size();
             if (joined == 0)
                 break;
-            const auto goOn = [&](uint32_t i) {
+            const auto joinedAs = [&](uint32_t i) {
                 const uint32_t e = m_escapeOf[i];
-                if (e == kEmpty || e >= m_joinedAs.size() || m_joinedAs[e] == kEmpty)
-                    return false;
-                walkOn(i, m_joinedAs[e]);
-                return true;
+                return e == kEmpty || e >= m_joinedAs.size() ? kEmpty : m_joinedAs[e];
             };
             if (round == 0) {
-                for (uint32_t i = 0; i < m_cursors.size(); ++i) {
-                    if (goOn(i))
+                for (uint32_t i = 0; i < m_stacks.size(); ++i) {
+                    if (const uint32_t n = joinedAs(i); n != kEmpty) {
                         goingOn.push_back(i);
+                        goingOnAt.push_back(cursorAtEscape(i));
+                        walkOn(i, goingOnAt.back(), n);
+                    }
                 }
             } else {
                 size_t kept = 0;
-                for (const uint32_t i : goingOn) {
-                    if (goOn(i))
-                        goingOn[kept++] = i;
+                for (size_t k = 0; k < goingOn.size(); ++k) {
+                    const uint32_t i = goingOn[k];
+                    if (const uint32_t n = joinedAs(i); n != kEmpty) {
+                        walkOn(i, goingOnAt[k], n);
+                        goingOn[kept] = i;
+                        goingOnAt[kept++] = goingOnAt[k];
+                    }
                 }
                 goingOn.resize(kept);
+                goingOnAt.resize(kept);
             }
             if (m_progress && !m_progress(0.45))
                 throw Cancelled();
@@ -140,7 +145,7 @@ private:
     // Every stack from the root, through the guesses, to its end or its escape; on two threads.
     void walkAll()
     {
-        const uint32_t n = uint32_t(m_cursors.size());
+        const uint32_t n = m_stacks.size();
         reserveHuge(m_escapeOf, n);
         reserveHuge(m_below, n);
         m_escapeOf.assign(n, kEmpty);
@@ -216,9 +221,9 @@ private:
                 *cancelled = true;
                 return;
             }
-            const Cursor c = m_cursors[i];
-            if (m_startPos)
-                m_startPos[i] = c.locPos;
+            Cursor c;
+            if (!m_stacks.at(i, c))
+                continue;
             if (!m_collapse && c.framePos == c.frameEnd)
                 walkPlain(p, i, c);
             else
@@ -303,7 +308,20 @@ private:
         const uint32_t e = p.escaped.findOrAdd(node, f);
         p.escapedTallies.resize(p.escaped.size());
         escape(p.escapedTallies[e], i, e, levelsLeft(c, m_sources, m_collapse), c.value, kind);
-        m_cursors[i] = c;   // where a missed node's stacks go on from
+    }
+
+    // Stack i as it was when it escaped, just after taking the frame of the node it escaped to: made again from
+    // its start (it has levelsLeft() there, m_below[i] after that frame).
+    Cursor cursorAtEscape(uint32_t i) const
+    {
+        Cursor c;
+        m_stacks.at(i, c);
+        const uint32_t levels = levelsLeft(c, m_sources, m_collapse);
+        FrameId f;
+        uint8_t kind;
+        for (uint32_t taken = 0; taken < levels - m_below[i]; ++taken)
+            advance(c, m_sources.data(), m_collapse, &f, &kind);
+        return c;
     }
 
     // Stack i escaped to node e, with `below` levels of it left below that.
@@ -316,10 +334,10 @@ private:
         m_below[i] = below;
     }
 
-    // A stack that escaped to a node now joined, one level further: it ended there, or escapes below it.
-    void walkOn(uint32_t i, NodeId joined)
+    // A stack that escaped to a node now joined, one level further (c: where it is): it ended there, or escapes
+    // below it.
+    void walkOn(uint32_t i, Cursor &c, NodeId joined)
     {
-        Cursor &c = m_cursors[i];
         FrameId f;
         uint8_t kind;
         m_escapeOf[i] = kEmpty;
@@ -423,7 +441,7 @@ private:
         return nodes;
     }
 
-    Cursors &m_cursors;
+    const StackStarts &m_stacks;
     const std::vector<Source> &m_sources;
     const std::vector<uint32_t> &m_rank;
     const bool m_collapse;
@@ -445,21 +463,21 @@ private:
     std::vector<uint32_t> m_joinedAs;   // of an escaped node that joined the guesses: its guessed id
     std::vector<uint32_t> m_escapeOf, m_below;   // by cursor: the node it escaped to, and its levels below that
     Part m_parts[2];
-    uint32_t *m_startPos = nullptr;
 };
 
-// A sample of about `size` of the cursors, drawn with probability proportional to value (each at most 1), each
+// A sample of about `size` of the stacks, drawn with probability proportional to value (each at most 1), each
 // with its value over its probability: then every node's sum is estimated without bias, and a stack heavy
-// enough to make a node alone is always in. The draw is a hash of the cursor's index: the same every time.
-Cursors sampleOf(const Cursors &cursors, unsigned __int128 total, size_t size,
-                             unsigned __int128 *sampleTotal)
+// enough to make a node alone is always in. The draw is a hash of the stack's index: the same every time.
+Cursors sampleOf(const StackStarts &stacks, unsigned __int128 total, size_t size, unsigned __int128 *sampleTotal)
 {
     const unsigned __int128 bar = std::max<unsigned __int128>(1, total / size);   // values from here are always in
     Cursors sample;
     reserveHuge(sample, size + size / 4);
     *sampleTotal = 0;
-    for (uint32_t i = 0; i < cursors.size(); ++i) {
-        Cursor c = cursors[i];
+    for (uint32_t i = 0; i < stacks.size(); ++i) {
+        Cursor c;
+        if (!stacks.at(i, c))
+            continue;
         const uint64_t v = uint64_t(c.value);
         if (v < bar) {
             const uint32_t draw = i * 2654435761u;   // spread evenly over [0, 2^32) whatever the samples' order
@@ -475,40 +493,42 @@ Cursors sampleOf(const Cursors &cursors, unsigned __int128 total, size_t size,
 
 constexpr unsigned __int128 kWalkable = (unsigned __int128)1 << 64;   // totals below which the walk's sums fit
 
-// A guess at the nodes a first look at `cursors` (whose values add up to `total`) keeps: the first look, with
+// A guess at the nodes a first look at `stacks` (whose values add up to `total`) keeps: the first look, with
 // half the cut, at a tenth of them (sampleOf). That first look is itself walked from a guess, down to a sample
 // small enough to count.
-Nodes guessNodes(const Cursors &cursors, unsigned __int128 total, const std::vector<Source> &sources,
+Nodes guessNodes(const StackStarts &stacks, unsigned __int128 total, const std::vector<Source> &sources,
                  const std::vector<uint32_t> &rank, bool collapse, Cut cut)
 {
     constexpr size_t kCountUpTo = 8192;   // cursors up to which counting is quicker than guessing and walking
     unsigned __int128 sampleTotal = 0;
-    Cursors sample =
-        sampleOf(cursors, total, std::max<size_t>(kCountUpTo / 2, cursors.size() / 10), &sampleTotal);
+    Cursors sample = sampleOf(stacks, total, std::max<size_t>(kCountUpTo / 2, stacks.size() / 10), &sampleTotal);
     const Cut half{cut.rootTotal, cut.divisor * 2};   // the same values: the sample's sums estimate the whole's
-    if (sample.size() > kCountUpTo && sample.size() < cursors.size() / 2 && sampleTotal < kWalkable) {
-        const Nodes guess = guessNodes(sample, sampleTotal, sources, rank, collapse, half);
-        return Walk(sample, sources, rank, collapse, half, ProgressFn()).run(guess);
+    if (sample.size() > kCountUpTo && sample.size() < stacks.size() / 2 && sampleTotal < kWalkable) {
+        const StackStarts sampled(sample);
+        const Nodes guess = guessNodes(sampled, sampleTotal, sources, rank, collapse, half);
+        return Walk(sampled, sources, rank, collapse, half, ProgressFn()).run(guess);
     }
-    return countFirstLook(sample, sources, rank, collapse, half);
+    return countFirstLook(sample, sources, rank, collapse, half);   // moves the sample's cursors on
 }
 
 }   // namespace
 
-Nodes firstLookNodes(Cursors &cursors, const std::vector<Source> &sources,
-                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
-                     std::vector<uint32_t> &startPos)
+Nodes firstLookNodes(const StackStarts &stacks, const std::vector<Source> &sources,
+                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress)
 {
-    constexpr size_t kWalkFrom = 65536;   // cursors from which guessing and walking is quicker than counting
-    // Both move the cursors on.
-    reserveHuge(startPos, cursors.size());
-    startPos.resize(cursors.size());
-    if (cursors.size() >= kWalkFrom && cut.rootTotal < kWalkable) {
-        const Nodes guess = guessNodes(cursors, cut.rootTotal, sources, rank, collapse, cut);
-        return Walk(cursors, sources, rank, collapse, cut, progress).run(guess, startPos.data());
+    constexpr size_t kWalkFrom = 65536;   // stacks from which guessing and walking is quicker than counting
+    if (stacks.size() >= kWalkFrom && cut.rootTotal < kWalkable) {
+        const Nodes guess = guessNodes(stacks, cut.rootTotal, sources, rank, collapse, cut);
+        return Walk(stacks, sources, rank, collapse, cut, progress).run(guess);
     }
-    for (size_t i = 0; i < cursors.size(); ++i)
-        startPos[i] = cursors[i].locPos;
+    // Counting moves cursors on: a copy of them (a small profile's, or one whose values add up past 2^64).
+    Cursors cursors;
+    cursors.reserve(stacks.size());
+    for (uint32_t i = 0; i < stacks.size(); ++i) {
+        Cursor c;
+        if (stacks.at(i, c))
+            cursors.push_back(c);
+    }
     return countFirstLook(cursors, sources, rank, collapse, cut);
 }
 

@@ -221,8 +221,17 @@ private:
     // A bottom-up build's call edges, from the cursors before they move (the whole tree's, not the first
     // look's: the first paint does not wait for them, the top table of the whole tree does).
     void walkEdges();
+    // The cursors of every kept sample, at their stacks' start (appendCursors), and what they add up to
+    // (m_totals); faulted in on the other core, with the widest level's sort buffers when `andSortBuffers`.
+    void makeCursors(bool andSortBuffers);
+    // Whether a first look reads the samples where they are (StackStarts): one large profile no filter
+    // touches. Its cursors are made after it, for the whole tree (complete()).
+    bool readsSamplesInPlace(int64_t cullDivisor) const;
+    // What the cursors would add up to, from the samples where they are (a first look that reads them there).
+    CursorTotals totalsInPlace() const;
 
     BuildOptions m_options;
+    std::vector<std::shared_ptr<const Profile>> m_inputs;     // the caller's (options.sampleFilter reads them)
     std::vector<std::shared_ptr<const Profile>> m_profiles;   // the inputs, with label frames when asked
     bool m_inverted = false;
     struct Reversed {
@@ -236,9 +245,11 @@ private:
     std::vector<std::unique_ptr<ProfileFrames>> m_prepared;
     std::vector<Source> m_sources;
     Cursors m_cursors;
+    CursorTotals m_totals;
     std::vector<uint32_t> m_rank;
-    std::vector<uint32_t> m_startPos;   // each cursor's first locPos, while a first look has moved them on
-    bool m_staged = false;              // a first look was made: complete() sorts the whole tree
+    bool m_inPlace = false;   // the first look reads the samples where they are: no cursors until complete()
+    size_t m_typeIndex = 0;
+    bool m_staged = false;    // a first look was made: complete() sorts the whole tree
     std::unique_ptr<LevelSort> m_sort;
     LevelPart m_parts[2];   // one per thread, kept from level to level and from the first step to the second
     Prefaulter m_prefault, m_prefaultSort;
@@ -258,6 +269,7 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
     : m_options(options)
 {
     checkInputs(inputs, typeIndex);
+    m_inputs = inputs;
     m_profiles = withLabelFrames(inputs, options.filters);
     m_inverted = options.filters.inverted;
     const std::vector<std::shared_ptr<const Profile>> &profiles = m_profiles;
@@ -285,48 +297,104 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
                                  pf.locFrames.data(), pf.locKinds.data()});
     }
 
+    size_t totalSamples = 0;
+    for (const auto &p : profiles) {
+        totalSamples += p->sampleCount();
+        m_shell->m_durationNanos = wrappingAdd(m_shell->m_durationNanos, p->durationNanos);
+    }
+    // The buffers that sort the widest level (the root's children: all cursors): reserved now, faulted in when
+    // the cursors are made (makeCursors) or when the whole tree after a first look starts (complete()).
+    LevelPart &widest = m_parts[0];
+    widest.sorted.reserve(totalSamples);
+    widest.order.reserve(totalSamples);
+    widest.sortedKey.reserve(totalSamples);
+    widest.sortedKind.reserve(totalSamples);
+    if (m_inverted)   // a bottom-up tree's call edges, for pprof's inline markers: walked by walkEdges()
+        for (const auto &pf : m_prepared)
+            m_edges.addProfile(*pf, m_frames->size());
+    m_typeIndex = typeIndex;
+    m_inPlace = readsSamplesInPlace(cullDivisor);
+    CursorTotals totals;
+    if (m_inPlace) {
+        totals = totalsInPlace();
+    } else {
+        // A staged build's sort waits for its first look, which walks the stacks on both cores: its buffers are
+        // faulted in when it starts (complete()).
+        makeCursors(cullDivisor <= 0);
+        totals = m_totals;
+    }
+    const bool negative = totals.negative;
+    const unsigned __int128 rootTotal = totals.rootTotal;
+    m_steps = totals.steps;
+    m_shell->m_sampleCount = totals.kept;
+    if (cullDivisor > 0 && !negative)
+        m_cut = {rootTotal, uint64_t(cullDivisor)};
+    m_rank = m_frames->labelRanks();
+    // The sort (LevelSort) is made when a level is first sorted: its per-cursor arrays (4 MB on r64, a
+    // thousand page faults) are not the first look's.
+}
+
+bool LevelBuild::readsSamplesInPlace(int64_t cullDivisor) const
+{
+    constexpr size_t kInPlaceFrom = 65536;   // a first look walks its stacks from here (FirstLookWalk.cpp)
+    if (cullDivisor <= 0 || m_profiles.size() != 1 || m_options.sampleFilter)
+        return false;
+    const ProfileFrames &pf = *m_prepared.front();
+    return !pf.filter && !pf.pruning.active && m_profiles.front()->sampleCount() >= kInPlaceFrom;
+}
+
+CursorTotals LevelBuild::totalsInPlace() const
+{
+    const Profile &p = *m_profiles.front();
+    CursorTotals totals;
+    const size_t stride = p.sampleTypes.size();
+    const int64_t *values = p.values.data() + m_typeIndex;
+    for (size_t s = 0; s < p.sampleCount(); ++s) {
+        const int64_t v = values[s * stride];
+        if (v == 0)
+            continue;
+        ++totals.kept;
+        totals.steps += p.sampleLocBegin[s + 1] - p.sampleLocBegin[s];
+        totals.negative = totals.negative || v < 0;
+        totals.rootTotal += uint64_t(v);
+    }
+    if (totals.kept >= UINT32_MAX)
+        throw ProfileError(p.sourceName + ": too many samples");
+    return totals;
+}
+
+void LevelBuild::makeCursors(bool andSortBuffers)
+{
+    const std::vector<std::shared_ptr<const Profile>> &profiles = m_profiles;
+    const Profile &first = *profiles.front();
     size_t totalSamples = 0, doneSamples = 0;
     for (const auto &p : profiles)
         totalSamples += p->sampleCount();
     m_cursors.reserve(totalSamples);   // most samples are kept: no copies of a growing array
     // Huge pages: r64's 36 MB of cursors took 80-150 ms of 4 KiB page faults, the first look's wait (LevelCursors.cpp).
     adviseHugePages(m_cursors.data(), m_cursors.capacity() * sizeof(Cursor));
-    // The cursors and the buffers that sort the widest level (the root's children: all cursors) are faulted in
-    // on the other core: 80 MB on r64, 20,000 page faults otherwise paid in the build (about 7 us each on this
-    // kind of virtual machine); the cursors while this core makes them.
-    LevelPart &widest = m_parts[0];
-    widest.sorted.reserve(totalSamples);
-    widest.order.reserve(totalSamples);
-    widest.sortedKey.reserve(totalSamples);
-    widest.sortedKind.reserve(totalSamples);
-    // A staged build's sort waits for its first look, which walks the stacks on both cores: its buffers are
-    // faulted in when it starts (complete()).
-    if (cullDivisor > 0)
-        m_prefault.start({unwrittenCursors(m_cursors)});
-    else
+    // The cursors and the buffers that sort the widest level are faulted in on the other core: 80 MB on r64,
+    // 20,000 page faults otherwise paid in the build (about 7 us each on this kind of virtual machine); the
+    // cursors while this core makes them.
+    if (andSortBuffers)
         prefaultSortBuffers(true);
-    if (m_inverted)   // a bottom-up tree's call edges, for pprof's inline markers: walked by walkEdges()
-        for (const auto &pf : m_prepared)
-            m_edges.addProfile(*pf, m_frames->size());
+    else
+        m_prefault.start({unwrittenCursors(m_cursors)});
+    // After a first look (read in place) the progress stays where the first look left it; cancel still stops.
+    BuildOptions options = m_options;
+    if (m_staged && options.progress)
+        options.progress = [progress = m_options.progress](double) { return progress(0.45); };
     CursorTotals totals;
     for (size_t pi = 0; pi < profiles.size(); ++pi) {
         const Profile &p = *profiles[pi];
-        const int type = mergedType(first, typeIndex, p);
-        m_shell->m_durationNanos = wrappingAdd(m_shell->m_durationNanos, p.durationNanos);
-        appendCursors(m_cursors, p, *inputs[pi], *m_prepared[pi], size_t(type), uint32_t(pi), m_inverted, options,
+        const int type = mergedType(first, m_typeIndex, p);
+        appendCursors(m_cursors, p, *m_inputs[pi], *m_prepared[pi], size_t(type), uint32_t(pi), m_inverted, options,
                       doneSamples, totalSamples, totals);
     }
-    const bool negative = totals.negative;
-    const unsigned __int128 rootTotal = totals.rootTotal;
-    m_steps = totals.steps;
     if (m_cursors.size() >= UINT32_MAX)
         throw ProfileError(first.sourceName + ": too many samples");
-    m_shell->m_sampleCount = m_cursors.size();
-    if (cullDivisor > 0 && !negative)
-        m_cut = {rootTotal, uint64_t(cullDivisor)};
-    m_rank = m_frames->labelRanks();
-    // The sort (LevelSort) is made when a level is first sorted: its per-cursor arrays (4 MB on r64, a
-    // thousand page faults) are not the first look's.
+    totals.kept = m_cursors.size();
+    m_totals = totals;
 }
 
 Source LevelBuild::reversedSource(const Profile &p, const ProfileFrames &pf)
@@ -446,18 +514,17 @@ void LevelBuild::walkEdges()
 {
     if (!m_inverted || !m_edges.any())
         return;
-    // Bottom-up: [locPos, locStop) counted up from the leaf; after a first look, from where it started.
-    const bool moved = m_startPos.size() == m_cursors.size();
-    for (size_t i = 0; i < m_cursors.size(); ++i) {
-        const Cursor &c = m_cursors[i];
-        m_edges.walk(*m_profiles[c.source], *m_prepared[c.source], moved ? m_startPos[i] : c.locPos, c.locStop);
-    }
+    // Bottom-up: [locPos, locStop) counted up from the leaf (a first look leaves the cursors where they start).
+    for (const Cursor &c : m_cursors)
+        m_edges.walk(*m_profiles[c.source], *m_prepared[c.source], c.locPos, c.locStop);
     m_shell->m_callEdges = m_edges.take();
 }
 
 std::shared_ptr<const CallTree> LevelBuild::firstLook()
 {
     if (m_cut.divisor == 0) {   // the whole tree at once
+        if (m_inPlace)   // (negative values: nothing is left out)
+            makeCursors(true);
         walkEdges();
         Nodes nodes;
         nodes.add(FrameTable::kRoot, 0);
@@ -467,10 +534,14 @@ std::shared_ptr<const CallTree> LevelBuild::firstLook()
             m_options.progress(1.0);
         return m_first;
     }
-    std::shared_ptr<CallTree> first = makeTree(firstLookNodes(m_cursors, m_sources, m_rank,
+    const StackStarts stacks = m_inPlace ? StackStarts(*m_profiles.front(), m_typeIndex, m_inverted)
+                                         : StackStarts(m_cursors);
+    std::shared_ptr<CallTree> first = makeTree(firstLookNodes(stacks, m_sources, m_rank,
                                                               m_options.filters.collapseRecursion, m_cut,
-                                                              m_options.progress, m_startPos));
+                                                              m_options.progress));
     if (first->isComplete()) {   // the whole tree already: complete() returns it
+        if (m_inPlace && m_inverted)   // its call edges are walked from the cursors
+            makeCursors(false);
         walkEdges();
         first->m_callEdges = m_shell->m_callEdges;
     }
@@ -485,15 +556,12 @@ std::shared_ptr<const CallTree> LevelBuild::complete()
 {
     if (!m_staged || m_first->isComplete())
         return m_first;
-    prefaultSortBuffers(false);
-    // The first look moved the cursors on: back to their stacks' start, then the whole tree sorted.
-    for (size_t i = 0; i < m_startPos.size(); ++i) {
-        Cursor &c = m_cursors[i];
-        c.locPos = m_startPos[i];
-        c.framePos = c.frameEnd = 0;
-        c.last = FrameTable::kRoot;
-    }
-    std::vector<uint32_t>().swap(m_startPos);
+    // The cursors, made now when the first look read the samples where they are; the widest level's sort
+    // buffers faulted in meanwhile.
+    if (m_inPlace)
+        makeCursors(true);
+    else
+        prefaultSortBuffers(false);
     walkEdges();
     Nodes all;
     all.add(FrameTable::kRoot, 0);
