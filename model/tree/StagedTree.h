@@ -27,10 +27,12 @@ public:
     static constexpr int64_t kCullDivisor = 16384;
 
     // The divisor of the window's first looks (LoadJob's builds): the power of two at or above the width of the
-    // widest view its screens can show, from 4096 (app/main.cpp sets it once the screens are known; until then,
-    // and outside the window, kCullDivisor). A node under 1/4096 of the root is below a pixel in any view of
-    // the whole profile on a 1920 or 3840 pixel wide desktop; the first look then has fewer nodes, and its stacks
-    // stop earlier (r64: 13,481 nodes against 31,905, its walk about a third shorter).
+    // widest view its screens can show, from 2048 (app/main.cpp sets it once the screens are known; until then,
+    // and outside the window, kCullDivisor). The flamegraph merges what is under a pixel (a logical one: the
+    // painter's unit), so a node under 1/2048 of the root is below a pixel in any view of the whole profile on a
+    // desktop up to 2048 pixels wide (1920 x 1080, the most common, at any scale). The first look then has fewer
+    // nodes, and its stacks stop earlier (r64: 31,905 nodes at 1/16384, 13,481 at 1/4096, 8,481 at 1/2048;
+    // bottom-up 16,127 at 1/4096, 9,810 at 1/2048; docs/benchmarks.md has the times).
     static void setViewCullDivisor(int64_t divisor);
     static int64_t viewCullDivisor();
     static int64_t cullDivisorForWidth(int width);

@@ -598,7 +598,7 @@ int64_t StagedTreeBuild::viewCullDivisor()
 
 int64_t StagedTreeBuild::cullDivisorForWidth(int width)
 {
-    int64_t divisor = 4096;
+    int64_t divisor = 2048;
     while (divisor < width && divisor < kCullDivisor)
         divisor *= 2;
     return divisor;

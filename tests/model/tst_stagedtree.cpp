@@ -224,24 +224,30 @@ private Q_SLOTS:
         checkStaged(corpusFile(file), options, StagedTreeBuild::kCullDivisor, true);
     }
 
-    // The window's cut (app/main.cpp): a power of two at or above the desktop's width, from 4096 to 16384.
+    // The window's cut (app/main.cpp): a power of two at or above the desktop's width, from 2048 to 16384.
     void viewCut()
     {
-        QCOMPARE(StagedTreeBuild::cullDivisorForWidth(0), int64_t(4096));
-        QCOMPARE(StagedTreeBuild::cullDivisorForWidth(1920), int64_t(4096));
+        QCOMPARE(StagedTreeBuild::cullDivisorForWidth(0), int64_t(2048));
+        QCOMPARE(StagedTreeBuild::cullDivisorForWidth(1920), int64_t(2048));
+        QCOMPARE(StagedTreeBuild::cullDivisorForWidth(2048), int64_t(2048));
+        QCOMPARE(StagedTreeBuild::cullDivisorForWidth(2049), int64_t(4096));
+        QCOMPARE(StagedTreeBuild::cullDivisorForWidth(3840), int64_t(4096));
         QCOMPARE(StagedTreeBuild::cullDivisorForWidth(4096), int64_t(4096));
         QCOMPARE(StagedTreeBuild::cullDivisorForWidth(4097), int64_t(8192));
         QCOMPARE(StagedTreeBuild::cullDivisorForWidth(5760), int64_t(8192));
         QCOMPARE(StagedTreeBuild::cullDivisorForWidth(15360), int64_t(16384));
         QCOMPARE(StagedTreeBuild::cullDivisorForWidth(40000), int64_t(16384));
         QCOMPARE(StagedTreeBuild::viewCullDivisor(), StagedTreeBuild::kCullDivisor);   // until the window sets it
-        // The largest profile at the cut of a 1920 or 3840 pixel desktop: the same checks as at 16384.
+        // The largest profile at the cut of a 1920 and of a 3840 pixel desktop: the same checks as at 16384.
         const QString file = corpusPath(QStringLiteral("gen__gotypes-stdlib.allocs-r64.pb.gz"));
         QFLAME_SKIP_WITHOUT_SHARED(file);
-        checkStaged({readProfileFile(file)}, {}, 4096, true);
+        const Profiles r64{readProfileFile(file)};
         BuildOptions inverted;
         inverted.filters.inverted = true;
-        checkStaged({readProfileFile(file)}, inverted, 4096, true);
+        for (const int64_t divisor : {2048, 4096}) {
+            checkStaged(r64, {}, divisor, true);
+            checkStaged(r64, inverted, divisor, true);
+        }
     }
 
     // Two profiles merged: the cut is of the merged total.

@@ -142,7 +142,7 @@ private Q_SLOTS:
         QVERIFY(whole == first);
     }
 
-    // At the window's cut for a desktop up to 4096 pixels wide (app/main.cpp): still the whole tree's pixels.
+    // At the window's cut for a desktop up to 2048 pixels wide (app/main.cpp): still the whole tree's pixels.
     void samePixelsAtTheWindowsCut()
     {
         StagedTreeBuild::setViewCullDivisor(StagedTreeBuild::cullDivisorForWidth(1400));
