@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reading against the floor (issue #31): in one session, for each profile, interleaved, `zcat`, `igzip -dc`
 # (ISA-L's gzip), `zstd -dc` (zstd files), `qflame top` and `qflame --time-to-paint` (offscreen), RUNS times each;
-# `go tool pprof -top` once on the largest files. Prints the medians and ratios, with the machine, its load
+# `go tool pprof -top` once on the largest files (and the largest one's bottom-up first paint, issue #36). Prints the medians and ratios, with the machine, its load
 # and the build, and writes docs/benchmarks-floor.md, which bench/report.py puts at the top of
 # docs/benchmarks.md (this script also puts it there itself, between the floor markers, so that it can be run
 # on its own, in minutes, without the hour of bench/run.sh).
@@ -99,6 +99,10 @@ for r in $(seq 1 "$RUNS"); do
         esac
         run "$key" "qflame top" "$QFLAME" top "$f"
         QT_QPA_PLATFORM=offscreen run "$key" paint "$QFLAME" --time-to-paint "$f"
+        # The largest bottom-up too (View > Bottom-up at open, issue #36).
+        if [ "$f" = "$LARGEST" ]; then
+            QT_QPA_PLATFORM=offscreen run "$key" paint-inverted "$QFLAME" --inverted --time-to-paint "$f"
+        fi
     done
     say "  run $r of $RUNS done"
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns bench/floor.sh's runs into docs/benchmarks-floor.md: medians, ratios against zcat, igzip and zstd, the
-window's first paint against `qflame top`, and issue #31's goals, with the machine, its load and the build. Also
+window's first paint against `qflame top` (the largest profile's bottom-up too), and the goals of issue #31 and #36's bottom-up first paint, with the machine, its load and the build. Also
 puts the same text into docs/benchmarks.md between the floor markers (at the top when they are missing)."""
 import argparse
 import collections
@@ -63,7 +63,7 @@ def main():
             wall[key, tool].append(float(w))
             rss[key, tool].append(int(r))
             if p != "-":
-                paint[key].append(float(p) / 1000)
+                paint[key, tool].append(float(p) / 1000)
 
     def med(d, k):
         return statistics.median(d[k]) if d.get(k) else None
@@ -104,7 +104,7 @@ def main():
     goals = []
     for key in order:
         z, i, zs = med(wall, (key, "zcat")), med(wall, (key, "igzip -dc")), med(wall, (key, "zstd -dc"))
-        top, pt = med(wall, (key, "qflame top")), med(paint, key)
+        top, pt = med(wall, (key, "qflame top")), med(paint, (key, "paint"))
         pp = med(wall, (key, "pprof -top"))
         floor = z if z is not None else zs
         size = sizes.get(key)
@@ -120,11 +120,15 @@ def main():
             goals.append((f"{key}: `qflame top` {fmt(ri, 2)}x `igzip -dc`", "<= 3.5x", ri is not None and ri <= 3.5))
             rp = ratio(pt, top)
             goals.append((f"{key}: first paint {fmt(rp, 2)}x `qflame top`", "<= 1.25x", rp is not None and rp <= 1.25))
+            pinv = med(paint, (key, "paint-inverted"))
+            rb = ratio(pinv, top)
+            goals.append((f"{key}: bottom-up first paint (`--inverted --time-to-paint`, {fmt(pinv)} s) {fmt(rb, 2)}x "
+                          "`qflame top` (issue #36)", "<= 1.5x", rb is not None and rb <= 1.5))
         elif key.endswith(".zst"):
             goals.append((f"{key}: `qflame top` {fmt(r, 2)}x `zstd -dc`", "<= 1.0x", r is not None and r <= 1.0))
         else:
             goals.append((f"{key}: `qflame top` {fmt(r, 2)}x `zcat`", "<= 1.2x (over 1 MB)", r is not None and r <= 1.2))
-    lines += ["", "Goals of issue #31:", ""]
+    lines += ["", "Goals of issue #31 (and #36's bottom-up first paint):", ""]
     for text, goal, met in goals:
         lines.append(f"- {text} (goal {goal}): {'met' if met else 'NOT met'}")
     text = "\n".join(lines) + "\n"
