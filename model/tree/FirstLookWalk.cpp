@@ -461,7 +461,7 @@ private:
     KeyedNodes m_escaped;               // the nodes stacks escaped to, below a guessed node
     std::vector<Tally> m_escapedTallies;
     std::vector<uint32_t> m_joinedAs;   // of an escaped node that joined the guesses: its guessed id
-    std::vector<uint32_t> m_escapeOf, m_below;   // by cursor: the node it escaped to, and its levels below that
+    std::vector<uint32_t> m_escapeOf, m_below;   // by stack: the node it escaped to, and its levels below that
     Part m_parts[2];
 };
 
