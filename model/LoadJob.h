@@ -24,7 +24,7 @@ namespace qflame {
 // Says that a first look has been shown. The job that sent it waits for this, at most longestWait(), before it
 // builds the rest of the tree on both cores: the window's paint of the first look then has a core to itself. On
 // this project's 2-core VM the paint of r64's first look took 15-20 ms beside the build and 4 ms alone, and the
-// first paint came 20 ms sooner (docs/benchmarks.md, "The first paint's core").
+// first paint came 14-23 ms sooner (docs/benchmarks.md, "The first paint's core").
 class FirstLookShown {
 public:
     void notify();
