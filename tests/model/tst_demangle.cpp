@@ -3,6 +3,7 @@
 // the exact names below; readable names are never changed; frames whose names become equal merge with their
 // values summed exactly; and the CLI's --demangle.
 #include "PerfTestProgram.h"
+#include "RunProgram.h"
 #include "formats/ProfileInput.h"
 #include "formats/StackProfile.h"
 #include "names/Demangle.h"
@@ -20,23 +21,9 @@
 #include <map>
 
 using namespace qflame;
+using qflame::test::runProgram;
 
 namespace {
-
-QString run(const QString &program, const QStringList &args, const QString &dir, int *exitCode,
-            const QByteArray &input = {}, QString *errors = nullptr)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(program, args);
-    p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(60000);
-    *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    if (errors)
-        *errors = QString::fromLocal8Bit(p.readAllStandardError());
-    return QString::fromUtf8(p.readAllStandardOutput());
-}
 
 QString demangled(const char *name, DemangleMode mode)
 {
@@ -86,15 +73,13 @@ void tst_Demangle::fullIsCxxfilt()
     if (cxxfilt.isEmpty() || gxx.isEmpty() || nm.isEmpty())
         QSKIP("c++filt, nm (binutils) or g++ is not installed");
     QTemporaryDir dir;
-    QFile src(dir.filePath(QStringLiteral("prog.cpp")));
-    QVERIFY(src.open(QIODevice::WriteOnly) && src.write(qflame::test::kPerfProgram) > 0);
-    src.close();
+    QVERIFY(qflame::test::writePerfProgram(dir.path()));
     int code = 0;
     QString errors;
-    run(gxx, {"-O1", "-fno-omit-frame-pointer", "-o", "prog", "prog.cpp"}, dir.path(), &code, {}, &errors);
+    runProgram(gxx, {"-O1", "-fno-omit-frame-pointer", "-o", "prog", "prog.cpp"}, dir.path(), &code, &errors);
     QVERIFY2(code == 0, qPrintable(errors));
     QStringList names;
-    for (const QString &line : run(nm, {"--defined-only", "prog"}, dir.path(), &code).split(QLatin1Char('\n'))) {
+    for (const QString &line : runProgram(nm, {"--defined-only", "prog"}, dir.path(), &code).split(QLatin1Char('\n'))) {
         const QString symbol = line.section(QLatin1Char(' '), -1);
         if (symbol.startsWith(QLatin1String("_Z")))
             names << symbol;
@@ -104,7 +89,7 @@ void tst_Demangle::fullIsCxxfilt()
     const int fromProgram = int(names.size());
     names << handPicked();
     const QStringList filtered =
-        run(cxxfilt, {}, dir.path(), &code, (names.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8()).split(QLatin1Char('\n'));
+        runProgram(cxxfilt, {}, dir.path(), &code, nullptr, (names.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8()).split(QLatin1Char('\n'));
     QCOMPARE(code, 0);
     QVERIFY(filtered.mid(0, fromProgram).contains(QStringLiteral("work::Mixer::mix(long, int) const")));
     for (qsizetype i = 0; i < names.size(); ++i) {
@@ -217,14 +202,14 @@ void tst_Demangle::cliOption()
     f.close();
     int code = 0;
     const QString bin = QStringLiteral(QFLAME_BINARY);
-    QCOMPARE(run(bin, {"top", "--tsv", "m.folded"}, dir.path(), &code), QStringLiteral("7\t7\twork::accumulate\n0\t7\tmain\n"));
+    QCOMPARE(runProgram(bin, {"top", "--tsv", "m.folded"}, dir.path(), &code), QStringLiteral("7\t7\twork::accumulate\n0\t7\tmain\n"));
     QCOMPARE(code, 0);
-    QCOMPARE(run(bin, {"top", "m.folded", "--tsv", "--demangle=templates"}, dir.path(), &code),
+    QCOMPARE(runProgram(bin, {"top", "m.folded", "--tsv", "--demangle=templates"}, dir.path(), &code),
              QStringLiteral("4\t4\twork::accumulate<double>\n3\t3\twork::accumulate<int>\n0\t7\tmain\n"));
-    QCOMPARE(run(bin, {"top", "--tsv", "m.folded", "--demangle", "none"}, dir.path(), &code).section(QLatin1Char('\n'), 0, 0),
+    QCOMPARE(runProgram(bin, {"top", "--tsv", "m.folded", "--demangle", "none"}, dir.path(), &code).section(QLatin1Char('\n'), 0, 0),
              QStringLiteral("4\t4\t_ZN4work10accumulateIdEET_RKSt6vectorIS1_SaIS1_EEi"));
     QString errors;
-    run(bin, {"top", "m.folded", "--demangle", "pretty"}, dir.path(), &code, {}, &errors);
+    runProgram(bin, {"top", "m.folded", "--demangle", "pretty"}, dir.path(), &code, &errors);
     QCOMPARE(code, 1);
     QVERIFY2(errors.contains(QLatin1String("--demangle must be none, simple, templates or full, not 'pretty'")), qPrintable(errors));
 }

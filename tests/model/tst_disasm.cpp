@@ -6,6 +6,7 @@
 #include "GoToolchain.h"
 #include "PerfTestProgram.h"
 #include "PgoTestSupport.h"
+#include "RunProgram.h"
 #include "disasm/DisasmDiff.h"
 #include "disasm/Objdump.h"
 #include "report/ListingColumns.h"
@@ -24,6 +25,7 @@
 #include <set>
 
 using namespace qflame;
+using qflame::test::runProgram;
 using namespace qflame::pgotest;
 
 namespace {
@@ -80,18 +82,6 @@ Costs qflameDisasm(const QByteArray &tsv, QMap<QByteArray, Cost> *byLine = nullp
         }
     }
     return out;
-}
-
-QString runIn(const QString &program, const QStringList &args, const QString &dir, int *code, QString *err = nullptr)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(program, args);
-    p.waitForFinished(180000);
-    *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    if (err)
-        *err = QString::fromLocal8Bit(p.readAllStandardError());
-    return QString::fromUtf8(p.readAllStandardOutput());
 }
 
 }   // namespace
@@ -264,30 +254,28 @@ void tst_Disasm::perfRecordCounted()
     if (perf.isEmpty() || gxx.isEmpty())
         QSKIP("perf (linux-perf) or g++ is not installed");
     QTemporaryDir dir;
-    QFile src(dir.filePath(QStringLiteral("prog.cpp")));
-    QVERIFY(src.open(QIODevice::WriteOnly) && src.write(qflame::test::kPerfProgram) > 0);
-    src.close();
+    QVERIFY(qflame::test::writePerfProgram(dir.path()));
     int code = 0;
     QString err;
-    runIn(gxx, {"-O1", "-g", "-fno-omit-frame-pointer", "-no-pie", "-o", "prog", "prog.cpp"}, dir.path(), &code, &err);
+    runProgram(gxx, {"-O1", "-g", "-fno-omit-frame-pointer", "-no-pie", "-o", "prog", "prog.cpp"}, dir.path(), &code, &err);
     QVERIFY2(code == 0, qPrintable(err));
-    runIn(perf, {"record", "--call-graph", "fp", "-F", "999", "-o", "perf.data", "./prog"}, dir.path(), &code, &err);
+    runProgram(perf, {"record", "--call-graph", "fp", "-F", "999", "-o", "perf.data", "./prog"}, dir.path(), &code, &err);
     if (code != 0)
         QSKIP(qPrintable(QStringLiteral("perf cannot record here: ") + err.left(200)));
-    const QString script = runIn(perf, {"script", "-i", "perf.data"}, dir.path(), &code);
+    const QString script = runProgram(perf, {"script", "-i", "perf.data"}, dir.path(), &code);
     QCOMPARE(code, 0);
     QFile out(dir.filePath(QStringLiteral("perf.txt")));
     QVERIFY(out.open(QIODevice::WriteOnly) && out.write(script.toUtf8()) > 0);
     out.close();
 
     // leaf's range from nm, its instructions' addresses from objdump (boundaries only, no costs).
-    const QString nm = runIn(QStringLiteral("nm"), {"-S", "prog"}, dir.path(), &code);
+    const QString nm = runProgram(QStringLiteral("nm"), {"-S", "prog"}, dir.path(), &code);
     static const QRegularExpression sym(QStringLiteral(R"(^([0-9a-f]+) ([0-9a-f]+) T _Z4leafl$)"),
                                         QRegularExpression::MultilineOption);
     const auto m = sym.match(nm);
     QVERIFY(m.hasMatch());
     const uint64_t start = m.captured(1).toULongLong(nullptr, 16), end = start + m.captured(2).toULongLong(nullptr, 16);
-    const QString dump = runIn(QStringLiteral("objdump"),
+    const QString dump = runProgram(QStringLiteral("objdump"),
                                {"-d", "--no-show-raw-insn", "--start-address=0x" + QString::number(start, 16),
                                 "--stop-address=0x" + QString::number(end, 16), "prog"},
                                dir.path(), &code);
@@ -406,7 +394,7 @@ void tst_Disasm::errors()
 
     // Stripped: no symbols to find the function by.
     int code = 0;
-    runIn(QStringLiteral("strip"), {"-o", "stripped", binary}, m_dir.path(), &code);
+    runProgram(QStringLiteral("strip"), {"-o", "stripped", binary}, m_dir.path(), &code);
     QCOMPARE(code, 0);
     const QString stripped = m_dir.filePath(QStringLiteral("stripped"));
     const Run noSymbols = runQflame({QStringLiteral("disasm"), QStringLiteral("main"), profileFor(stripped, "", "stripped.pb")});

@@ -4,6 +4,7 @@
 // and without -F +srcline) with pprof's inline markers. They skip where perf events are not permitted.
 #include "PerfScriptSums.h"
 #include "PerfTestProgram.h"
+#include "RunProgram.h"
 #include "formats/ProfileInput.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
@@ -17,6 +18,7 @@
 #include <map>
 
 using namespace qflame;
+using qflame::test::runProgram;
 using qflame::test::flatCum;
 using qflame::test::types;
 
@@ -167,22 +169,6 @@ std::map<QString, std::pair<int64_t, int64_t>> flatCumAt(const std::shared_ptr<c
     return out;
 }
 
-QString run(const QString &program, const QStringList &args, const QString &dir, int *exitCode = nullptr,
-            QString *errors = nullptr, const QByteArray &input = {})
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(program, args);
-    p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(120000);
-    if (exitCode)
-        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    if (errors)
-        *errors = QString::fromLocal8Bit(p.readAllStandardError());
-    return QString::fromUtf8(p.readAllStandardOutput());
-}
-
 }   // namespace
 
 class tst_PerfRecord : public QObject {
@@ -200,21 +186,19 @@ void tst_PerfRecord::realPerfRecord()
     if (perf.isEmpty() || gxx.isEmpty() || cxxfilt.isEmpty())
         QSKIP("perf (linux-perf), g++ or c++filt (binutils) is not installed");
     QTemporaryDir dir;
-    QFile src(dir.filePath(QStringLiteral("prog.cpp")));
-    QVERIFY(src.open(QIODevice::WriteOnly) && src.write(qflame::test::kPerfProgram) > 0);
-    src.close();
+    QVERIFY(qflame::test::writePerfProgram(dir.path()));
     int code = 0;
     QString errors;
-    run(gxx, {"-O1", "-fno-omit-frame-pointer", "-o", "prog", "prog.cpp"}, dir.path(), &code, &errors);
+    runProgram(gxx, {"-O1", "-fno-omit-frame-pointer", "-o", "prog", "prog.cpp"}, dir.path(), &code, &errors);
     QVERIFY2(code == 0, qPrintable(errors));
-    run(perf, {"record", "--call-graph", "fp", "-F", "999", "-o", "perf.data", "./prog"}, dir.path(), &code, &errors);
+    runProgram(perf, {"record", "--call-graph", "fp", "-F", "999", "-o", "perf.data", "./prog"}, dir.path(), &code, &errors);
     if (code != 0 && (errors.contains(QLatin1String("perf_event_paranoid")) || errors.contains(QLatin1String("ermission")) ||
                       errors.contains(QLatin1String("not permitted"))))
         QSKIP(qPrintable(QStringLiteral("perf events are not permitted here: ") + errors.left(200)));
     QVERIFY2(code == 0, qPrintable(errors));
-    const QString text = run(perf, {"script", "-i", "perf.data"}, dir.path(), &code);
+    const QString text = runProgram(perf, {"script", "-i", "perf.data"}, dir.path(), &code);
     QCOMPARE(code, 0);
-    const QString mangledText = run(perf, {"script", "-i", "perf.data", "--no-demangle"}, dir.path(), &code);
+    const QString mangledText = runProgram(perf, {"script", "-i", "perf.data", "--no-demangle"}, dir.path(), &code);
     QCOMPARE(code, 0);
 
     // perf's own demangled names, read as they are: flat and cum of both sample types equal the collapse.
@@ -235,7 +219,7 @@ void tst_PerfRecord::realPerfRecord()
             mangled << m.captured(1);
     QVERIFY2(mangled.size() >= 3, qPrintable(mangled.join(QLatin1Char(' '))));
     const QStringList filtered =
-        run(cxxfilt, {}, dir.path(), &code, nullptr, (mangled.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8())
+        runProgram(cxxfilt, {}, dir.path(), &code, nullptr, (mangled.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8())
             .split(QLatin1Char('\n'));
     QHash<QString, QString> byCxxfilt;
     for (qsizetype i = 0; i < mangled.size(); ++i)
@@ -268,7 +252,7 @@ void tst_PerfRecord::realPerfRecord()
     QVERIFY(m.open(QIODevice::WriteOnly) && m.write(mbytes) == mbytes.size());
     m.close();
     std::map<QString, std::pair<int64_t, int64_t>> cli;
-    for (const QString &row : run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--demangle", "full", "mangled.txt"},
+    for (const QString &row : runProgram(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--demangle", "full", "mangled.txt"},
                                   dir.path(), &code).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         cli[row.section(QLatin1Char('\t'), 2)] = {row.section(QLatin1Char('\t'), 0, 0).toLongLong(),
                                                   row.section(QLatin1Char('\t'), 1, 1).toLongLong()};
@@ -279,7 +263,7 @@ void tst_PerfRecord::realPerfRecord()
     for (const QString &line : mangledText.split(QLatin1Char('\n')))
         if (const auto h = progHeader.match(line); h.hasMatch())
             progTotal += h.captured(1).toLongLong();
-    const QString focused = run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--tagfocus", "comm=prog", "mangled.txt"},
+    const QString focused = runProgram(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "--tagfocus", "comm=prog", "mangled.txt"},
                                 dir.path(), &code);
     QCOMPARE(code, 0);
     int64_t focusedTotal = 0;
@@ -307,16 +291,16 @@ void tst_PerfRecord::realPerfRecordInline()
     src.close();
     int code = 0;
     QString errors;
-    run(gxx, {"-O2", "-g", "-fno-omit-frame-pointer", "-o", "inl", "inl.cpp"}, dir.path(), &code, &errors);
+    runProgram(gxx, {"-O2", "-g", "-fno-omit-frame-pointer", "-o", "inl", "inl.cpp"}, dir.path(), &code, &errors);
     QVERIFY2(code == 0, qPrintable(errors));
-    run(perf, {"record", "--call-graph", "dwarf", "-F", "999", "-o", "perf.data", "./inl"}, dir.path(), &code, &errors);
+    runProgram(perf, {"record", "--call-graph", "dwarf", "-F", "999", "-o", "perf.data", "./inl"}, dir.path(), &code, &errors);
     if (code != 0 && (errors.contains(QLatin1String("perf_event_paranoid")) || errors.contains(QLatin1String("ermission")) ||
                       errors.contains(QLatin1String("not permitted"))))
         QSKIP(qPrintable(QStringLiteral("perf events are not permitted here: ") + errors.left(200)));
     QVERIFY2(code == 0, qPrintable(errors));
-    const QString text = run(perf, {"script", "-i", "perf.data", "--inline"}, dir.path(), &code);
+    const QString text = runProgram(perf, {"script", "-i", "perf.data", "--inline"}, dir.path(), &code);
     QCOMPARE(code, 0);
-    const QString withLines = run(perf, {"script", "-i", "perf.data", "--inline", "-F", "+srcline"}, dir.path(), &code);
+    const QString withLines = runProgram(perf, {"script", "-i", "perf.data", "--inline", "-F", "+srcline"}, dir.path(), &code);
     QCOMPARE(code, 0);
 
     const InlineCollapse expected = collapseInline(text);
@@ -371,7 +355,7 @@ void tst_PerfRecord::realPerfRecordInline()
     QVERIFY(saved.open(QIODevice::WriteOnly) && saved.write(bytes) == bytes.size());
     saved.close();
     std::map<QString, std::pair<int64_t, int64_t>> cli, expectedCli;
-    for (const QString &row : run(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "inline.txt"}, dir.path(), &code)
+    for (const QString &row : runProgram(QStringLiteral(QFLAME_BINARY), {"top", "--tsv", "inline.txt"}, dir.path(), &code)
                                   .split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         cli[row.section(QLatin1Char('\t'), 2)] = {row.section(QLatin1Char('\t'), 0, 0).toLongLong(),
                                                   row.section(QLatin1Char('\t'), 1, 1).toLongLong()};

@@ -3,6 +3,10 @@
 // enough for perf record -F 999 to sample it.
 #pragma once
 
+#include <QDir>
+#include <QFile>
+#include <QString>
+
 namespace qflame::test {
 
 inline constexpr const char *kPerfProgram = R"(#include <cstdio>
@@ -49,5 +53,12 @@ int main(int argc, char **) {
     std::printf("%ld\n", t);
 }
 )";
+
+// Writes kPerfProgram to DIR/prog.cpp; false when it cannot.
+inline bool writePerfProgram(const QString &dir)
+{
+    QFile src(QDir(dir).filePath(QStringLiteral("prog.cpp")));
+    return src.open(QIODevice::WriteOnly) && src.write(kPerfProgram) > 0;
+}
 
 }   // namespace qflame::test

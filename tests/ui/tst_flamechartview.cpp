@@ -4,6 +4,7 @@
 // heatmap, a Shift+drag's second range shown as the model's diff, the search dimming the chart. With
 // QFLAME_SCREENSHOT_DIR set, a real `perf record` of a program built here is shown and saved there as
 // time-tab.png and time-diff.png.
+#include "RunProgram.h"
 #include "compare/DiffView.h"
 #include "controls/SearchBar.h"
 #include "flame/FlameGraphWidget.h"
@@ -25,6 +26,7 @@
 #include <QWheelEvent>
 
 using namespace qflame;
+using qflame::test::runProgram;
 
 class tst_FlameChartView : public QObject {
     Q_OBJECT
@@ -279,18 +281,6 @@ int main() {
 }
 )";
 
-QString run(const QString &program, const QStringList &args, const QString &dir, int *code, QString *errors = nullptr)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(program, args);
-    p.waitForFinished(120000);
-    *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    if (errors)
-        *errors = QString::fromLocal8Bit(p.readAllStandardError());
-    return QString::fromLocal8Bit(p.readAllStandardOutput());
-}
-
 }   // namespace
 
 void tst_FlameChartView::realPerfRecording()
@@ -305,14 +295,14 @@ void tst_FlameChartView::realPerfRecording()
     src.close();
     int code = 0;
     QString errors;
-    run(gxx, {"-O1", "-fno-omit-frame-pointer", "-pthread", "-o", "prog", "prog.cpp"}, dir.path(), &code, &errors);
+    runProgram(gxx, {"-O1", "-fno-omit-frame-pointer", "-pthread", "-o", "prog", "prog.cpp"}, dir.path(), &code, &errors);
     QVERIFY2(code == 0, qPrintable(errors));
-    run(perf, {"record", "--call-graph", "fp", "-F", "999", "-o", "perf.data", "./prog"}, dir.path(), &code, &errors);
+    runProgram(perf, {"record", "--call-graph", "fp", "-F", "999", "-o", "perf.data", "./prog"}, dir.path(), &code, &errors);
     if (code != 0 && (errors.contains(QLatin1String("perf_event_paranoid")) || errors.contains(QLatin1String("ermission")) ||
                       errors.contains(QLatin1String("not permitted"))))
         QSKIP(qPrintable(QStringLiteral("perf events are not permitted here: ") + errors.left(200)));
     QVERIFY2(code == 0, qPrintable(errors));
-    const QByteArray text = run(perf, {"script", "-i", "perf.data"}, dir.path(), &code).toUtf8();
+    const QByteArray text = runProgram(perf, {"script", "-i", "perf.data"}, dir.path(), &code).toUtf8();
     QCOMPARE(code, 0);
     const auto profile = read(text, "prog.perf");
     QVERIFY(profile->timeline);
