@@ -3,6 +3,7 @@
 #include "formats/ProfileInput.h"
 #include "io/Inflater.h"
 #include "pprof/PprofDecoder.h"
+#include "pprof/MetadataWire.h"
 #include "pprof/SampleWire.h"
 #include "profile.pb.h"
 
@@ -16,7 +17,7 @@ namespace pb = perftools::profiles;
 
 namespace {
 
-std::string compareSamples(const pb::Profile &whole, const Profile &ours)
+std::string compareProfiles(const pb::Profile &whole, const Profile &ours)
 {
     if (ours.strings.size() != size_t(whole.string_table_size()))
         return "string table sizes differ";
@@ -26,6 +27,26 @@ std::string compareSamples(const pb::Profile &whole, const Profile &ours)
     if (ours.locations.size() != size_t(whole.location_size()) ||
         ours.functions.size() != size_t(whole.function_size()) || ours.mappings.size() != size_t(whole.mapping_size()))
         return "location, function or mapping counts differ";
+    for (int i = 0; i < whole.function_size(); ++i) {
+        const pb::Function &w = whole.function(i);
+        const Function &f = ours.functions[size_t(i)];
+        if (f.id != w.id() || int64_t(f.name) != w.name() || int64_t(f.systemName) != w.system_name() ||
+            int64_t(f.filename) != w.filename() || f.startLine != w.start_line())
+            return "function " + std::to_string(i + 1) + " differs";
+    }
+    for (int i = 0; i < whole.location_size(); ++i) {
+        const pb::Location &w = whole.location(i);
+        const Location &l = ours.locations[size_t(i)];
+        if (l.id != w.id() || l.address != w.address() || l.isFolded != w.is_folded() ||
+            (l.mapping == kNone ? 0 : ours.mappings[l.mapping].id) != w.mapping_id() ||
+            l.lineCount != uint32_t(w.line_size()))
+            return "location " + std::to_string(i + 1) + " differs";
+        for (int k = 0; k < w.line_size(); ++k) {
+            const Line &ln = ours.lines[l.firstLine + uint32_t(k)];
+            if (ln.line != w.line(k).line() || ours.functions[ln.function].id != w.line(k).function_id())
+                return "location " + std::to_string(i + 1) + ": line " + std::to_string(k + 1) + " differs";
+        }
+    }
     if (ours.sampleCount() != size_t(whole.sample_size()))
         return "sample counts differ";
     const size_t nTypes = ours.sampleTypes.size();
@@ -85,7 +106,7 @@ std::string crossCheckPprof(std::string_view raw)
     if (wholeParses != oursParses)
         return std::string("the whole-message parse ") + (wholeParses ? "accepts" : "rejects") +
                " what the decoder " + (oursParses ? "accepts" : "rejects") + (error.empty() ? "" : ": " + error);
-    return wholeParses && oursValid ? compareSamples(whole, ours) : std::string();
+    return wholeParses && oursValid ? compareProfiles(whole, ours) : std::string();
 }
 
 std::string crossCheckSampleWire(std::string_view bytes)
@@ -128,6 +149,51 @@ std::string crossCheckSampleWire(std::string_view bytes)
         if (int64_t(l.key) != w.key() || int64_t(l.str) != w.str() || l.num != w.num() ||
             int64_t(l.numUnit) != w.num_unit())
             return "label " + std::to_string(i) + " differs";
+    }
+    return {};
+}
+
+std::string crossCheckMetadataWire(std::string_view bytes)
+{
+    if (bytes.size() > size_t(INT_MAX))
+        return {};
+    const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
+    wire::FunctionFields f{7, 7, 7, 7, 7};   // something before, which must stay as it was on a refusal
+    if (!wire::decodeFunction(p, p + bytes.size(), f)) {
+        if (f.id != 7 || f.name != 7 || f.systemName != 7 || f.filename != 7 || f.startLine != 7)
+            return "the hand-written decoder changed a function it refused";
+    } else {
+        pb::Function w;
+        if (!w.ParseFromArray(bytes.data(), int(bytes.size())))
+            return "the hand-written decoder takes a function libprotobuf refuses";
+        if (!w.GetReflection()->GetUnknownFields(w).empty())
+            return "the hand-written decoder takes a function with unknown fields";
+        if (f.id != w.id() || f.name != w.name() || f.systemName != w.system_name() || f.filename != w.filename() ||
+            f.startLine != w.start_line())
+            return "the decoders read a function differently";
+    }
+    wire::LocationFields l{7, 7, 7, true};
+    std::vector<wire::LineFields> lines;
+    if (!wire::decodeLocation(p, p + bytes.size(), l, lines)) {
+        if (l.id != 7 || l.mappingId != 7 || l.address != 7 || !l.isFolded)
+            return "the hand-written decoder changed a location it refused";
+        return {};
+    }
+    pb::Location w;
+    if (!w.ParseFromArray(bytes.data(), int(bytes.size())))
+        return "the hand-written decoder takes a location libprotobuf refuses";
+    if (!w.GetReflection()->GetUnknownFields(w).empty())
+        return "the hand-written decoder takes a location with unknown fields";
+    if (l.id != w.id() || l.mappingId != w.mapping_id() || l.address != w.address() || l.isFolded != w.is_folded() ||
+        lines.size() != size_t(w.line_size()))
+        return "the decoders read a location differently";
+    for (int k = 0; k < w.line_size(); ++k) {
+        const pb::Line &wl = w.line(k);
+        if (!wl.GetReflection()->GetUnknownFields(wl).empty())
+            return "the hand-written decoder takes a line with unknown fields";
+        const wire::LineFields &ln = lines[size_t(k)];
+        if (ln.functionId != wl.function_id() || ln.line != wl.line() || ln.column != wl.column())
+            return "line " + std::to_string(k + 1) + " differs";
     }
     return {};
 }

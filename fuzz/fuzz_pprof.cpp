@@ -1,8 +1,8 @@
 // libFuzzer target: the pprof reader, then a call tree and flat table of each sample type (Exercise.h). Two
 // differential checks on the same input: the streaming decoder against libprotobuf's whole-message parse of the
 // inflated bytes, and compressed input read in tiny blocks (fields straddling them) against the default blocks.
-// And two of the parts on their own: the input as one Sample message through the hand-written decoder against
-// libprotobuf, and gzip input through zlib against ISA-L.
+// And three of the parts on their own: the input as one Sample message, and as one Function and one Location,
+// through the hand-written decoders against libprotobuf, and gzip input through zlib against ISA-L.
 #include "Exercise.h"
 #include "formats/ProfileInput.h"
 #include "io/InflatingStream.h"
@@ -73,6 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         disagree("zlib and ISA-L disagree", gzip);
     if (const std::string sample = fuzz::crossCheckSampleWire(bytes); !sample.empty())
         disagree("hand-written sample decoder and libprotobuf disagree", sample);
+    if (const std::string metadata = fuzz::crossCheckMetadataWire(bytes); !metadata.empty())
+        disagree("hand-written function or location decoder and libprotobuf disagree", metadata);
 
     std::string raw;
     try {

@@ -66,27 +66,40 @@ void MetadataReader::addMapping(const pb::Mapping &m)
 
 void MetadataReader::addFunction(const pb::Function &f)
 {
+    addFunction(wire::FunctionFields{f.id(), f.name(), f.system_name(), f.filename(), f.start_line()});
+}
+
+void MetadataReader::addFunction(const wire::FunctionFields &f)
+{
     const size_t i = m_out.functions.size();
     Function &o = m_out.functions.emplace_back();
-    o.id = f.id();
-    o.name = keep(f.name(), FunctionName, i);
-    o.systemName = keep(f.system_name(), FunctionSystemName, i);
-    o.filename = keep(f.filename(), FunctionFilename, i);
-    o.startLine = f.start_line();
+    o.id = f.id;
+    o.name = keep(f.name, FunctionName, i);
+    o.systemName = keep(f.systemName, FunctionSystemName, i);
+    o.filename = keep(f.filename, FunctionFilename, i);
+    o.startLine = f.startLine;
 }
 
 void MetadataReader::addLocation(const pb::Location &l)
 {
+    m_lines.clear();
+    for (const pb::Line &ln : l.line())
+        m_lines.push_back(wire::LineFields{ln.function_id(), ln.line(), ln.column()});
+    addLocation(wire::LocationFields{l.id(), l.mapping_id(), l.address(), l.is_folded()}, m_lines);
+}
+
+void MetadataReader::addLocation(const wire::LocationFields &l, const std::vector<wire::LineFields> &lines)
+{
     Location &o = m_out.locations.emplace_back();
-    o.id = l.id();
-    o.address = l.address();
-    o.isFolded = l.is_folded();
+    o.id = l.id;
+    o.address = l.address;
+    o.isFolded = l.isFolded;
     o.firstLine = uint32_t(m_out.lines.size());
-    o.lineCount = uint32_t(l.line_size());
-    m_locationMappingIds.push_back(l.mapping_id());
-    for (const pb::Line &ln : l.line()) {
-        m_out.lines.push_back(Line{kNone, ln.line(), 0});
-        m_lineFunctionIds.push_back(ln.function_id());
+    o.lineCount = uint32_t(lines.size());
+    m_locationMappingIds.push_back(l.mappingId);
+    for (const wire::LineFields &ln : lines) {
+        m_out.lines.push_back(Line{kNone, ln.line, 0});   // no column: go tool pprof 1.19 reads none
+        m_lineFunctionIds.push_back(ln.functionId);
     }
 }
 

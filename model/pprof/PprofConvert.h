@@ -4,6 +4,7 @@
 // refer to usually come later in the file. finish() then checks and resolves them all.
 #pragma once
 
+#include "pprof/MetadataWire.h"
 #include "pprof/Profile.h"
 
 #include <cstdint>
@@ -48,6 +49,9 @@ public:
     void addMapping(const perftools::profiles::Mapping &m);
     void addFunction(const perftools::profiles::Function &f);
     void addLocation(const perftools::profiles::Location &l);
+    // The same from the hand-written decoder (MetadataWire.h).
+    void addFunction(const wire::FunctionFields &f);
+    void addLocation(const wire::LocationFields &l, const std::vector<wire::LineFields> &lines);
 
     // Fills out's sample types and header fields from `rest` (the fields not streamed: its samples, strings,
     // mappings, functions and locations are ignored), then checks the string indexes and resolves the ids of
@@ -65,6 +69,7 @@ private:
     Profile &m_out;
     std::vector<uint64_t> m_locationMappingIds;   // per location, as read (0: none)
     std::vector<uint64_t> m_lineFunctionIds;      // per line, as read
+    std::vector<wire::LineFields> m_lines;        // a parsed location's, reused
     // String indexes that do not fit 32 bits are kept as kBadIndex, their value here for the error message.
     std::unordered_map<uint64_t, int64_t> m_wideIndexes;
 };

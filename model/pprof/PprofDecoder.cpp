@@ -3,6 +3,7 @@
 #include "io/BesideThread.h"
 #include "io/Prefault.h"
 #include "io/ReadOptions.h"
+#include "pprof/MetadataWire.h"
 #include "pprof/PprofConvert.h"
 #include "pprof/PprofRestFields.h"
 #include "pprof/SampleWire.h"
@@ -65,9 +66,23 @@ public:
             } else if (field == pb::Profile::kStringTableFieldNumber) {
                 ok = readString(in, scratch);
             } else if (field == pb::Profile::kLocationFieldNumber) {
-                ok = readItem(in, scratch, m_location, "location", [this] { m_metadata.addLocation(m_location); });
+                ok = readItem(in, scratch, m_location, "location", [this] { m_metadata.addLocation(m_location); },
+                              [this](CodedInputStream &, const uint8_t *data, uint32_t size) {
+                                  wire::LocationFields l;
+                                  if (!wire::decodeLocation(data, data + size, l, m_lines))
+                                      return false;
+                                  m_metadata.addLocation(l, m_lines);
+                                  return true;
+                              });
             } else if (field == pb::Profile::kFunctionFieldNumber) {
-                ok = readItem(in, scratch, m_function, "function", [this] { m_metadata.addFunction(m_function); });
+                ok = readItem(in, scratch, m_function, "function", [this] { m_metadata.addFunction(m_function); },
+                              [this](CodedInputStream &, const uint8_t *data, uint32_t size) {
+                                  wire::FunctionFields f;
+                                  if (!wire::decodeFunction(data, data + size, f))
+                                      return false;
+                                  m_metadata.addFunction(f);
+                                  return true;
+                              });
             } else if (field == pb::Profile::kMappingFieldNumber) {
                 ok = readItem(in, scratch, m_mapping, "mapping", [this] { m_metadata.addMapping(m_mapping); });
             } else if (field == pb::Profile::kSampleTypeFieldNumber || field == pb::Profile::kPeriodTypeFieldNumber ||
@@ -467,6 +482,7 @@ private:
     pb::Location m_location;
     pb::Function m_function;
     pb::Mapping m_mapping;
+    std::vector<wire::LineFields> m_lines;     // the hand-decoded location's, reused
     MetadataReader m_metadata{m_out};
     RestFields m_rest{m_limits};               // the fields not streamed (sample types, header)
     std::vector<uint64_t> m_bigIds;

@@ -9,6 +9,7 @@
 #include "PprofCrossCheck.h"
 #include "profile.pb.h"
 #include "ProfileFactory.h"
+#include "WireWriter.h"
 
 #include <QFile>
 #include <QTest>
@@ -20,6 +21,7 @@
 #include <random>
 
 using namespace qflame;
+using qflame::test::Wire;
 namespace pb = perftools::profiles;
 
 namespace {
@@ -64,19 +66,6 @@ pb::Profile manySamples(int n)
     }
     return p;
 }
-
-// Wire-format writing for hand-made messages.
-struct Wire {
-    std::string bytes;
-    void varint(uint64_t v)
-    {
-        google::protobuf::io::StringOutputStream stream(&bytes);
-        google::protobuf::io::CodedOutputStream(&stream).WriteVarint64(v);
-    }
-    void tag(int field, int wireType) { varint(uint64_t(field) << 3 | uint64_t(wireType)); }
-    void varintField(int field, uint64_t v) { tag(field, 0), varint(v); }
-    void bytesField(int field, const std::string &b) { tag(field, 2), varint(b.size()), bytes += b; }
-};
 
 }   // namespace
 
