@@ -359,40 +359,17 @@ private:
             m_read.store(uint64_t(in.CurrentPosition()), std::memory_order_relaxed);
     }
 
-    // A message on its own may nest one level deeper than inside the profile. Only unknown fields (groups) can
-    // nest at all, so only a message that has some, in itself or in its parts, is parsed again with the depth
-    // it has in the profile.
+    // A message on its own may nest one level deeper than inside the profile; only unknown fields (groups) can
+    // nest at all. So it is parsed with the depth it has in the profile. (The items the hand-written decoders
+    // take never come here; the lite runtime has no public way to ask whether a message has unknown fields.)
     template <typename Message>
     static bool parseAlone(Message &message, const void *data, uint32_t size)
     {
-        if (!message.ParseFromArray(data, int(size)))
-            return false;
-        if (!hasUnknownFields(message))
-            return true;
         CodedInputStream in(static_cast<const uint8_t *>(data), int(size));
         in.SetRecursionLimit(CodedInputStream::GetDefaultRecursionLimit() - 1);
-        return message.ParseFromCodedStream(&in);
-    }
-    // The reflection object is looked up once: asking each message for it costs a descriptor lookup per
-    // sample (2-3% of a decode).
-    template <typename Message>
-    static bool unknown(const Message &m)
-    {
-        static const google::protobuf::Reflection *const reflection = Message::GetReflection();
-        return !reflection->GetUnknownFields(m).empty();
-    }
-    static bool hasUnknownFields(const pb::Sample &s)
-    {
-        return unknown(s) || std::any_of(s.label().begin(), s.label().end(), unknown<pb::Label>);
-    }
-    static bool hasUnknownFields(const pb::Location &l)
-    {
-        return unknown(l) || std::any_of(l.line().begin(), l.line().end(), unknown<pb::Line>);
-    }
-    template <typename Message>
-    static bool hasUnknownFields(const Message &m)   // no parts
-    {
-        return unknown(m);
+        // A message ends at the end of its bytes, not at an end-group tag (which ParseFromCodedStream stops at
+        // and leaves to its caller, as ParseFromArray does not).
+        return message.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
     }
 
     // Samples must all have as many values as there are types; the first and the first that differs from it

@@ -120,8 +120,22 @@ bool RestFields::flush()
                            " sample types");
     if (uint64_t(m_parsed.comment_size()) + uint64_t(chunk.comment_size()) > m_limits.maxComments)
         throw ProfileError("malformed profile: more than " + std::to_string(m_limits.maxComments) + " comments");
-    chunk.DiscardUnknownFields();
-    m_parsed.MergeFrom(chunk);
+    // What MergeFrom would do, but without the unknown fields, which are not kept (the lite runtime has no
+    // DiscardUnknownFields): repeated fields appended, the period type's non-zero fields merged, and the
+    // scalars set in this chunk below.
+    for (const pb::ValueType &vt : chunk.sample_type()) {
+        pb::ValueType *kept = m_parsed.add_sample_type();
+        kept->set_type(vt.type());
+        kept->set_unit(vt.unit());
+    }
+    if (chunk.has_period_type()) {
+        pb::ValueType *kept = m_parsed.mutable_period_type();
+        if (chunk.period_type().type() != 0)
+            kept->set_type(chunk.period_type().type());
+        if (chunk.period_type().unit() != 0)
+            kept->set_unit(chunk.period_type().unit());
+    }
+    m_parsed.mutable_comment()->Add(chunk.comment().begin(), chunk.comment().end());
     const auto set = [this](int field) { return (m_chunkScalars >> field & 1) != 0; };
     if (set(pb::Profile::kDropFramesFieldNumber))
         m_parsed.set_drop_frames(chunk.drop_frames());
