@@ -35,41 +35,33 @@ struct LocationFields {
 inline bool decodeFunction(const uint8_t *p, const uint8_t *end, FunctionFields &f)
 {
     FunctionFields r;
-    while (p < end) {
-        const uint8_t tag = *p++;
-        uint64_t v;
-        if (!(p = varint(p, end, v)))
-            return false;
+    const bool known = varintFields(p, end, [&r](uint8_t tag, uint64_t v) {
         switch (tag) {
-        case 0x08: r.id = v; break;
-        case 0x10: r.name = int64_t(v); break;
-        case 0x18: r.systemName = int64_t(v); break;
-        case 0x20: r.filename = int64_t(v); break;
-        case 0x28: r.startLine = int64_t(v); break;
+        case 0x08: r.id = v; return true;
+        case 0x10: r.name = int64_t(v); return true;
+        case 0x18: r.systemName = int64_t(v); return true;
+        case 0x20: r.filename = int64_t(v); return true;
+        case 0x28: r.startLine = int64_t(v); return true;
         default: return false;
         }
-    }
-    f = r;
-    return true;
+    });
+    if (known)
+        f = r;
+    return known;
 }
 
 namespace detail {
 
 inline bool line(const uint8_t *p, const uint8_t *end, LineFields &l)
 {
-    while (p < end) {
-        const uint8_t tag = *p++;
-        uint64_t v;
-        if (!(p = varint(p, end, v)))
-            return false;
+    return varintFields(p, end, [&l](uint8_t tag, uint64_t v) {
         switch (tag) {
-        case 0x08: l.functionId = v; break;
-        case 0x10: l.line = int64_t(v); break;
-        case 0x18: l.column = int64_t(v); break;
+        case 0x08: l.functionId = v; return true;
+        case 0x10: l.line = int64_t(v); return true;
+        case 0x18: l.column = int64_t(v); return true;
         default: return false;
         }
-    }
-    return true;
+    });
 }
 
 }   // namespace detail

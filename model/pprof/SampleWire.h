@@ -44,6 +44,20 @@ inline const uint8_t *length(const uint8_t *p, const uint8_t *end, uint64_t &out
     return q;
 }
 
+// A message of varint fields with one-byte tags: `set(tag, value)` takes each field in order, false for a tag it
+// does not know. False when a varint does not end within [p, end) or `set` refuses one.
+template <typename Set>
+inline bool varintFields(const uint8_t *p, const uint8_t *end, Set set)
+{
+    while (p < end) {
+        const uint8_t tag = *p++;
+        uint64_t v;
+        if (!(p = varint(p, end, v)) || !set(tag, v))
+            return false;
+    }
+    return true;
+}
+
 struct SampleArrays {
     std::vector<uint32_t> &locations;   // ids as read; ids of 2^31 and more are left to libprotobuf
     std::vector<int64_t> &values;
@@ -117,19 +131,17 @@ inline constexpr auto value = [](uint64_t v, int64_t &t) {
 inline bool label(const uint8_t *p, const uint8_t *end, Label &l)
 {
     int64_t key = 0, str = 0, num = 0, unit = 0;   // proto3: absent is zero, the last one wins
-    while (p < end) {
-        const uint8_t tag = *p++;
-        uint64_t v;
-        if (!(p = varint(p, end, v)))
-            return false;
+    const bool known = varintFields(p, end, [&](uint8_t tag, uint64_t v) {
         switch (tag) {
-        case 0x08: key = int64_t(v); break;
-        case 0x10: str = int64_t(v); break;
-        case 0x18: num = int64_t(v); break;
-        case 0x20: unit = int64_t(v); break;
+        case 0x08: key = int64_t(v); return true;
+        case 0x10: str = int64_t(v); return true;
+        case 0x18: num = int64_t(v); return true;
+        case 0x20: unit = int64_t(v); return true;
         default: return false;
         }
-    }
+    });
+    if (!known)
+        return false;
     for (int64_t index : {key, str, unit})
         if (index < 0 || index >= int64_t(UINT32_MAX))
             return false;

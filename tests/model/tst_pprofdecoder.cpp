@@ -531,16 +531,7 @@ void tst_PprofDecoder::handWrittenSamplesAgreeMutated()
     int taken = 0, left = 0;
     for (int round = 0; round < 20000; ++round) {
         std::string m = p.sample(round % p.sample_size()).SerializeAsString();
-        const int edits = int(rng() % 3);
-        for (int e = 0; e < edits && !m.empty(); ++e) {
-            const size_t at = rng() % m.size();
-            switch (rng() % 4) {
-            case 0: m[at] = char(rng()); break;
-            case 1: m.insert(at, 1, char(rng() % 4 ? rng() % 0x80 : rng())); break;
-            case 2: m.erase(at, 1 + rng() % 4); break;
-            case 3: m.resize(at); break;
-            }
-        }
+        qflame::test::mutateMessage(m, rng);
         const std::string mismatch = fuzz::crossCheckSampleWire(m);
         QVERIFY2(mismatch.empty(), qPrintable(QStringLiteral("round %1: ").arg(round) + QString::fromStdString(mismatch)));
         std::vector<uint32_t> l;
