@@ -193,7 +193,7 @@ void tst_Rounds::publishedExample()
     // observations of 10 s per round, spread ±0.4 s around the mean: SE = sqrt(1.5 · 2 · 0.4²) / 30 = 0.0231 s/s
     // per round, SE_delta = 0.0327, so 2 SE_delta = 0.0653: -0.28 is past it, +0.03 is not.
     auto round = [](const std::string &name, std::vector<double> seconds) {
-        RoundInput r{name, {}};
+        RoundInput r{name, {}, {}};
         for (size_t i = 0; i < seconds.size(); ++i)
             r.profiles.push_back(cpuProfile("main;work " + std::to_string(int64_t(seconds[i] * 1e9)), 10 * kSecond,
                                             name + std::to_string(i)));
@@ -223,9 +223,9 @@ void tst_Rounds::functionNoiseFromTheSpread()
     // delta 4 = 2 · SE_delta exactly: noise (not past it). b: 4, 4 then 8, 8: delta 4, SE 0: slower.
     const RoundsResult r =
         compareRounds({{"base", {cpuProfile("main;a 6\nmain;b 4", kSecond, "b1"),
-                                 cpuProfile("main;a 10\nmain;b 4", kSecond, "b2")}},
+                                 cpuProfile("main;a 10\nmain;b 4", kSecond, "b2")}, {}},
                        {"new", {cpuProfile("main;a 12\nmain;b 8", kSecond, "n1"),
-                                cpuProfile("main;a 12\nmain;b 8", kSecond, "n2")}}},
+                                cpuProfile("main;a 12\nmain;b 8", kSecond, "n2")}, {}}},
                       RoundsOptions{});
     std::map<std::string, const FunctionRounds *> byName;
     for (const FunctionRounds &f : r.functions)
@@ -257,7 +257,7 @@ void tst_Rounds::measuredNoiseForTheDiff()
     const std::vector<std::shared_ptr<const Profile>> base{cpuProfile("main;a 6\nmain;b 4", kSecond, "b1"),
                                                            cpuProfile("main;a 10\nmain;b 4", kSecond, "b2")},
         next{cpuProfile("main;a 11\nmain;b 8", kSecond, "n1"), cpuProfile("main;a 11\nmain;b 8", kSecond, "n2")};
-    const RoundsResult r = compareRounds({{"base", base}, {"new", next}}, RoundsOptions{});
+    const RoundsResult r = compareRounds({{"base", base, {}}, {"new", next, {}}}, RoundsOptions{});
     const MeasuredNoise noise = measuredNoiseBetween(r, 0, 1);
     QCOMPARE(noise.normalization, Normalization::PerSecond);
     QVERIFY(close(noise.cumStandardError.at("a"), 2));
@@ -318,8 +318,8 @@ void tst_Rounds::cumPerRoundEqualsGoToolPprof()
     const auto oOpt = oracleCum("oracle/gen__optimized.cpu.pb.gz.cpu.topall");
     RoundsOptions options;
     options.sample = "cpu";
-    const RoundsResult r = compareRounds({{"base", {base}}, {"opt", {opt}}, {"both", {base, opt}},
-                                          {"twice", {base, baseZstd}}},
+    const RoundsResult r = compareRounds({{"base", {base}, {}}, {"opt", {opt}, {}}, {"both", {base, opt}, {}},
+                                          {"twice", {base, baseZstd}, {}}},
                                          options);
     QCOMPARE(r.sampleType.type, std::string("cpu"));
     size_t checked = 0;
@@ -361,12 +361,12 @@ void tst_Rounds::badRounds()
     QFETCH(int, shape);
     QFETCH(QString, error);
     const auto cpu = cpuProfile("main;a 5", kSecond, "b.pb");
-    std::vector<RoundInput> rounds = {{"base", {cpu}}};
+    std::vector<RoundInput> rounds = {{"base", {cpu}, {}}};
     RoundsOptions options;
     if (shape == 0)
-        rounds.push_back({"empty", {}});
+        rounds.push_back({"empty", {}, {}});
     if (shape == 1)
-        rounds.push_back({"heap", {test::profileFromFolded("main;a 5", "alloc_space", "bytes", "h.pb")}});
+        rounds.push_back({"heap", {test::profileFromFolded("main;a 5", "alloc_space", "bytes", "h.pb")}, {}});
     if (shape == 2)
         options.sample = "wall";
     try {

@@ -244,7 +244,7 @@ void tst_TimelineWidget::legend()
     QFETCH(QStringList, series);
     std::vector<StepSeries> s;
     for (const QString &text : series)
-        s.push_back({labels(text), {}});
+        s.push_back({labels(text), {}, {}});
     QTEST(TimelineWidget::legendTexts(s), "legend");
 }
 
