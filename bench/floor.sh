@@ -42,7 +42,7 @@ LOCK=()
 [ -e /tmp/qflame-build.lock ] && command -v flock > /dev/null && LOCK=(flock /tmp/qflame-build.lock)
 JOBS=$(nproc)
 [ "$JOBS" -gt 2 ] && [ ${#LOCK[@]} -gt 0 ] && JOBS=2
-"${LOCK[@]}" cmake --build "$BUILD" -j"$JOBS" --target qflame qflame-gui qflame-bench-measure > "$BUILD/floor-build.log" 2>&1 || {
+"${LOCK[@]}" cmake --build "$BUILD" -j"$JOBS" --target qflame qflame-gui qflame-bench-measure qflame-bench-thread-start > "$BUILD/floor-build.log" 2>&1 || {
     tail -30 "$BUILD/floor-build.log" >&2
     exit 1
 }
@@ -107,6 +107,8 @@ for r in $(seq 1 "$RUNS"); do
     say "  run $r of $RUNS done"
 done
 uptime > "$DATA/floor-load-after.txt"
+say "helper threads' start beside a busy creator (qflame-bench-thread-start)"
+"$BUILD/bench/qflame-bench-thread-start" 50 > "$DATA/floor-thread-start.txt"
 if [ "$WITH_GO" = 1 ]; then
     say "go tool pprof -top, once per file over 2 MB"
     for f in "${FILES[@]}"; do

@@ -128,6 +128,11 @@ def main():
             goals.append((f"{key}: `qflame top` {fmt(r, 2)}x `zstd -dc`", "<= 1.0x", r is not None and r <= 1.0))
         else:
             goals.append((f"{key}: `qflame top` {fmt(r, 2)}x `zcat`", "<= 1.2x (over 1 MB)", r is not None and r <= 1.2))
+    starts = os.path.join(a.data, "floor-thread-start.txt")
+    if os.path.exists(starts):
+        lines += ["", "How soon a helper thread begins while the thread that made it stays busy (`qflame-bench-thread-start`, "
+                  "right after the runs above; the inflater, the prefaulter and every split job start theirs so):", ""]
+        lines += ["    " + l for l in open(starts).read().strip().splitlines()]
     lines += ["", "Goals of issue #31 (and #36's bottom-up first paint):", ""]
     for text, goal, met in goals:
         lines.append(f"- {text} (goal {goal}): {'met' if met else 'NOT met'}")

@@ -2,6 +2,8 @@
 // row copy): both halves have ended when runBeside returns, whatever happened.
 #pragma once
 
+#include "io/HelperThread.h"
+
 #include <exception>
 #include <optional>
 #include <system_error>
@@ -18,13 +20,13 @@ void runBeside(Helper &&helper, Own &&own)
     std::exception_ptr helperError;
     std::optional<std::thread> thread;
     try {
-        thread.emplace([&] {
+        thread.emplace(startHelperThread([&] {
             try {
                 helper();
             } catch (...) {
                 helperError = std::current_exception();
             }
-        });
+        }));
     } catch (const std::system_error &) {
     }
     try {

@@ -1,5 +1,6 @@
 #include "io/InflatingStream.h"
 
+#include "io/HelperThread.h"
 #include "io/Prefault.h"
 
 namespace qflame {
@@ -19,7 +20,7 @@ InflatingStream::InflatingStream(std::string_view input, Compression c, uint64_t
             m_arena.reset(static_cast<char *>(std::aligned_alloc(kHuge, bytes)));
         if (m_arena)
             adviseHugePages(m_arena.get(), bytes);
-        m_thread = std::thread([this] { produce(); });
+        m_thread = startHelperThread([this] { produce(); });
     }
 }
 

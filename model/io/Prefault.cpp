@@ -1,5 +1,7 @@
 #include "io/Prefault.h"
 
+#include "io/HelperThread.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -127,7 +129,7 @@ void Prefaulter::start(std::vector<Range> ranges, const Pace *pace)
     try {
         if (pace)
             m_pace = *pace;
-        m_thread = std::thread([this, ranges = std::move(ranges), paced = pace != nullptr] {
+        m_thread = startHelperThread([this, ranges = std::move(ranges), paced = pace != nullptr] {
             run(ranges, paced ? &m_pace : nullptr);
         });
     } catch (const std::system_error &) {   // no thread: the filling thread faults its pages itself

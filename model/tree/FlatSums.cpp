@@ -1,3 +1,4 @@
+#include "io/HelperThread.h"
 #include "tree/LabelFrames.h"
 #include "tree/ProfileFrames.h"
 
@@ -189,7 +190,7 @@ CallTreeBuilder::FlatSums CallTreeBuilder::flatSums(const std::vector<std::share
         second.prepare(everInlined);
         std::atomic<bool> stop{false};
         std::exception_ptr secondError;
-        std::thread helper([&] {
+        std::thread helper = startHelperThread([&] {
             try {
                 second.run(p, input, pf, locations, type, n / 2, n, options, &stop);
             } catch (...) {
