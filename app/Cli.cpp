@@ -64,7 +64,9 @@ int runTop(const ParsedArgs &a)
     std::optional<uint64_t> limit;
     if (limitText && !(limit = parseCount(*limitText)))
         usageError("--limit takes a whole number, not '" + *limitText + "'");
-    const ReadOptions ro = readOptionsFor(a.value("--max-size"));
+    ReadOptions ro = readOptionsFor(a.value("--max-size"));
+    // The table looks at labels only through tag filters and label frames, and a time range at their times.
+    ro.sampleLabels = build.filters.readsLabels() || !ro.timeFrom.empty() || !ro.timeTo.empty();
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : files)
         profiles.push_back(readProfileFile(QString::fromStdString(f), ro));

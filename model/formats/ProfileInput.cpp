@@ -206,8 +206,15 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
 std::shared_ptr<const Profile> readAndDemangle(std::string_view bytes, const std::string &sourceName,
                                                const ReadOptions &options, std::optional<ProfileFormat> only)
 {
-    auto profile = demangleProfile(cutToTimeOptions(readThroughDoor(bytes, sourceName, options, only),
-                                                    options.timeFrom, options.timeTo),
+    std::shared_ptr<const Profile> read;
+    try {
+        read = readThroughDoor(bytes, sourceName, options, only);
+    } catch (const SampleLabelsNeeded &) {   // labels dropped, one of them bad: again with them, for its error
+        ReadOptions withLabels = options;
+        withLabels.sampleLabels = true;
+        read = readThroughDoor(bytes, sourceName, withLabels, only);
+    }
+    auto profile = demangleProfile(cutToTimeOptions(std::move(read), options.timeFrom, options.timeTo),
                                    options.demangle);
     return options.collapseTemplates ? collapseTemplates(std::move(profile)) : profile;
 }

@@ -132,6 +132,9 @@ public:
     // nothing else to do by now); an error in the first half is the one thrown, as it comes first in the file.
     void resolveSamples()
     {
+        // Before any check: with its labels kept, a bad one could be the first problem in the file.
+        if (!m_limits.sampleLabels && m_droppedLabelIndex >= m_out.strings.size())
+            throw SampleLabelsNeeded();
         std::optional<IdIndex> locations;   // none: the ids were ordinal and are indexes now
         if (!resolveOrdinalIds()) {
             std::vector<uint64_t> ids;
@@ -334,6 +337,8 @@ private:
         wire::SampleShape shape;
         if (!wire::decodeSample(data, data + size, {m_out.sampleLocations, m_out.values, m_out.labels}, shape))
             return false;
+        if (!m_limits.sampleLabels)
+            dropLabels(labels);
         noteValueCount(shape.values);
         if (shape.locations == 0 && shape.labels == 0 && shape.allValuesZero) {
             m_out.values.resize(m_out.values.size() - shape.values);
@@ -405,8 +410,22 @@ private:
         }
         m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
         m_out.sampleLabelBegin.push_back(m_out.labels.size());
+        const size_t labels = m_out.labels.size();
         for (const auto &l : s.label())
             m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
+        if (!m_limits.sampleLabels)
+            dropLabels(labels);
+    }
+
+    // Drops the labels from `from` on (ReadOptions::sampleLabels false), keeping their largest string index for
+    // resolveSamples: an index past the string table makes the input be read again with its labels.
+    void dropLabels(size_t from)
+    {
+        for (size_t k = from; k < m_out.labels.size(); ++k) {
+            const Label &l = m_out.labels[k];
+            m_droppedLabelIndex = std::max({m_droppedLabelIndex, l.key, l.str, l.numUnit});
+        }
+        m_out.labels.resize(from);
     }
 
     uint32_t index(int64_t value)
@@ -453,6 +472,7 @@ private:
 
     Profile &m_out;
     const ReadOptions &m_limits;
+    uint32_t m_droppedLabelIndex = 0;          // the largest string index of the labels dropped
     const std::function<uint64_t()> *m_sizeHintLater = nullptr;   // asked once, by reserveForRest
     uint64_t m_sizeHint = 0;
     pb::Sample m_sample;                       // reused: its arrays keep their capacity

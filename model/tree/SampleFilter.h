@@ -43,6 +43,8 @@ struct SampleFilters {
     bool inverted = false;
 
     bool addsLabelFrames() const { return !tagRoot.empty() || !tagLeaf.empty(); }
+    // Whether the samples' labels matter (ReadOptions::sampleLabels): tag filters and label frames read them.
+    bool readsLabels() const { return !tagFocus.empty() || !tagIgnore.empty() || addsLabelFrames(); }
 
     // Whether focus, ignore, hide or show is set: pprof then drops samples that end up with no location.
     bool filtersFrames() const { return !focus.empty() || !ignore.empty() || !hide.empty() || !show.empty(); }

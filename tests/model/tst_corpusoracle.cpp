@@ -175,9 +175,12 @@ bool tst_CorpusOracle::compare(const QString &profile, int sampleType, Granulari
     std::vector<OracleRow> expected = test::parseTopOracle(oracleFile.readAll(), &error);
     CHECK2(error.isEmpty(), qPrintable(error));
 
-    std::shared_ptr<const Profile> p;
+    std::shared_ptr<const Profile> p, withoutLabels;
     try {
         p = readPprofFile(profile);
+        ReadOptions dropping;   // as `qflame top` reads when no filter looks at labels
+        dropping.sampleLabels = false;
+        withoutLabels = readPprofFile(profile, dropping);
     } catch (const ProfileError &e) {
         QTest::qFail(e.what(), __FILE__, __LINE__);
         return false;
@@ -188,8 +191,10 @@ bool tst_CorpusOracle::compare(const QString &profile, int sampleType, Granulari
     // Both ways to the table: through the call tree (the window) and straight from the samples (qflame top).
     auto fromTree = FlatTable::compute(CallTreeBuilder::build({p}, size_t(sampleType), options));
     auto fromSamples = FlatTable::compute({p}, size_t(sampleType), options);
+    auto fromSamplesWithoutLabels = FlatTable::compute({withoutLabels}, size_t(sampleType), options);
     std::sort(expected.begin(), expected.end());
-    for (const auto &[table, path] : {std::pair{fromTree, "call tree"}, std::pair{fromSamples, "samples"}}) {
+    for (const auto &[table, path] : {std::pair{fromTree, "call tree"}, std::pair{fromSamples, "samples"},
+                                      std::pair{fromSamplesWithoutLabels, "samples read without labels"}}) {
         std::vector<OracleRow> actual;
         for (const FlatRow &r : table->rows())
             actual.push_back(OracleRow{r.flat, r.cum, table->displayName(r)});

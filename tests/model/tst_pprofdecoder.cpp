@@ -84,6 +84,7 @@ private Q_SLOTS:
     void largeProfilesAreReadAlike();
     void firstProblemInFileOrder_data();
     void firstProblemInFileOrder();
+    void droppedLabelsLeaveTheRestAlike();
     void handWrittenSamplesAgree_data();
     void handWrittenSamplesAgree();
     void handWrittenSamplesAgreeMutated();
@@ -428,13 +429,68 @@ void tst_PprofDecoder::firstProblemInFileOrder()
 {
     QFETCH(QByteArray, raw);
     QFETCH(QString, error);
+    // The same error whether the samples' labels are kept or dropped (ReadOptions::sampleLabels): dropped, a bad
+    // one makes the front door read the input again with them.
     for (const std::string &bytes : {raw.toStdString(), test::gzipBytes(raw.toStdString())}) {
-        try {
-            readPprof(bytes, "data");
-            QFAIL("accepted");
-        } catch (const ProfileError &e) {
-            QVERIFY2(QString(e.what()).contains(error), e.what());
+        for (const bool labels : {true, false}) {
+            ReadOptions options;
+            options.sampleLabels = labels;
+            try {
+                readPprof(bytes, "data", options);
+                QFAIL("accepted");
+            } catch (const ProfileError &e) {
+                QVERIFY2(QString(e.what()).contains(error), e.what());
+            }
         }
+    }
+}
+
+void tst_PprofDecoder::droppedLabelsLeaveTheRestAlike()
+{
+    // 60,000 samples with a label each, decoded by hand, and one left to libprotobuf (a location id beyond 31
+    // bits) with three labels; one sample has only labels (stored, not counted as empty).
+    pb::Profile p = manySamples(60000);
+    auto *big = p.add_location();
+    big->set_id(uint64_t(1) << 40);
+    big->add_line()->set_function_id(3);
+    p.mutable_sample(100)->set_location_id(0, uint64_t(1) << 40);
+    auto *text = p.mutable_sample(100)->add_label();
+    text->set_key(5), text->set_str(6);
+    p.mutable_sample(100)->add_label()->set_key(6);
+    auto *onlyLabels = p.add_sample();
+    onlyLabels->add_value(0), onlyLabels->add_value(0);
+    onlyLabels->add_label()->set_key(5);
+    const std::string raw = p.SerializeAsString();
+    for (const std::string &bytes : {raw, test::gzipBytes(raw)}) {
+        ReadOptions dropping;
+        dropping.sampleLabels = false;
+        const auto kept = readPprof(bytes, "data"), dropped = readPprof(bytes, "data", dropping);
+        QCOMPARE(kept->labels.size(), size_t(60003));
+        QCOMPARE(kept->sampleCount(), size_t(60001));
+        QCOMPARE(dropped->labels.size(), size_t(0));
+        QCOMPARE(dropped->sampleLabelBegin, std::vector<uint64_t>(60002, 0));
+        Profile expected = *kept;
+        expected.labels.clear();
+        expected.sampleLabelBegin.assign(expected.sampleLabelBegin.size(), 0);
+        QVERIFY(*dropped == expected);
+    }
+    // Straight from the decoder (no front door to read again), a bad label is reported as such, also one whose
+    // index does not fit 32 bits (kept aside by libprotobuf's path).
+    for (int64_t index : {int64_t(999), int64_t(1) << 40}) {
+        pb::Profile bad = p;
+        bad.mutable_sample(100)->mutable_label(1)->set_key(index);
+        const std::string badRaw = bad.SerializeAsString();
+        google::protobuf::io::ArrayInputStream in(badRaw.data(), int(badRaw.size()));
+        ReadOptions dropping;
+        dropping.sampleLabels = false;
+        Profile out;
+        bool needed = false;
+        try {
+            decodePprof(in, badRaw.size(), "data", out, [] { return true; }, dropping);
+        } catch (const SampleLabelsNeeded &) {
+            needed = true;
+        }
+        QVERIFY(needed);
     }
 }
 
