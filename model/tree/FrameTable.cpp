@@ -48,13 +48,11 @@ uint32_t &probe(std::vector<uint32_t> &slots, const std::vector<uint32_t> &hashe
     }
 }
 
-// Keeps the table at most half full before one more insertion; ids from `first` on are in it.
-void reserveOneMore(std::vector<uint32_t> &slots, const std::vector<uint32_t> &hashes, uint32_t first)
+// Makes the table `size` slots (a power of two) holding the ids from `first` on.
+void rehash(std::vector<uint32_t> &slots, const std::vector<uint32_t> &hashes, uint32_t first, size_t size)
 {
-    if ((hashes.size() + 1) * 2 <= slots.size())
-        return;
-    std::vector<uint32_t> bigger(std::max<size_t>(64, slots.size() * 2), 0);
-    const size_t mask = bigger.size() - 1;
+    std::vector<uint32_t> bigger(size, 0);
+    const size_t mask = size - 1;
     for (uint32_t id = first; id < hashes.size(); ++id) {
         size_t i = hashes[id] & mask;
         while (bigger[i] != 0)
@@ -64,11 +62,32 @@ void reserveOneMore(std::vector<uint32_t> &slots, const std::vector<uint32_t> &h
     slots.swap(bigger);
 }
 
+// Keeps the table at most half full before one more insertion; ids from `first` on are in it.
+void reserveOneMore(std::vector<uint32_t> &slots, const std::vector<uint32_t> &hashes, uint32_t first)
+{
+    if ((hashes.size() + 1) * 2 <= slots.size())
+        return;
+    rehash(slots, hashes, first, std::max<size_t>(64, slots.size() * 2));
+}
+
 }   // namespace
 
 StringPool::StringPool()
 {
     intern("");
+}
+
+void StringPool::reserveMore(size_t more)
+{
+    const size_t strings = m_hashes.size() + more;
+    if (strings <= m_hashes.capacity())
+        return;
+    m_hashes.reserve(std::max(strings, 2 * m_hashes.capacity()));
+    size_t slots = std::max<size_t>(64, m_slots.size());
+    while (slots < strings * 2)   // at most half full, as reserveOneMore keeps it
+        slots *= 2;
+    if (slots > m_slots.size())
+        rehash(m_slots, m_hashes, 0, slots);
 }
 
 StrId StringPool::intern(std::string_view s)
@@ -170,6 +189,13 @@ FrameId FrameTable::intern(const FrameKey &key, const Frame &extras)
         slot = uint32_t(m_keyed.size());
     }
     return m_keyed[slot - 1];
+}
+
+void FrameTable::reserveMore(size_t more)
+{
+    if (m_frames.size() + more > m_frames.capacity())
+        m_frames.reserve(std::max(m_frames.size() + more, 2 * m_frames.capacity()));
+    m_strings.reserveMore(more);
 }
 
 FrameId FrameTable::add(const FrameKey &key, const Frame &extras, StrId label)

@@ -24,6 +24,9 @@ class StringPool {
 public:
     StringPool();   // id 0 is ""
     StrId intern(std::string_view s);
+    // Room for `more` strings beyond the ones held (at least doubling), so that interning them neither copies
+    // the arrays nor rehashes.
+    void reserveMore(size_t more);
     const std::string &str(StrId id) const { return m_strings[id]; }
     size_t size() const { return m_strings.size(); }
 
@@ -63,6 +66,8 @@ public:
     static constexpr FrameId kRoot = 0;
 
     FrameId intern(const FrameKey &key, const Frame &extras);
+    // Room for `more` frames (and their names) beyond the ones held, as StringPool::reserveMore.
+    void reserveMore(size_t more);
     const Frame &frame(FrameId id) const { return m_frames[id]; }
     const std::string &label(FrameId id) const { return m_strings.str(m_frames[id].label); }
     size_t size() const { return m_frames.size(); }
