@@ -87,6 +87,37 @@ bool holdsUnknownFields(const Message &parsed, const Message &known)
 
 }   // namespace
 
+namespace {
+
+// The decoder dropping labels (ReadOptions::sampleLabels false, `qflame top`) against keeping them: the same
+// profile without labels, or, where keeping them failed, the same error or SampleLabelsNeeded (on which the front
+// door reads again keeping them); SampleLabelsNeeded only where keeping them failed.
+std::string crossCheckDroppedLabels(std::string_view raw, ReadOptions options, const Profile *kept,
+                                    const std::string &keptError)
+{
+    options.sampleLabels = false;
+    Profile dropped;
+    try {
+        google::protobuf::io::ArrayInputStream in(raw.data(), int(raw.size()));
+        decodePprof(in, raw.size(), "data", dropped, {}, options);
+    } catch (const SampleLabelsNeeded &) {
+        return kept ? "labels were dropped as bad where keeping them read the profile" : std::string();
+    } catch (const ProfileError &e) {
+        return kept ? "dropping labels fails where keeping them reads the profile: " + std::string(e.what())
+                    : e.what() == keptError ? std::string()
+                                            : "dropping labels gives another error: " + std::string(e.what()) +
+                                                  " (kept: " + keptError + ")";
+    }
+    if (!kept)
+        return "dropping labels reads what keeping them refuses: " + keptError;
+    Profile expected = *kept;
+    expected.labels.clear();
+    expected.sampleLabelBegin.assign(expected.sampleLabelBegin.size(), 0);
+    return dropped == expected ? std::string() : "dropping labels changes more than the labels";
+}
+
+}   // namespace
+
 std::string crossCheckPprof(std::string_view raw)
 {
     if (raw.size() > size_t(INT_MAX))
@@ -115,6 +146,9 @@ std::string crossCheckPprof(std::string_view raw)
     if (wholeParses != oursParses)
         return std::string("the whole-message parse ") + (wholeParses ? "accepts" : "rejects") +
                " what the decoder " + (oursParses ? "accepts" : "rejects") + (error.empty() ? "" : ": " + error);
+    if (const std::string dropped = crossCheckDroppedLabels(raw, unlimited, oursValid ? &ours : nullptr, error);
+        !dropped.empty())
+        return dropped;
     return wholeParses && oursValid ? compareProfiles(whole, ours) : std::string();
 }
 
