@@ -67,6 +67,18 @@ pb::Profile manySamples(int n)
     return p;
 }
 
+// manySamples(n) with sample 101's first location id beyond 31 bits (a location of its own): a sample the
+// hand-written decoder leaves to libprotobuf, and an id kept aside while reading.
+pb::Profile manySamplesWithBigId(int n)
+{
+    pb::Profile p = manySamples(n);
+    auto *big = p.add_location();
+    big->set_id(uint64_t(1) << 40);
+    big->add_line()->set_function_id(3);
+    p.mutable_sample(100)->set_location_id(0, uint64_t(1) << 40);
+    return p;
+}
+
 }   // namespace
 
 class tst_PprofDecoder : public QObject {
@@ -359,11 +371,7 @@ void tst_PprofDecoder::largeProfilesAreReadAlike()
     // From 50,000 samples the ids are resolved in two halves on two threads, and from 4,096 samples on the
     // sample arrays are reserved and prefaulted: the result must still be the whole-message parse's, sample by
     // sample, with a location id beyond 31 bits (kept aside while reading) on both sides of the halfway mark.
-    pb::Profile p = manySamples(120000);
-    auto *big = p.add_location();
-    big->set_id(uint64_t(1) << 40);
-    big->add_line()->set_function_id(3);
-    p.mutable_sample(100)->set_location_id(0, uint64_t(1) << 40);
+    pb::Profile p = manySamplesWithBigId(120000);
     p.mutable_sample(100000)->add_location_id(uint64_t(1) << 40);
     const std::string raw = p.SerializeAsString();
     const std::string mismatch = fuzz::crossCheckPprof(raw);
@@ -449,11 +457,7 @@ void tst_PprofDecoder::droppedLabelsLeaveTheRestAlike()
 {
     // 60,000 samples with a label each, decoded by hand, and one left to libprotobuf (a location id beyond 31
     // bits) with three labels; one sample has only labels (stored, not counted as empty).
-    pb::Profile p = manySamples(60000);
-    auto *big = p.add_location();
-    big->set_id(uint64_t(1) << 40);
-    big->add_line()->set_function_id(3);
-    p.mutable_sample(100)->set_location_id(0, uint64_t(1) << 40);
+    pb::Profile p = manySamplesWithBigId(60000);
     auto *text = p.mutable_sample(100)->add_label();
     text->set_key(5), text->set_str(6);
     p.mutable_sample(100)->add_label()->set_key(6);
