@@ -79,13 +79,15 @@ def main():
         for line in f:
             k, n = line.split("\t")
             sizes[k] = int(n)
+    # When the runs ended (the results' last write), not when the report is made: it may be made again later.
+    measured = datetime.datetime.utcfromtimestamp(os.path.getmtime(a.results))
     load_before = open(os.path.join(a.data, "floor-load-before.txt")).read().strip()
     load_after = open(os.path.join(a.data, "floor-load-after.txt")).read().strip()
     isal = cache(a.build, "QFLAME_WITH_ISAL")
     lines = [
         "## Reading against the floor (bench/floor.sh, issue #31)",
         "",
-        f"Measured {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC at commit `{a.commit}` on this project's machine: "
+        f"Measured {measured:%Y-%m-%d %H:%M} UTC at commit `{a.commit}` on this project's machine: "
         f"{machine()}. Build: {cache(a.build, 'CMAKE_BUILD_TYPE')} (`-O3 -g`), ISA-L "
         f"{'on' if isal.upper() in ('ON', '1', 'TRUE') else 'off'} (QFLAME_WITH_ISAL={isal}), "
         f"{sh('g++ --version | head -1')}.",
