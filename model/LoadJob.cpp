@@ -2,7 +2,6 @@
 
 #include "formats/ProfileInput.h"
 #include "io/BesideThread.h"
-#include "io/HelperThread.h"
 #include "tree/StagedTree.h"
 
 #include <QPromise>
@@ -17,16 +16,17 @@ namespace {
 
 std::atomic<int64_t> g_longestFirstLookWait{100};   // ms: a paint takes 4-20 ms, a whole tree of this size seconds
 
-// QtConcurrent::run, submitted from a helper on another CPU (io/HelperThread.h). A file named on the command line
-// is read while this thread builds the window for another 50 ms; the pool thread created for it here waited on
-// this thread's CPU for 0.3-4 ms (measured on pprof__large.cpu) before it began, 0.3-0.5 ms when so submitted.
-// The pool itself is made here first: a QObject made on the helper would belong to a thread that is gone.
+// QtConcurrent::run, submitted from runBeside's helper, which starts on another CPU (io/HelperThread.h): a thread
+// it creates (the pool's first) is placed there too. A file named on the command line is read while this thread
+// builds the window for another 50 ms; the pool thread created for it here waited on this thread's CPU for
+// 0.3-4 ms (measured on pprof__large.cpu) before it began, 0.3-0.5 ms when so submitted. The pool itself is made
+// here first: a QObject made on the helper would belong to a thread that is gone.
 template <typename Work>
 auto runReadingJob(Work &&work)
 {
     QThreadPool *pool = QThreadPool::globalInstance();
     decltype(QtConcurrent::run(pool, std::forward<Work>(work))) future;
-    runFromAnotherCpu([&] { future = QtConcurrent::run(pool, std::forward<Work>(work)); });
+    runBeside([&] { future = QtConcurrent::run(pool, std::forward<Work>(work)); }, [] {});
     return future;
 }
 

@@ -1,9 +1,7 @@
 #include "io/HelperThread.h"
 
 #include <atomic>
-#include <exception>
 #include <memory>
-#include <system_error>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <pthread.h>
@@ -43,27 +41,6 @@ std::thread startHelperThread(std::function<void()> body)
 #else
     return std::thread(std::move(body));
 #endif
-}
-
-void runFromAnotherCpu(const std::function<void()> &work)
-{
-    std::exception_ptr error;
-    std::thread helper;
-    try {
-        helper = startHelperThread([&] {
-            try {
-                work();
-            } catch (...) {
-                error = std::current_exception();
-            }
-        });
-    } catch (const std::system_error &) {
-        work();   // no thread to be had: on this one, like an ordinary call
-        return;
-    }
-    helper.join();
-    if (error)
-        std::rethrow_exception(error);
 }
 
 }   // namespace qflame

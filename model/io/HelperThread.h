@@ -14,8 +14,4 @@ namespace qflame {
 // one. Throws std::system_error as std::thread does.
 std::thread startHelperThread(std::function<void()> body);
 
-// Runs `work` on such a helper and waits for it; rethrows what `work` threw. A thread that `work` creates (a
-// thread pool's first, for a job submitted by a thread that stays busy) starts on the helper's CPU, so at once.
-void runFromAnotherCpu(const std::function<void()> &work);
-
 }   // namespace qflame

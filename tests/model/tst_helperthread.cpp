@@ -2,6 +2,7 @@
 // when the creator may use another, and then with exactly the CPUs its creator may use; threads it creates may
 // use them too; errors reach the caller. How much sooner a placed helper begins is a benchmark's business
 // (qflame-bench-thread-start), not a test's.
+#include "io/BesideThread.h"
 #include "io/HelperThread.h"
 
 #include <QTest>
@@ -120,8 +121,8 @@ private Q_SLOTS:
 #endif
     }
 
-    // runFromAnotherCpu runs the work on a thread of its own and waits; a thread the work creates (a pool's) may
-    // use every CPU the caller may, not only the one the helper was placed on.
+    // runBeside with nothing of its own runs the work on a placed helper and waits (LoadJob submits its pool jobs
+    // so); a thread the work creates (a pool's) may use every CPU the caller may, not only the helper's.
     void threadsMadeByTheWorkMayUseEveryCpu()
     {
         const std::thread::id caller = std::this_thread::get_id();
@@ -131,7 +132,7 @@ private Q_SLOTS:
         cpu_set_t made;
         CPU_ZERO(&made);
 #endif
-        runFromAnotherCpu([&] {
+        runBeside([&] {
             worker = std::this_thread::get_id();
             std::thread inner([&] {
 #if HAVE_AFFINITY
@@ -140,7 +141,7 @@ private Q_SLOTS:
             });
             inner.join();
             finished = true;
-        });
+        }, [] {});
         QVERIFY(finished);
         QVERIFY(worker != caller);
 #if HAVE_AFFINITY
@@ -149,11 +150,11 @@ private Q_SLOTS:
 #endif
     }
 
-    void runFromAnotherCpuRethrows()
+    void runBesideRethrowsTheHelpers()
     {
         bool caught = false;
         try {
-            runFromAnotherCpu([] { throw std::runtime_error("out of luck"); });
+            runBeside([] { throw std::runtime_error("out of luck"); }, [] {});
         } catch (const std::runtime_error &e) {
             caught = QByteArray(e.what()) == "out of luck";
         }
