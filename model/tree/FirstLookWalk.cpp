@@ -5,13 +5,14 @@
 // r64's cursors stay inside nodes a first look keeps down to level 20 or so. Its first look took 390 ms sorted,
 // and as long counted level by level (FirstLookCount.cpp): the time is the passes, not the sorting. Here each
 // stack is walked once, root first, through a small table of nodes: those a first look keeps are few (31,905 of
-// r64's 1.9 million), and they are guessed first, from the first look (with half the cut) at a tenth of the
-// stacks drawn with probability proportional to value, itself walked from a guess at a tenth of those, down to a
-// sample small enough to count. A stack walks down through the guessed nodes and stops at the first node that is
-// not one of them ("escaped"); it adds to the last guessed node and to the escaped one (a guessed node's sums are
-// then those of its subtree, added up after the walk). Then every node's sums are exact,
-// and the only wrong guess that matters is a missed one: an escaped node at or above the cut below a kept node.
-// Such a node joins the guesses, and its stacks (only those) go on one level; again until none is missed.
+// r64's 1.9 million), and they are guessed first, from the first look (with two thirds of the cut) at a tenth of
+// the stacks drawn with probability proportional to value, itself walked from a guess at a tenth of those, down to
+// a sample small enough to count. A stack walks down through the guessed nodes, each one's busiest child tried
+// first, and stops at the first node that is not one of them ("escaped"); it adds to the last guessed node and to
+// the escaped one (a guessed node's sums are then those of its subtree, added up after the walk). Then every
+// node's sums are exact, and the only wrong guess that matters is a missed one: an escaped node at or above the
+// cut below a kept node. Such a node joins the guesses, and its stacks (only those) go on one level; again until
+// none is missed.
 //
 // The nodes are those the sorted build makes with the same cut, in the same order: breadth-first, the children
 // of a node by label rank (tst_stagedtree compares them node by node with the whole tree's).
@@ -123,6 +124,25 @@ private:
             m_guessed[n].frame = m_open.frame[n];
             m_kidRank[n] = m_rank[m_open.frame[n]];
         }
+        // Each guessed node's busiest child in the guess (most stacks through it), tried before the others.
+        std::vector<uint32_t> samplesOf(m_open.size(), 0);
+        for (NodeId n = 0; n < guess.size(); ++n) {
+            if (asOpen[n] != kEmpty)
+                samplesOf[asOpen[n]] = guess.samples[n];
+        }
+        m_hot.assign(m_open.size(), Hot{kNoFrame, kEmpty});
+        for (NodeId n = 1; n < m_open.size(); ++n) {
+            Hot &hot = m_hot[m_open.parent[n]];
+            if (hot.child == kEmpty || samplesOf[n] > samplesOf[hot.child])
+                hot = Hot{m_open.frame[n], n};
+        }
+    }
+
+    // The guessed child of guessed node n through frame f, or kEmpty: its busiest child first.
+    uint32_t childOf(NodeId n, FrameId f) const
+    {
+        const Hot hot = m_hot[n];
+        return hot.frame == f ? hot.child : guessedChild(n, f);
     }
 
     // The guessed child of guessed node n through frame f, or kEmpty.
@@ -150,14 +170,31 @@ private:
         reserveHuge(m_below, n);
         m_escapeOf.assign(n, kEmpty);
         m_below.assign(n, 0);
-        const uint32_t mid = n / 2;
         for (Part &p : m_parts) {
             p.kinds.assign(m_open.size(), 0);
             p.last.assign(m_open.size(), Last());
         }
+        // In chunks that the two threads take as they come, not in halves: on r64 (34-40 ms a half) the helper's
+        // half ended 1-16 ms after the caller's, whichever half it had, and in the window the caller's core may be
+        // busy painting.
+        const uint32_t chunks = (n + kChunk - 1) / kChunk;
+        std::vector<uint8_t> walkedBy(chunks);   // the part that walked each chunk
+        std::atomic<uint32_t> next = 0;
         std::atomic<bool> cancelled = false;
-        runBeside([&] { walkRange(m_parts[1], mid, n, nullptr); },
-                  [&] { walkRange(m_parts[0], 0, mid, &cancelled); });
+        const auto walkChunks = [&](uint8_t part) {
+            for (;;) {
+                const uint32_t chunk = next.fetch_add(1, std::memory_order_relaxed);
+                if (chunk >= chunks || cancelled.load(std::memory_order_relaxed))
+                    return;
+                if (part == 0 && m_progress && !m_progress(0.1 + 0.3 * double(chunk) / double(chunks))) {
+                    cancelled = true;   // (the progress is the caller's to report)
+                    return;
+                }
+                walkedBy[chunk] = part;
+                walkRange(m_parts[part], chunk * kChunk, std::min(n, (chunk + 1) * kChunk));
+            }
+        };
+        runBeside([&] { walkChunks(1); }, [&] { walkChunks(0); });
         if (cancelled)
             throw Cancelled();
         // A stack added to the last guessed node it reached only: a node's sums are those of its subtree of
@@ -180,19 +217,23 @@ private:
             parent.samples += m_tallies[k].samples;
         }
         // One table of escaped nodes; each cursor's escape renumbered into it.
+        std::vector<uint32_t> global[2];
         for (int t = 0; t < 2; ++t) {
             Part &p = m_parts[t];
-            std::vector<uint32_t> global(p.escaped.size());
+            global[t].resize(p.escaped.size());
             for (uint32_t e = 0; e < p.escaped.size(); ++e) {
-                global[e] = m_escaped.findOrAdd(p.escaped.parent[e], p.escaped.frame[e]);
+                global[t][e] = m_escaped.findOrAdd(p.escaped.parent[e], p.escaped.frame[e]);
                 m_escapedTallies.resize(m_escaped.size());
-                m_escapedTallies[global[e]].add(p.escapedTallies[e]);
-            }
-            for (uint32_t i = t == 0 ? 0 : mid; i < (t == 0 ? mid : n); ++i) {
-                if (m_escapeOf[i] != kEmpty)
-                    m_escapeOf[i] = global[m_escapeOf[i]];
+                m_escapedTallies[global[t][e]].add(p.escapedTallies[e]);
             }
             p = Part();
+        }
+        for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
+            const std::vector<uint32_t> &to = global[walkedBy[chunk]];
+            for (uint32_t i = chunk * kChunk; i < std::min(n, (chunk + 1) * kChunk); ++i) {
+                if (m_escapeOf[i] != kEmpty)
+                    m_escapeOf[i] = to[m_escapeOf[i]];
+            }
         }
     }
 
@@ -213,14 +254,11 @@ private:
         std::vector<Tally> escapedTallies;
     };
 
-    void walkRange(Part &p, uint32_t from, uint32_t to, std::atomic<bool> *cancelled)
+    static constexpr uint32_t kChunk = 8192;   // stacks a thread takes at a time (and between progress reports)
+
+    void walkRange(Part &p, uint32_t from, uint32_t to)
     {
         for (uint32_t i = from; i < to; ++i) {
-            if (cancelled && (i & 0x7fff) == 0 && m_progress &&
-                !m_progress(0.1 + 0.3 * double(i - from) / double(to - from + 1))) {
-                *cancelled = true;
-                return;
-            }
             Cursor c;
             if (!m_stacks.at(i, c))
                 continue;
@@ -240,7 +278,7 @@ private:
             uint8_t kind;
             if (!advance(c, m_sources.data(), m_collapse, &f, &kind))
                 return ended(p.last[node], c.value);
-            const uint32_t child = guessedChild(node, f);
+            const uint32_t child = childOf(node, f);
             if (child != kEmpty) {
                 p.kinds[child] |= kind;
                 node = child;
@@ -256,24 +294,40 @@ private:
     // per stack on r64, nearly all of them.
     void walkPlain(Part &p, uint32_t i, Cursor c)
     {
+        if (m_sources[c.source].forward)
+            walkPlainFrom<true>(p, i, c);
+        else
+            walkPlainFrom<false>(p, i, c);
+    }
+
+    // Its loop: the arrays it reads held in locals, so that the byte it writes to a node's kinds (which may alias
+    // anything) makes the compiler reload none of them; the node it is in stays in a register.
+    template <bool Forward>
+    void walkPlainFrom(Part &p, uint32_t i, Cursor c)
+    {
         const Source &s = m_sources[c.source];
-        const uint32_t *locations = s.sampleLocations, *locBegin = s.locBegin;
-        const FrameId *frames = s.locFrames;
-        const uint8_t *kinds = s.locKinds;
-        const bool forward = s.forward;
+        const uint32_t *const locations = s.sampleLocations, *const locBegin = s.locBegin;
+        const FrameId *const frames = s.locFrames;
+        const uint8_t *const kinds = s.locKinds;
+        const Hot *const hot = m_hot.data();
+        uint8_t *const entered = p.kinds.data();
         const uint32_t stop = c.locStop;
         uint32_t pos = c.locPos;
         NodeId node = 0;
         while (pos != stop) {
-            const uint32_t q = forward ? pos++ : --pos;
+            const uint32_t q = Forward ? pos++ : --pos;
             const uint32_t loc = locations[q];
             const uint32_t end = locBegin[loc + 1];
             for (uint32_t fp = locBegin[loc]; fp < end; ++fp) {
                 const FrameId f = frames[fp];
-                const uint32_t child = guessedChild(node, f);
-                if (child != kEmpty) {
-                    p.kinds[child] |= kinds[fp];
+                if (const Hot h = hot[node]; h.frame == f) {
+                    node = h.child;
+                    entered[node] |= kinds[fp];
+                    continue;
+                }
+                if (const uint32_t child = guessedChild(node, f); child != kEmpty) {
                     node = child;
+                    entered[node] |= kinds[fp];
                     continue;
                 }
                 // The cursor as advance() leaves it after taking frame fp: its block the one holding q.
@@ -456,6 +510,14 @@ private:
     };
     std::vector<Guessed> m_guessed;     // (not of those that joined)
     std::vector<uint32_t> m_kidRank;    // of each guessed node, its frame's label rank
+    // Of each guessed node, its busiest child and that child's frame (kNoFrame: none), in 8 bytes: the walk's
+    // usual step is one load from here and one compare.
+    static constexpr FrameId kNoFrame = UINT32_MAX;   // no frame has this id
+    struct Hot {
+        FrameId frame;
+        uint32_t child;
+    };
+    std::vector<Hot> m_hot;
     std::vector<Tally> m_tallies;       // of each guessed node
     std::vector<bool> m_isOpen;         // whether a first look keeps its children
     KeyedNodes m_escaped;               // the nodes stacks escaped to, below a guessed node
@@ -494,21 +556,26 @@ Cursors sampleOf(const StackStarts &stacks, unsigned __int128 total, size_t size
 constexpr unsigned __int128 kWalkable = (unsigned __int128)1 << 64;   // totals below which the walk's sums fit
 
 // A guess at the nodes a first look at `stacks` (whose values add up to `total`) keeps: the first look, with
-// half the cut, at a tenth of them (sampleOf). That first look is itself walked from a guess, down to a sample
-// small enough to count.
+// two thirds of the cut, at a tenth of them (sampleOf). That first look is itself walked from a guess, down to a
+// sample small enough to count.
 Nodes guessNodes(const StackStarts &stacks, unsigned __int128 total, const std::vector<Source> &sources,
                  const std::vector<uint32_t> &rank, bool collapse, Cut cut)
 {
     constexpr size_t kCountUpTo = 8192;   // cursors up to which counting is quicker than guessing and walking
     unsigned __int128 sampleTotal = 0;
     Cursors sample = sampleOf(stacks, total, std::max<size_t>(kCountUpTo / 2, stacks.size() / 10), &sampleTotal);
-    const Cut half{cut.rootTotal, cut.divisor * 2};   // the same values: the sample's sums estimate the whole's
+    // The same values: the sample's sums estimate the whole's. A stack walks through the guesses until it leaves
+    // them, so guesses below the cut cost steps, and a node the guess misses costs a round of the stacks through
+    // it (Walk::run). Two thirds of the cut missed few: r64's first look at 1/2048 took 51-52 ms against 53-54 at
+    // half the cut, r2048's 16-18 against 18-19, and at four fifths r2048's took 18-19 (tenths of a ms as well
+    // on pprof__large.cpu at every one; docs/benchmarks.md, "The first look's walk").
+    const Cut finer{cut.rootTotal, std::max<uint64_t>(1, cut.divisor * 3 / 2)};
     if (sample.size() > kCountUpTo && sample.size() < stacks.size() / 2 && sampleTotal < kWalkable) {
         const StackStarts sampled(sample);
-        const Nodes guess = guessNodes(sampled, sampleTotal, sources, rank, collapse, half);
-        return Walk(sampled, sources, rank, collapse, half, ProgressFn()).run(guess);
+        const Nodes guess = guessNodes(sampled, sampleTotal, sources, rank, collapse, finer);
+        return Walk(sampled, sources, rank, collapse, finer, ProgressFn()).run(guess);
     }
-    return countFirstLook(sample, sources, rank, collapse, half);   // moves the sample's cursors on
+    return countFirstLook(sample, sources, rank, collapse, finer);   // moves the sample's cursors on
 }
 
 }   // namespace
