@@ -227,7 +227,7 @@ void tst_FirstMinute::pgoReadinessStaysInItsPane()
     }
     // The PGO tab's mark says there is something to read there.
     QCOMPARE(panes->badge(pgo), SecondaryPanes::Badge::Error);
-    const int tab = panes->tabs()->indexOf(pgo);
+    const int tab = panes->indexOf(pgo);
     QVERIFY(!panes->tabs()->tabIcon(tab).isNull());
     QVERIFY(panes->tabs()->tabToolTip(tab).contains(QLatin1String("PGO tab")));
     QCOMPARE(panes->badge(comparison ? static_cast<QWidget *>(w.currentDiff()->diffView()->table())

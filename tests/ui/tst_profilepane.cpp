@@ -7,6 +7,9 @@
 #include "flame/FlameGraphWidget.h"
 #include "flame/FlameView.h"
 #include "formats/ProfileInput.h"
+#include "asmview/AsmView.h"
+#include "pgoview/PgoPanel.h"
+#include "sourceview/SourceView.h"
 #include "tables/SandwichView.h"
 #include "tables/TopTableModel.h"
 
@@ -53,6 +56,7 @@ private Q_SLOTS:
     void earlyJobWithOtherSettingsIsDropped_data();
     void earlyJobWithOtherSettingsIsDropped();
     void earlyComparisonIsTakenOver();
+    void panesAreMadeWhenFirstNeeded();
 
 private:
     ProfilePane *m_pane = nullptr;
@@ -302,4 +306,52 @@ void tst_ProfilePane::earlyComparisonIsTakenOver()
 }
 
 QTEST_MAIN(tst_ProfilePane)
+// The Source, Assembly and PGO panes are made when their tab is first opened or they are asked for, once each;
+// the pane a tab shows, badges and finds is the one made, not its holder.
+void tst_ProfilePane::panesAreMadeWhenFirstNeeded()
+{
+    SecondaryPanes *panes = m_pane->secondaryPanes();
+    QCOMPARE(m_pane->findChildren<SourceView *>().size(), 0);
+    QCOMPARE(m_pane->findChildren<AsmView *>().size(), 0);
+    QCOMPARE(m_pane->findChildren<PgoPanel *>().size(), 0);
+    int sourceTab = -1;
+    for (int i = 0; i < panes->tabs()->count(); ++i)
+        if (panes->tabs()->tabText(i) == QLatin1String("Source"))
+            sourceTab = i;
+    QVERIFY(sourceTab >= 0);
+
+    // Opened by its tab: made then, and the signal carries it.
+    QSignalSpy changed(panes, &SecondaryPanes::currentPaneChanged);
+    panes->tabs()->setCurrentIndex(sourceTab);
+    QCOMPARE(m_pane->findChildren<SourceView *>().size(), 1);
+    SourceView *source = m_pane->sourceView();
+    QCOMPARE(m_pane->findChildren<SourceView *>().constFirst(), source);
+    QCOMPARE(panes->currentPane(), static_cast<QWidget *>(source));
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.constLast().constFirst().value<QWidget *>(), static_cast<QWidget *>(source));
+    QCOMPARE(panes->indexOf(source), sourceTab);
+    QVERIFY(source->isVisible());
+
+    // Asked for: made without its tab opened, then shown through it; asked again, the same one.
+    AsmView *assembly = m_pane->asmView();
+    QCOMPARE(m_pane->findChildren<AsmView *>().size(), 1);
+    QVERIFY(!assembly->isVisible());
+    panes->showPane(assembly);
+    QCOMPARE(panes->currentPane(), static_cast<QWidget *>(assembly));
+    QVERIFY(assembly->isVisible());
+    QCOMPARE(m_pane->asmView(), assembly);
+    QCOMPARE(m_pane->findChildren<PgoPanel *>().size(), 0);   // still never asked for
+
+    // A badge on a lazy pane marks its tab.
+    PgoPanel *pgo = m_pane->pgoPanel();
+    const int pgoTab = panes->indexOf(pgo);
+    QVERIFY(pgoTab >= 0);
+    QVERIFY(panes->tabs()->tabIcon(pgoTab).isNull());
+    panes->setBadge(pgo, SecondaryPanes::Badge::Warning, QStringLiteral("read the PGO tab"));
+    QCOMPARE(panes->badge(pgo), SecondaryPanes::Badge::Warning);
+    QVERIFY(!panes->tabs()->tabIcon(pgoTab).isNull());
+    QCOMPARE(panes->tabs()->tabToolTip(pgoTab), QStringLiteral("read the PGO tab"));
+    QCOMPARE(m_pane->findChildren<PgoPanel *>().size(), 1);
+}
+
 #include "tst_profilepane.moc"

@@ -54,7 +54,7 @@ SecondaryPanes::SecondaryPanes(const QString &kind, QWidget *mainView, QWidget *
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (!m_applying)
             applySizes();   // a pane that wants more room gets it
-        Q_EMIT currentPaneChanged(m_tabs->currentWidget());
+        Q_EMIT currentPaneChanged(pane(m_tabs->currentIndex()));   // a lazy one made first
     });
     connect(m_split, &QSplitter::splitterMoved, this, [this] {
         if (m_applying || m_collapsed)
@@ -80,16 +80,59 @@ int SecondaryPanes::addSecondaryPane(QWidget *pane, const QString &title, double
     return index;
 }
 
+int SecondaryPanes::addLazyPane(std::function<QWidget *()> make, const QString &title, double openShare)
+{
+    auto *holder = new QWidget;
+    auto *layout = new QVBoxLayout(holder);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_lazyPanes.insert(holder, nullptr);
+    m_makers.insert(holder, std::move(make));
+    return addSecondaryPane(holder, title, openShare);   // made there when it is the current one at once
+}
+
+QWidget *SecondaryPanes::pane(int index)
+{
+    QWidget *page = m_tabs->widget(index);
+    if (!page || !m_lazyPanes.contains(page))
+        return page;
+    if (const auto make = m_makers.find(page); make != m_makers.end()) {
+        const std::function<QWidget *()> maker = std::move(make.value());
+        m_makers.erase(make);
+        QWidget *made = maker();
+        page->layout()->addWidget(made);
+        made->show();   // added to a shown holder, it would stay hidden; to a hidden one, it shows with it
+        m_lazyPanes.insert(page, made);
+    }
+    return m_lazyPanes.value(page);
+}
+
 QWidget *SecondaryPanes::currentPane() const
 {
-    return m_tabs->currentWidget();
+    QWidget *page = m_tabs->currentWidget();
+    return m_lazyPanes.contains(page) ? m_lazyPanes.value(page) : page;
+}
+
+QWidget *SecondaryPanes::pageOf(QWidget *pane) const
+{
+    if (!pane)
+        return nullptr;
+    if (m_tabs->indexOf(pane) >= 0)
+        return pane;
+    QWidget *holder = pane->parentWidget();
+    return m_lazyPanes.value(holder) == pane ? holder : nullptr;
+}
+
+int SecondaryPanes::indexOf(QWidget *pane) const
+{
+    return m_tabs->indexOf(pageOf(pane));
 }
 
 void SecondaryPanes::showPane(QWidget *pane)
 {
-    if (m_tabs->indexOf(pane) < 0)
+    QWidget *page = pageOf(pane);
+    if (!page)
         return;
-    m_tabs->setCurrentWidget(pane);
+    m_tabs->setCurrentWidget(page);
     setCollapsed(false);
 }
 
@@ -106,7 +149,7 @@ void SecondaryPanes::setCollapsed(bool collapsed)
 
 void SecondaryPanes::setBadge(QWidget *pane, Badge badge, const QString &toolTip)
 {
-    const int index = m_tabs->indexOf(pane);
+    const int index = indexOf(pane);
     if (index < 0)
         return;
     m_badges.insert(pane, badge);

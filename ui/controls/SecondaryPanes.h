@@ -8,6 +8,8 @@
 //   of the splitter when it is opened (a sandwich or a PGO panel needs more room than a table).
 // - Clicking the current pane's tab (or the arrow beside the tabs) collapses the panes to their tab bar; clicking
 //   a tab opens them again.
+// - A pane may be made when it is first needed (addLazyPane): its tab is there from the start, the pane is made
+//   when the tab first becomes the current one or someone asks for it (pane(index)).
 // - A pane can carry a badge on its tab (an icon and a tooltip): there is something to read in it. What there is
 //   to read stays in the pane.
 // - saveState() remembers the split, the current pane and the collapsed state per kind of tab ("profile",
@@ -19,6 +21,8 @@
 #include <QPointer>
 #include <QString>
 #include <QWidget>
+
+#include <functional>
 
 class QSplitter;
 class QTabWidget;
@@ -40,9 +44,17 @@ public:
     // Adds `pane` as a tab titled `title`; returns its index. `openShare` (0..0.7): when opened, the panes take at
     // least this share of the splitter.
     int addSecondaryPane(QWidget *pane, const QString &title, double openShare = 0);
+    // The same for a pane that `make` makes when the tab first becomes the current one, or when pane(index) asks
+    // for it. A profile's tab took 7.7 ms to make, 4.7 of them for its Source, Assembly and PGO panes, which many
+    // users never open (docs/benchmarks.md, "Panes made when first needed").
+    int addLazyPane(std::function<QWidget *()> make, const QString &title, double openShare = 0);
+    // The pane of tab `index` (made now when it is a lazy one not made yet); null when there is no such tab.
+    QWidget *pane(int index);
+    // The tab of `pane`, or -1 (a lazy pane's tab page is a holder around it: not tabs()->indexOf(pane)).
+    int indexOf(QWidget *pane) const;
     // Makes `pane` the current one and opens the panes (not collapsed, at least its openShare).
     void showPane(QWidget *pane);
-    QWidget *currentPane() const;
+    QWidget *currentPane() const;   // (a lazy pane is made before its tab becomes the current one)
     bool isCollapsed() const { return m_collapsed; }
     void setCollapsed(bool collapsed);
     // A small mark on the tab of `pane` (an icon, the tooltip saying where to read); Badge::None clears it.
@@ -69,6 +81,7 @@ private:
     void applySizes();
     int panesHeight() const;   // the height the panes should have now
     int collapsedHeight() const;
+    QWidget *pageOf(QWidget *pane) const;   // the tab's page of `pane`: itself, or the holder of a lazy one
 
     QString m_kind;
     QWidget *m_main;
@@ -77,6 +90,8 @@ private:
     QToolButton *m_collapse;
     QHash<QWidget *, double> m_openShares;
     QHash<QWidget *, Badge> m_badges;
+    QHash<QWidget *, QWidget *> m_lazyPanes;   // by a lazy pane's holder (its tab's page): the pane, once made
+    QHash<QWidget *, std::function<QWidget *()>> m_makers;   // of the lazy panes not made yet, by holder
     QString m_restoreCurrent;   // the remembered current pane, until a pane of that title is added
     double m_share = -1;        // the panes' share of the splitter once the user has dragged it (or restored)
     bool m_collapsed = false;

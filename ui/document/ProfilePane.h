@@ -33,9 +33,10 @@ public:
     // Below the flamegraph: the top table, the sandwich, the source and the PGO panel, as tabs. Another pane is
     // one line: secondaryPanes()->addSecondaryPane(widget, title).
     SecondaryPanes *secondaryPanes() const { return m_panes; }
-    PgoPanel *pgoPanel() const { return m_pgo; }
-    SourceView *sourceView() const { return m_source; }
-    AsmView *asmView() const { return m_asm; }
+    // Made when first asked for (or opened: SecondaryPanes::addLazyPane).
+    PgoPanel *pgoPanel() const;
+    SourceView *sourceView() const;
+    AsmView *asmView() const;
     // Shows the PGO panel (the edges are computed when the profiles arrive, so it is ready).
     void showPgo();
     // Lists the source lines of the function of `node` in the Source view.
@@ -79,9 +80,7 @@ private:
     FrameDetails *m_details;
     TopTableModel *m_model;
     QTableView *m_table;
-    PgoPanel *m_pgo;
-    SourceView *m_source;
-    AsmView *m_asm;
+    int m_sourceTab = -1, m_asmTab = -1, m_pgoTab = -1;   // lazy panes' tabs in m_panes
     SecondaryPanes *m_panes;
 };
 
