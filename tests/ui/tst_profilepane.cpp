@@ -8,6 +8,7 @@
 #include "flame/FlameView.h"
 #include "formats/ProfileInput.h"
 #include "asmview/AsmView.h"
+#include "compare/DiffView.h"
 #include "pgoview/PgoPanel.h"
 #include "sourceview/SourceView.h"
 #include "tables/SandwichView.h"
@@ -307,7 +308,7 @@ void tst_ProfilePane::earlyComparisonIsTakenOver()
 
 QTEST_MAIN(tst_ProfilePane)
 // The Source, Assembly and PGO panes are made when their tab is first opened or they are asked for, once each;
-// the pane a tab shows, badges and finds is the one made, not its holder.
+// the pane a tab shows, badges and finds is the one made, not its holder. A comparison's source and assembly too.
 void tst_ProfilePane::panesAreMadeWhenFirstNeeded()
 {
     SecondaryPanes *panes = m_pane->secondaryPanes();
@@ -352,6 +353,19 @@ void tst_ProfilePane::panesAreMadeWhenFirstNeeded()
     QVERIFY(!panes->tabs()->tabIcon(pgoTab).isNull());
     QCOMPARE(panes->tabs()->tabToolTip(pgoTab), QStringLiteral("read the PGO tab"));
     QCOMPARE(m_pane->findChildren<PgoPanel *>().size(), 1);
+
+    // A comparison's source and assembly panes likewise (its PGO panel is made at once: its inlining changes
+    // mark the diff flamegraph as soon as the comparison arrives).
+    DiffPane diff;
+    QCOMPARE(diff.findChildren<SourceView *>().size(), 0);
+    QCOMPARE(diff.findChildren<AsmView *>().size(), 0);
+    QCOMPARE(diff.findChildren<PgoPanel *>().size(), 1);
+    SourceView *diffSource = diff.sourceView();
+    QCOMPARE(diff.findChildren<SourceView *>().size(), 1);
+    QCOMPARE(diff.sourceView(), diffSource);
+    QVERIFY(diff.diffView()->secondaryPanes()->indexOf(diffSource) >= 0);
+    QVERIFY(diff.asmView());
+    QCOMPARE(diff.findChildren<AsmView *>().size(), 1);
 }
 
 #include "tst_profilepane.moc"

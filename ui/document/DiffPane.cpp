@@ -25,15 +25,15 @@ namespace qflame {
 DiffPane::DiffPane(QWidget *parent) : DocumentPane(parent)
 {
     m_diffView = new DiffView;
-    m_pgo = new PgoPanel;
-    m_source = new SourceView;
+    m_pgo = new PgoPanel;   // made at once: a comparison computes its inlining changes as it arrives
     connect(m_diffView->diffGraph()->graph(), &FlameGraphWidget::contextMenuRequested, this, &DiffPane::diffFrameMenu);
     // The diff flamegraph is the main view; the diff table, the source and the PGO panel of the new side are the
     // panes below it, the table open at first. The PGO panel's readiness stays in its pane: its tab gets a mark.
+    // The source and assembly panes are made when first needed (SecondaryPanes::addLazyPane).
     SecondaryPanes *panes = m_diffView->secondaryPanes();
-    panes->addSecondaryPane(m_source, tr("Source"), 0.5);
-    m_asm = new AsmView;   // both builds' instructions by source line (ui/asmview)
-    panes->addSecondaryPane(m_asm, tr("Assembly"), 0.5);
+    m_sourceTab = panes->addLazyPane([] { return new SourceView; }, tr("Source"), 0.5);
+    // Both builds' instructions by source line (ui/asmview).
+    m_asmTab = panes->addLazyPane([] { return new AsmView; }, tr("Assembly"), 0.5);
     panes->addSecondaryPane(m_pgo, tr("PGO"), 0.4);
     auto *graph = new GraphPane;   // the comparison's call graph (ui/graphview)
     panes->addSecondaryPane(graph, tr("Graph"), 0.6);
@@ -125,10 +125,10 @@ void DiffPane::diffFrameMenu(NodeId node, QPoint globalPos)
     menu.addAction(tr("Show &Assembly (Before and After)"), this, [this, node] {
         const DiffTree *diff = m_diffView->diff();
         const FrameTable &frames = diff->frames();
-        m_asm->showFunctionDiff(m_loaded.before, m_loaded.after, size_t(m_loaded.sampleType),
-                                frames.strings().str(frames.frame(diff->frame(node)).key.name),
-                                m_diffView->options().noiseK);
-        m_diffView->secondaryPanes()->showPane(m_asm);
+        asmView()->showFunctionDiff(m_loaded.before, m_loaded.after, size_t(m_loaded.sampleType),
+                                    frames.strings().str(frames.frame(diff->frame(node)).key.name),
+                                    m_diffView->options().noiseK);
+        m_diffView->secondaryPanes()->showPane(asmView());
     });
     menu.exec(globalPos);
 }
@@ -140,9 +140,19 @@ void DiffPane::showSource(NodeId node)
         return;
     const FrameTable &frames = d->frames();
     const std::string function = frames.strings().str(frames.frame(d->frame(node)).key.name);
-    m_source->showFunctionDiff(m_loaded.before, m_loaded.after, size_t(m_loaded.sampleType), function,
-                               m_diffView->options().noiseK);
-    m_diffView->secondaryPanes()->showPane(m_source);
+    sourceView()->showFunctionDiff(m_loaded.before, m_loaded.after, size_t(m_loaded.sampleType), function,
+                                   m_diffView->options().noiseK);
+    m_diffView->secondaryPanes()->showPane(sourceView());
+}
+
+SourceView *DiffPane::sourceView() const
+{
+    return static_cast<SourceView *>(m_diffView->secondaryPanes()->pane(m_sourceTab));
+}
+
+AsmView *DiffPane::asmView() const
+{
+    return static_cast<AsmView *>(m_diffView->secondaryPanes()->pane(m_asmTab));
 }
 
 void DiffPane::showDiff(LoadedDiff d)

@@ -27,8 +27,8 @@ public:
     const LoadedDiff &loaded() const { return m_loaded; }
     // The PGO panel of the comparison's new side, with the inlining changes from the baseline.
     PgoPanel *pgoPanel() const { return m_pgo; }
-    SourceView *sourceView() const { return m_source; }
-    AsmView *asmView() const { return m_asm; }
+    SourceView *sourceView() const;   // made when first asked for (or opened)
+    AsmView *asmView() const;
     // Lists the source lines of the function of a diff flamegraph node, before and after.
     void showSource(NodeId node);
     // Label values as frames and bottom-up (tagRoot, tagLeaf, inverted; View > Group by Label..., View >
@@ -57,8 +57,7 @@ private:
     SampleFilters m_frames;
     DiffView *m_diffView;
     PgoPanel *m_pgo;
-    SourceView *m_source;
-    AsmView *m_asm;
+    int m_sourceTab = -1, m_asmTab = -1;   // lazy panes' tabs in the diff view's panes
 };
 
 }   // namespace qflame
