@@ -578,8 +578,8 @@ Nodes guessNodes(const StackStarts &stacks, unsigned __int128 total, const std::
     // The same values: the sample's sums estimate the whole's. A stack walks through the guesses until it leaves
     // them, so guesses below the cut cost steps, and a node the guess misses costs a round of the stacks through
     // it (Walk::run). Two thirds of the cut missed few: r64's first look at 1/2048 took 51-52 ms against 53-54 at
-    // half the cut, r2048's 16-18 against 18-19, and at four fifths r2048's took 18-19 (tenths of a ms as well
-    // on pprof__large.cpu at every one; docs/benchmarks.md, "The first look's walk").
+    // half the cut, r2048's 16-18 against 18-19; at four fifths r2048's took 18-19 again, and pprof__large.cpu's
+    // took 5.5-7 ms at each (docs/benchmarks.md, "The first look's walk").
     const Cut finer{cut.rootTotal, std::max<uint64_t>(1, cut.divisor * 3 / 2)};
     if (sample.size() > kCountUpTo && sample.size() < stacks.size() / 2 && sampleTotal < kWalkable) {
         const StackStarts sampled(sample);
