@@ -306,7 +306,6 @@ void tst_ProfilePane::earlyComparisonIsTakenOver()
     QCOMPARE(pane.loaded().diff->afterTotalRaw(DiffTree::kRoot), int64_t(9660000000));
 }
 
-QTEST_MAIN(tst_ProfilePane)
 // The Source, Assembly and PGO panes are made when their tab is first opened or they are asked for, once each;
 // the pane a tab shows, badges and finds is the one made, not its holder. A comparison's source and assembly too.
 void tst_ProfilePane::panesAreMadeWhenFirstNeeded()
@@ -367,5 +366,7 @@ void tst_ProfilePane::panesAreMadeWhenFirstNeeded()
     QVERIFY(diff.asmView());
     QCOMPARE(diff.findChildren<AsmView *>().size(), 1);
 }
+
+QTEST_MAIN(tst_ProfilePane)
 
 #include "tst_profilepane.moc"

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace qflame {
 
@@ -85,31 +86,31 @@ int SecondaryPanes::addLazyPane(std::function<QWidget *()> make, const QString &
     auto *holder = new QWidget;
     auto *layout = new QVBoxLayout(holder);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_lazyPanes.insert(holder, nullptr);
-    m_makers.insert(holder, std::move(make));
+    m_lazyPanes.insert(holder, LazyPane{std::move(make)});
     return addSecondaryPane(holder, title, openShare);   // made there when it is the current one at once
 }
 
 QWidget *SecondaryPanes::pane(int index)
 {
     QWidget *page = m_tabs->widget(index);
-    if (!page || !m_lazyPanes.contains(page))
+    const auto lazy = m_lazyPanes.find(page);
+    if (lazy == m_lazyPanes.end())
         return page;
-    if (const auto make = m_makers.find(page); make != m_makers.end()) {
-        const std::function<QWidget *()> maker = std::move(make.value());
-        m_makers.erase(make);
-        QWidget *made = maker();
+    if (!lazy->made) {
+        const std::function<QWidget *()> make = std::exchange(lazy->make, nullptr);
+        QWidget *made = make();
         page->layout()->addWidget(made);
         made->show();   // added to a shown holder, it would stay hidden; to a hidden one, it shows with it
-        m_lazyPanes.insert(page, made);
+        m_lazyPanes[page].made = made;   // (the maker may have added panes: `lazy` may be stale)
     }
-    return m_lazyPanes.value(page);
+    return m_lazyPanes.value(page).made;
 }
 
 QWidget *SecondaryPanes::currentPane() const
 {
     QWidget *page = m_tabs->currentWidget();
-    return m_lazyPanes.contains(page) ? m_lazyPanes.value(page) : page;
+    const auto lazy = m_lazyPanes.constFind(page);
+    return lazy == m_lazyPanes.cend() ? page : lazy->made;
 }
 
 QWidget *SecondaryPanes::pageOf(QWidget *pane) const
@@ -119,7 +120,8 @@ QWidget *SecondaryPanes::pageOf(QWidget *pane) const
     if (m_tabs->indexOf(pane) >= 0)
         return pane;
     QWidget *holder = pane->parentWidget();
-    return m_lazyPanes.value(holder) == pane ? holder : nullptr;
+    const auto lazy = m_lazyPanes.constFind(holder);
+    return lazy != m_lazyPanes.cend() && lazy->made == pane ? holder : nullptr;
 }
 
 int SecondaryPanes::indexOf(QWidget *pane) const

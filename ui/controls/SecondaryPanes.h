@@ -90,8 +90,11 @@ private:
     QToolButton *m_collapse;
     QHash<QWidget *, double> m_openShares;
     QHash<QWidget *, Badge> m_badges;
-    QHash<QWidget *, QWidget *> m_lazyPanes;   // by a lazy pane's holder (its tab's page): the pane, once made
-    QHash<QWidget *, std::function<QWidget *()>> m_makers;   // of the lazy panes not made yet, by holder
+    struct LazyPane {
+        std::function<QWidget *()> make;   // emptied once it has made the pane
+        QWidget *made = nullptr;
+    };
+    QHash<QWidget *, LazyPane> m_lazyPanes;   // by a lazy pane's holder (its tab's page)
     QString m_restoreCurrent;   // the remembered current pane, until a pane of that title is added
     double m_share = -1;        // the panes' share of the splitter once the user has dragged it (or restored)
     bool m_collapsed = false;
