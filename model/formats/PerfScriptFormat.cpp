@@ -332,13 +332,21 @@ private:
     {
         // perf's clock, or (-F tod without time) the time of day; with both, the first record's tod sets the
         // offset from perf's clock to the wall clock, so a change of the zone's offset (summer time) moves nothing.
+        // A clock and offset that add up to more than int64 holds (only made-up input has them) leave the
+        // whole run untimed, as a record without a time does.
         const std::optional<int64_t> tod = m_header.tod.empty() ? std::nullopt : todEpochNanos(m_header.tod);
-        if (m_timeline.size() == 0 && tod)
-            m_todOffset = m_header.nanos ? *tod - *m_header.nanos : 0;
+        if (m_timeline.size() == 0 && tod) {
+            int64_t offset = 0;
+            if (m_header.nanos && __builtin_sub_overflow(*tod, *m_header.nanos, &offset))
+                m_untimed = true;
+            m_todOffset = offset;
+        }
         m_untimed = m_untimed || !(m_header.nanos || (tod && m_todOffset));
+        int64_t nanos = tod.value_or(0);
+        if (!m_untimed && m_header.nanos && __builtin_add_overflow(*m_header.nanos, m_todOffset.value_or(0), &nanos))
+            m_untimed = true;
         if (m_untimed)
             return;
-        const int64_t nanos = m_header.nanos ? *m_header.nanos + m_todOffset.value_or(0) : *tod;
         if (sample + 1 == m_samples.size()) {
             std::string name(m_header.comm);
             if (m_header.tid)

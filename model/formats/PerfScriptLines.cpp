@@ -106,6 +106,19 @@ static bool isTime(std::string_view t)
     return allOf(t.substr(0, dot), isDigit) && (dot == std::string_view::npos || allOf(t.substr(dot + 1), isDigit));
 }
 
+// seconds * 10^9 + fraction's first nine digits, or nothing where that leaves int64 (seconds past 2262 since
+// 1970, or before 1678): such a time is no time, and the record goes untimed.
+static std::optional<int64_t> nanosOf(int64_t seconds, std::string_view fraction)
+{
+    int64_t nanos = 0;
+    for (size_t k = 0; k < 9; ++k)
+        nanos = nanos * 10 + (k < fraction.size() ? fraction[k] - '0' : 0);
+    int64_t whole = 0;
+    if (__builtin_mul_overflow(seconds, int64_t(1000000000), &whole) || __builtin_add_overflow(whole, nanos, &whole))
+        return std::nullopt;
+    return whole;
+}
+
 // The time field in nanoseconds: "13144.649758:" -> 13144649758000.
 static std::optional<int64_t> timeNanos(std::string_view t)
 {
@@ -114,12 +127,10 @@ static std::optional<int64_t> timeNanos(std::string_view t)
     const std::string_view whole = t.substr(0, dot), fraction = dot == t.npos ? t.substr(t.size()) : t.substr(dot + 1);
     if (whole.size() > 10 || fraction.size() > 9)
         return std::nullopt;
-    int64_t nanos = 0;
+    int64_t seconds = 0;
     for (char c : whole)
-        nanos = nanos * 10 + (c - '0');
-    for (size_t k = 0; k < 9; ++k)
-        nanos = nanos * 10 + (k < fraction.size() ? fraction[k] - '0' : 0);
-    return nanos;
+        seconds = seconds * 10 + (c - '0');
+    return nanosOf(seconds, fraction);
 }
 
 static bool isModifier(char c)
@@ -315,11 +326,7 @@ std::optional<int64_t> todEpochNanos(std::string_view tod)
     const std::time_t seconds = std::mktime(&tm);
     if (seconds == std::time_t(-1))
         return std::nullopt;
-    int64_t fraction = 0;
-    const std::string_view digits = tod.size() > 20 ? tod.substr(20) : std::string_view();
-    for (size_t k = 0; k < 9; ++k)
-        fraction = fraction * 10 + (k < digits.size() ? digits[k] - '0' : 0);
-    return int64_t(seconds) * 1000000000 + fraction;
+    return nanosOf(int64_t(seconds), tod.size() > 20 ? tod.substr(20) : std::string_view());
 }
 
 }   // namespace qflame::perfscript

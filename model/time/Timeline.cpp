@@ -69,6 +69,11 @@ std::shared_ptr<const Timeline> TimelineBuilder::build(std::vector<uint8_t> weig
     t->delta.resize(n);
     uint32_t samples = 0;
     int64_t previous = m_hasOrigin ? std::min(m_origin, m_time[at(0)]) : m_time[at(0)];
+    // Times more than 292 years apart (made-up input only) span more than int64 holds: no timeline, rather than
+    // gaps that wrap around.
+    int64_t span = 0;
+    if (__builtin_sub_overflow(m_time[at(n - 1)], previous, &span))
+        return nullptr;
     t->startNanos = previous;
     for (size_t k = 0; k < n; ++k) {
         const size_t i = at(k);

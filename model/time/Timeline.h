@@ -113,7 +113,7 @@ public:
     void setOrigin(int64_t nanos) { m_origin = nanos, m_hasOrigin = true; }
     // `weighted`: per sample type, whether the events' weights are its values (else each event is an equal
     // share of its sample's value); `sampleOf`, when given, maps the samples added to the profile's. Null when
-    // no event was added.
+    // no event was added, or when the times span more than int64 nanoseconds hold.
     std::shared_ptr<const Timeline> build(std::vector<uint8_t> weighted, const std::vector<uint32_t> *sampleOf = nullptr);
 
 private:

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void pprofWithoutTimes();
     void realtimePerfScript();
     void todPerfScript();
+    void perfScriptTimesBeyondInt64();
     void heatmapCellsByFormula();
 };
 
@@ -259,6 +260,46 @@ void tst_TimedFormats::todPerfScript()
     QCOMPARE(read("perf 2020-07-13 18:26:55.620971 152919.481538: cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n")
                  ->timeline->threadNames,
              std::vector<std::string>{"perf"});
+    if (zone.isNull())
+        qunsetenv("TZ");
+    else
+        qputenv("TZ", zone);
+    tzset();
+}
+
+void tst_TimedFormats::perfScriptTimesBeyondInt64()
+{
+    // int64 nanoseconds end at 9223372036.854775807 s: a time past it is no time, so the records go untimed
+    // (no timeline) while their stacks are read; the last time that fits is kept to the nanosecond.
+    const auto record = [](const char *time) {
+        return "prog 100/100 " + std::string(time) + ": 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n";
+    };
+    const auto last = read(record("9223372036.854775807"));
+    QVERIFY(last->timeline);
+    QCOMPARE(last->timeline->startNanos, std::numeric_limits<int64_t>::max());
+    for (const char *beyond : {"9223372036.854775808", "9999999999.999999999"}) {
+        const auto p = read(record("1.0") + record(beyond));
+        QVERIFY2(!p->timeline, beyond);
+        QCOMPARE(top(p, size_t(p->findSampleType("cpu-clock"))), QStringLiteral("f=2000/2000"));
+    }
+    // A tod whose offset from perf's clock overflows, and times that fit but span more than int64 holds.
+    const QByteArray zone = qgetenv("TZ");
+    qputenv("TZ", "UTC0");
+    tzset();
+    const auto farTod = read("prog 100/100 2262-04-11 23:47:16.854775807 1.0: 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n"
+                             "prog 100/100 2262-04-11 23:47:17.854775807 2.0: 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n");
+    QVERIFY(!farTod->timeline);
+    const auto early = read("prog 100/100 1700-01-01 00:00:00 9000000000.0: 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n"
+                            "prog 100/100 1700-01-01 00:00:01 9000000001.0: 1000 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n");
+    QVERIFY(!early->timeline);
+    const auto todOnly = read("prog 100/100 1700-01-01 00:00:00 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n"
+                              "prog 100/100 2200-01-01 00:00:00 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n");
+    QVERIFY(!todOnly->timeline);   // each fits; the span (500 years) does not
+    const auto fits = read("prog 100/100 1700-01-01 00:00:00 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n"
+                           "prog 100/100 1900-01-01 00:00:00 cpu-clock:\n\t1000 f+0x0 (/bin/prog)\n\n");
+    QVERIFY(fits->timeline);
+    QCOMPARE(fits->timeline->startNanos, int64_t(-8520336000) * 1000000000);   // 1700-01-01Z, date -d @-8520336000
+    QCOMPARE(fits->timeline->spanNanos, int64_t(6311347200) * 1000000000);     // 200 years of 48 leap days
     if (zone.isNull())
         qunsetenv("TZ");
     else
