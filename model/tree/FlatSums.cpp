@@ -69,58 +69,76 @@ struct FlatPass {
     void run(const Profile &p, const Profile &input, ProfileFrames &pf, const std::vector<LocationFrames> &locations,
              size_t type, size_t from, size_t to, const BuildOptions &options, const std::atomic<bool> *stop)
     {
+        // The walk's arrays and counters in locals: the stores into a frame's sums may alias any member of this
+        // pass or of the profile, so with members the compiler reloaded the arrays' pointers and the sample's
+        // number at every location (r64: 12 million of them).
+        const uint32_t *const ids = p.sampleLocations.data();
+        const LocationFrames *const locs = locations.data();
+        const int64_t *const values = p.values.data();
+        const size_t types = p.sampleTypes.size();
+        FrameSums *const frameSums = sums.data();
+        uint32_t no = sampleNo;
+        int64_t passTotal = total, passSelf = self;
+        uint64_t passSamples = samples;
         for (size_t s = from; s < to; ++s) {
             if ((s & 0x7fff) == 0 && s > from) {
                 if (options.progress && !stop && !options.progress(0.9 * double(s - from) / double(to - from)))
                     throw Cancelled();
                 if (stop && stop->load(std::memory_order_relaxed))
-                    return;
+                    break;
             }
-            const int64_t v = p.value(s, type);
+            const int64_t v = values[s * types + type];
             if (v == 0 || (options.sampleFilter && !options.sampleFilter(input, s)))
                 continue;
             size_t begin, end;
             if (!pf.sampleRange(s, begin, end))
                 continue;
-            ++sampleNo;
-            ++samples;
-            total = wrappingAdd(total, v);
+            ++no;
+            ++passSamples;
+            passTotal = wrappingAdd(passTotal, v);
             FrameId caller = FrameTable::kRoot;
-            auto visit = [&](FrameId f, bool called) {
-                FrameSums &sum = sums[f];
-                if (sum.seenIn != sampleNo) {
-                    sum.seenIn = sampleNo;
-                    sum.cum = wrappingAdd(sum.cum, v);
-                }
-                if (sum.everInlined && caller != FrameTable::kRoot && caller != f)
-                    edge((uint64_t(caller) << 32) | f, called);
-                caller = f;
-            };
             for (size_t k = end; k-- > begin;) {
-                const LocationFrames lf = locations[p.sampleLocations[k]];
+                const LocationFrames lf = locs[ids[k]];
                 if (lf.count == 1) {
                     // Most entries: one frame, reached by calls only, so no edge to note. Without a branch on
                     // whether the sample has counted the frame yet: recursion makes it unpredictable (6 million
                     // of r64's 20 million visits are repeats).
-                    FrameSums &sum = sums[lf.first];
-                    const int64_t add = sum.seenIn != sampleNo ? v : 0;
-                    sum.seenIn = sampleNo;
+                    FrameSums &sum = frameSums[lf.first];
+                    const int64_t add = sum.seenIn != no ? v : 0;
+                    sum.seenIn = no;
                     sum.cum = wrappingAdd(sum.cum, add);
                     caller = lf.first;
                     continue;
                 }
                 if (lf.count == (1 | LocationFrames::kInlinedFrame)) {
-                    visit(lf.first, true);   // a location's outermost frame is a call
+                    caller = visit(frameSums, no, v, caller, lf.first, true);   // a location's outermost frame is a call
                     continue;
                 }
                 for (uint32_t i = lf.first; i < lf.first + lf.count; ++i)
-                    visit(pf.locFrames[i], pf.locKinds[i] & CallTree::kCalled);
+                    caller = visit(frameSums, no, v, caller, pf.locFrames[i], pf.locKinds[i] & CallTree::kCalled);
             }
             if (caller == FrameTable::kRoot)
-                self = wrappingAdd(self, v);   // an empty stack: in the total only, as at the tree's root
+                passSelf = wrappingAdd(passSelf, v);   // an empty stack: in the total only, as at the tree's root
             else
                 flat[caller] = wrappingAdd(flat[caller], v);
         }
+        sampleNo = no, total = passTotal, self = passSelf, samples = passSamples;
+    }
+
+    // A frame that may be reached inlined: counted once per sample, and the edge from its caller noted. Out of
+    // line, with its arguments by value: inlined (its hash table with it), or as a lambda capturing by reference,
+    // it left too few registers and kept the walk's counters on the stack.
+    __attribute__((noinline)) FrameId visit(FrameSums *frameSums, uint32_t no, int64_t v, FrameId caller, FrameId f,
+                                            bool called)
+    {
+        FrameSums &sum = frameSums[f];
+        if (sum.seenIn != no) {
+            sum.seenIn = no;
+            sum.cum = wrappingAdd(sum.cum, v);
+        }
+        if (sum.everInlined && caller != FrameTable::kRoot && caller != f)
+            edge((uint64_t(caller) << 32) | f, called);
+        return f;
     }
 
     void edge(uint64_t key, bool called)
