@@ -110,12 +110,23 @@ struct FlatPass {
                     caller = lf.first;
                     continue;
                 }
+                // A frame that may be reached inlined: counted once per sample, and the edge from its caller
+                // noted.
+                const auto visit = [&](FrameId f, bool called) {
+                    FrameSums &sum = frameSums[f];
+                    const int64_t add = sum.seenIn != no ? v : 0;
+                    sum.seenIn = no;
+                    sum.cum = wrappingAdd(sum.cum, add);
+                    if (sum.everInlined && caller != FrameTable::kRoot && caller != f)
+                        edge((uint64_t(caller) << 32) | f, called);
+                    caller = f;
+                };
                 if (lf.count == (1 | LocationFrames::kInlinedFrame)) {
-                    caller = visit(frameSums, no, v, caller, lf.first, true);   // a location's outermost frame is a call
+                    visit(lf.first, true);   // a location's outermost frame is a call
                     continue;
                 }
                 for (uint32_t i = lf.first; i < lf.first + lf.count; ++i)
-                    caller = visit(frameSums, no, v, caller, pf.locFrames[i], pf.locKinds[i] & CallTree::kCalled);
+                    visit(pf.locFrames[i], pf.locKinds[i] & CallTree::kCalled);
             }
             if (caller == FrameTable::kRoot)
                 passSelf = wrappingAdd(passSelf, v);   // an empty stack: in the total only, as at the tree's root
@@ -125,23 +136,9 @@ struct FlatPass {
         sampleNo = no, total = passTotal, self = passSelf, samples = passSamples;
     }
 
-    // A frame that may be reached inlined: counted once per sample, and the edge from its caller noted. Out of
-    // line, with its arguments by value: inlined (its hash table with it), or as a lambda capturing by reference,
-    // it left too few registers and kept the walk's counters on the stack.
-    __attribute__((noinline)) FrameId visit(FrameSums *frameSums, uint32_t no, int64_t v, FrameId caller, FrameId f,
-                                            bool called)
-    {
-        FrameSums &sum = frameSums[f];
-        if (sum.seenIn != no) {
-            sum.seenIn = no;
-            sum.cum = wrappingAdd(sum.cum, v);
-        }
-        if (sum.everInlined && caller != FrameTable::kRoot && caller != f)
-            edge((uint64_t(caller) << 32) | f, called);
-        return f;
-    }
-
-    void edge(uint64_t key, bool called)
+    // Out of line: inlined (its hash table with it) it left the walk too few registers, and kept the walk's
+    // counters on the stack.
+    __attribute__((noinline)) void edge(uint64_t key, bool called)
     {
         bool inserted = false;
         const uint32_t e = edges.findOrInsert(key, uint32_t(edgeKey.size()), &inserted);
