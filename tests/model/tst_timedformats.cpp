@@ -282,7 +282,8 @@ void tst_TimedFormats::perfScriptTimesBeyondInt64()
         QVERIFY2(!p->timeline, beyond);
         QCOMPARE(top(p, size_t(p->findSampleType("cpu-clock"))), QStringLiteral("f=2000/2000"));
     }
-    // A tod whose offset from perf's clock overflows, and times that fit but span more than int64 holds.
+    // A clock plus its offset to the tod past int64 (farTod), a tod less the clock before it (early), and times
+    // that each fit but span more than int64 holds.
     const QByteArray zone = qgetenv("TZ");
     qputenv("TZ", "UTC0");
     tzset();
