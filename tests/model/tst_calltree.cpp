@@ -81,6 +81,7 @@ private Q_SLOTS:
     void flatRowsInPprofOrder_data();
     void flatRowsInPprofOrder();
     void marksInlineFrames();
+    void flatRowsOnTwoThreads();
     void granularities();
     void namesFramesWithoutFunctions();
     void appliesDropFrames();
@@ -266,6 +267,34 @@ void tst_CallTree::marksInlineFrames()
     const NodeId mainNode = childNamed(t, CallTree::kRoot, "main");
     QVERIFY(t.isInlined(childNamed(t, mainNode, "both")));
     QVERIFY(!t.isInlined(childNamed(t, mainNode, "outer")));
+}
+
+void tst_CallTree::flatRowsOnTwoThreads()
+{
+    // 60,000 samples: the flat pass from the samples runs on two threads, each half on its own sums and inlined
+    // edges, added up after (FlatSums.cpp, from 50,000 samples). marksInlineFrames' three stacks and a recursive
+    // one, 15,000 times each: per round inl 7 flat / 8 cum, r 5 / 5 (counted once per stack), both 3 / 3,
+    // main 0 / 15, outer 0 / 8.
+    Maker m;
+    const uint64_t outer = m.fn("outer"), inl = m.fn("inl"), both = m.fn("both"), main = m.fn("main"), r = m.fn("r");
+    const uint64_t lMain = m.loc({{main, 1}});
+    const uint64_t lInl = m.loc({{inl, 5}, {outer, 9}});
+    const uint64_t lBothInl = m.loc({{both, 3}, {main, 2}});
+    const uint64_t lBoth = m.loc({{both, 4}});
+    const uint64_t lR = m.loc({{r, 6}});
+    for (int round = 0; round < 15000; ++round) {
+        m.sample({lInl, lMain}, {7});
+        m.sample({lBothInl}, {2});
+        m.sample({lBoth, lInl, lMain}, {1});
+        m.sample({lR, lR, lR, lMain}, {5});
+    }
+    const auto p = m.profile();
+    QCOMPARE(p->sampleCount(), size_t(60000));
+    auto table = FlatTable::compute({p}, 0, BuildOptions{});   // flat() compares it with the tree's rows too
+    QCOMPARE(rows(*table), QStringList({"inl (inline) 105000 120000", "r 75000 75000", "both (partial-inline) 45000 45000",
+                                        "main 0 225000", "outer 0 120000"}));
+    QCOMPARE(table->total(), int64_t(225000));
+    QCOMPARE(rows(*flat(p)), rows(*table));
 }
 
 void tst_CallTree::granularities()
