@@ -15,6 +15,7 @@
 #include "VerbTable.h"
 #include "export/TableCsv.h"
 #include "formats/ProfileInput.h"
+#include "io/PhaseTrace.h"
 #include "names/Demangle.h"
 #include "names/NameOptions.h"
 #include "pprof/SampleTypes.h"
@@ -70,14 +71,18 @@ int runTop(const ParsedArgs &a)
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : files)
         profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
+    tracePhase("read");
     const Profile &first = *profiles.front();
     const size_t type = chosenSampleType(first, a.value("--sample"));
     // Straight from the samples: the table needs no tree (the GUI builds one; tst_corpusoracle checks both).
     const auto table = FlatTable::compute(profiles, type, build);
+    tracePhase("table");
     for (auto &p : profiles)
         leaveToProcessEnd(std::move(p));
     leaveToProcessEnd(table);
-    return printTop(*table, limit, a.has("--tsv"), a.has("--csv"), a.has("--json"));
+    const int status = printTop(*table, limit, a.has("--tsv"), a.has("--csv"), a.has("--json"));
+    tracePhase("printed");
+    return status;
 }
 
 int printTop(const FlatTable &table, std::optional<uint64_t> limit, bool tsv, bool csv, bool json)

@@ -2,6 +2,7 @@
 
 #include "MainWindow.h"
 #include "flame/FlameGraphWidget.h"
+#include "io/PhaseTrace.h"
 
 #include <QApplication>
 #include <QEvent>
@@ -52,6 +53,7 @@ bool FirstPaintProbe::eventFilter(QObject *watched, QEvent *event)
         const auto *graph = qobject_cast<FlameGraphWidget *>(watched);
         if (graph && graph->source()) {
             m_done = true;
+            tracePhase("first paint");
             // Once this paint event has been handled: the frame is on the backing store then.
             QTimer::singleShot(0, this, [] {
                 std::cout << "first paint: " << millisecondsSinceProcessStart() << " ms" << std::endl;

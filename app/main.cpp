@@ -15,6 +15,7 @@
 #include "explorer/ConnectionStore.h"
 #include "fetch/ProfileFetch.h"
 #include "graphview/GraphPainter.h"
+#include "io/PhaseTrace.h"
 #include "tree/StagedTree.h"
 
 #include <QApplication>
@@ -139,6 +140,7 @@ void startReadingEarly(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    qflame::startPhaseTrace("qflame-gui");
     qflame::setServerVerbs(qflame::qrynVerbs());
     if (const std::optional<int> status = qflame::runHeadless(argc, argv))
         return *status;
@@ -204,6 +206,7 @@ int main(int argc, char **argv)
     startReadingEarly(argc, argv);
     g_qtHandler = qInstallMessageHandler(onQtMessageBeforeWindow);
     QApplication app(argc, argv);
+    qflame::tracePhase("application");
     qInstallMessageHandler(g_qtHandler);
     passOnHeldMessages();
     // The first look the early job is about to build (once it has read) needs no frame narrower than a pixel
@@ -236,6 +239,7 @@ int main(int argc, char **argv)
     qflame::fetch::installUrlReader(fetchSettings, true);
     qflame::MainWindow window;
     window.showFirstTime();   // as last closed, or a share of the screen
+    qflame::tracePhase("window shown");
     if (rounds) {
         window.openRounds(std::move(rounds->rounds), rounds->options);
         return app.exec();

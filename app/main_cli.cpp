@@ -4,6 +4,7 @@
 // draw and the ones that ask a server are qflame-gui's, the full program, installed beside this one: it is
 // started in this process's place, with the same arguments.
 #include "Cli.h"
+#include "io/PhaseTrace.h"
 #include "io/Prefault.h"
 
 #include <cerrno>
@@ -16,6 +17,7 @@
 
 int main(int argc, char **argv)
 {
+    qflame::startPhaseTrace("qflame");
     // A verb's arrays and tables on huge pages: on this project's VM a page fault costs 17-22 us, and `qflame
     // top` on a 1-10 MB profile took 3,000-10,000 of them (issue #31: 0.09 -> 0.05 s on pprof__large.cpu).
     qflame::hugePageHeap(size_t(256) << 20);

@@ -2,6 +2,7 @@
 
 #include "formats/ProfileInput.h"
 #include "io/BesideThread.h"
+#include "io/PhaseTrace.h"
 #include "tree/StagedTree.h"
 
 #include <QPromise>
@@ -94,6 +95,7 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
     // profile can show are all there, with their values, and the window paints them a second or so earlier.
     StagedTreeBuild staged(view.profiles, size_t(view.sampleType), options, StagedTreeBuild::viewCullDivisor());
     view.tree = staged.firstLook();
+    tracePhase(view.tree->isComplete() ? "tree" : "first look");
     if (promise.isCanceled())
         throw Cancelled();
     if (!view.tree->isComplete()) {
@@ -111,6 +113,7 @@ void build(QPromise<LoadedView> &promise, LoadedView &view, double from)
         if (promise.isCanceled())
             throw Cancelled();
         view.firstLook = std::exchange(view.tree, staged.complete());
+        tracePhase("whole tree");
         if (promise.isCanceled())
             throw Cancelled();
     }
@@ -145,6 +148,7 @@ QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Gra
                 };
                 view.profiles.push_back(readProfileFile(paths[i], options));
             }
+            tracePhase("read");
             build(promise, view, 0.6);
         } catch (const Cancelled &) {
             return;   // no result: the caller dropped this job

@@ -1,6 +1,7 @@
 #include "io/InflatingStream.h"
 
 #include "io/HelperThread.h"
+#include "io/PhaseTrace.h"
 #include "io/Prefault.h"
 
 namespace qflame {
@@ -120,6 +121,7 @@ void InflatingStream::produce()
         std::lock_guard lock(m_mutex);
         m_error = std::current_exception();
     }
+    tracePhase("inflated");
     {
         std::lock_guard lock(m_mutex);
         m_done = true;

@@ -1,6 +1,7 @@
 #include "pprof/PprofDecoder.h"
 
 #include "io/BesideThread.h"
+#include "io/PhaseTrace.h"
 #include "io/Prefault.h"
 #include "io/ReadOptions.h"
 #include "pprof/MetadataWire.h"
@@ -509,9 +510,11 @@ void decodePprof(google::protobuf::io::ZeroCopyInputStream &in, const std::funct
     Decoder decoder(out, limits);
     if (!decoder.stream(in, sizeHint, keepGoing))
         throw ProfileError(std::string("not a pprof profile: the ") + what + " is not a valid profile.proto message");
+    tracePhase("samples decoded");
     decoder.endSamples();
     decoder.finishMetadata();
     decoder.resolveSamples();
+    tracePhase("profile checked");
 }
 
 }   // namespace qflame

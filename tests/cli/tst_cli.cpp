@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void outputThatCannotBeWritten_data();
     void outputThatCannotBeWritten();
     void headlessProgramLeavesTheGuiToQflameGui();
+    void phasesTracedOnRequest();
 };
 
 void tst_Cli::topTsvEqualsGoToolPprof_data()
@@ -487,6 +489,38 @@ void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 0);
     QCOMPARE(p.readAllStandardOutput(), QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
+}
+
+void tst_Cli::phasesTracedOnRequest()
+{
+    // QFLAME_TRACE_PHASES=1 (bench/, issue #31): one line a step on standard error, the table unchanged; nothing
+    // on standard error without it.
+    const QStringList args{QStringLiteral("top"), QStringLiteral("--tsv"), data("gen__baseline.cpu.pb.gz")};
+    const Run plain = runQflame(args);
+    qflame::test::RunSetup setup;
+    setup.env.insert(QStringLiteral("QFLAME_TRACE_PHASES"), QStringLiteral("1"));
+    const Run traced = qflame::test::runQflameWith(args, setup);
+    QCOMPARE(plain.code, 0);
+    QCOMPARE(traced.code, 0);
+    QCOMPARE(traced.out, plain.out);
+    QVERIFY2(plain.err.isEmpty(), plain.err.constData());
+    QStringList steps;
+    double last = 0;
+    for (const QByteArray &line : traced.err.split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("^phase (\\d+\\.\\d\\d) (.+)$")).match(QString::fromUtf8(line));
+        QVERIFY2(m.hasMatch(), line.constData());
+        if (m.captured(2) == QLatin1String("inflated"))   // on the inflating thread, when there is one
+            continue;
+        QVERIFY2(m.captured(1).toDouble() >= last, line.constData());
+        last = m.captured(1).toDouble();
+        steps << m.captured(2);
+    }
+    QCOMPARE(steps, QStringList({QStringLiteral("qflame starts"), QStringLiteral("samples decoded"),
+                                 QStringLiteral("profile checked"), QStringLiteral("read"), QStringLiteral("table"),
+                                 QStringLiteral("printed")}));
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)

@@ -27,6 +27,7 @@ class tst_WindowArgs : public QObject {
 
 private Q_SLOTS:
     void timeToPaint();
+    void phasesTraced();
     void windowMaxSize();
     void windowWithoutDisplay_data();
     void windowWithoutDisplay();
@@ -51,6 +52,39 @@ void tst_WindowArgs::timeToPaint()
              missing.err.constData());
     QVERIFY(missing.out.isEmpty());
     QCOMPARE(runQflame({QStringLiteral("--time-to-paint")}).code, 1);
+}
+
+void tst_WindowArgs::phasesTraced()
+{
+    // QFLAME_TRACE_PHASES=1: the window's steps on standard error, on one clock from `qflame`'s start through the
+    // exec of qflame-gui. The reading thread starts before the application, so only the GUI thread's marks have an
+    // order here.
+    qflame::test::RunSetup setup;
+    setup.env.insert(QStringLiteral("QFLAME_TRACE_PHASES"), QStringLiteral("1"));
+    const Run run =
+        qflame::test::runQflameWith({QStringLiteral("--time-to-paint"), data("gen__baseline.cpu.pb.gz")}, setup);
+    QCOMPARE(run.code, 0);
+    QMap<QString, double> at;
+    QStringList steps;
+    for (const QByteArray &line : run.err.split('\n')) {
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("^phase (\\d+\\.\\d\\d) (.+)$")).match(QString::fromUtf8(line));
+        if (!m.hasMatch())
+            continue;   // Qt's own lines
+        steps << m.captured(2);
+        at.insert(m.captured(2), m.captured(1).toDouble());
+    }
+    const QStringList gui{QStringLiteral("qflame starts"), QStringLiteral("qflame-gui starts"),
+                          QStringLiteral("application"), QStringLiteral("window shown"), QStringLiteral("first paint")};
+    for (const QString &step : gui + QStringList{QStringLiteral("read"), QStringLiteral("tree")})
+        QVERIFY2(steps.count(step) == 1, qPrintable(step + QStringLiteral(" in ") + steps.join(QLatin1Char(','))));
+    QCOMPARE(steps.front(), gui.front());
+    QCOMPARE(steps.back(), gui.back());
+    QVERIFY(at[QStringLiteral("qflame-gui starts")] > 0);   // the clock went on across the exec
+    for (int i = 1; i < gui.size(); ++i)
+        QVERIFY2(at[gui[i - 1]] <= at[gui[i]], qPrintable(gui[i]));
+    QVERIFY(at[QStringLiteral("read")] <= at[QStringLiteral("tree")]);
+    QVERIFY(at[QStringLiteral("tree")] <= at[QStringLiteral("first paint")]);
 }
 
 void tst_WindowArgs::windowMaxSize()

@@ -1,0 +1,20 @@
+// Where a run of qflame spends its time, step by step, when asked (issue #31's measurements): with
+// QFLAME_TRACE_PHASES=1 in the environment, tracePhase() writes one line to standard error,
+//
+//     phase <milliseconds, to a hundredth> <what>
+//
+// counted from the first mark of the process, or from the first mark of the `qflame` that started it (its clock
+// goes on in the environment across the exec of `qflame-gui`). The marks are at steps (the file read, the samples
+// decoded, the first look, the first paint), never at items. Without the variable it prints nothing and costs a
+// load and a branch. These marks were patches before, made for each measurement and stale by the next one.
+#pragma once
+
+namespace qflame {
+
+// Call first thing in main, before any thread: reads the environment, and when tracing, puts the clock's start
+// there for a program this one starts (QFLAME_TRACE_PHASES_T0). Marks "<program> starts".
+void startPhaseTrace(const char *program);
+
+void tracePhase(const char *what);
+
+}   // namespace qflame
