@@ -49,7 +49,13 @@ inline uint32_t levelsLeft(Cursor c, const std::vector<Source> &sources, bool co
     const Source &s = sources[c.source];
     if (!collapse) {
         uint32_t levels = c.frameEnd - c.framePos;
-        for (uint32_t q = std::min(c.locStop, c.locPos); q < std::max(c.locStop, c.locPos); ++q) {   // either way
+        const uint32_t from = std::min(c.locStop, c.locPos), to = std::max(c.locStop, c.locPos);   // either way
+        if (const uint8_t *const perLocation = s.locLevels) {
+            for (uint32_t q = from; q < to; ++q)
+                levels += perLocation[s.sampleLocations[q]];
+            return levels;
+        }
+        for (uint32_t q = from; q < to; ++q) {
             const uint32_t loc = s.sampleLocations[q];
             levels += s.locBegin[loc + 1] - s.locBegin[loc];
         }

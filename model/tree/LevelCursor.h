@@ -68,6 +68,10 @@ struct Source {
     // A bottom-up build's: the stacks are walked from the leaf (sampleLocations counted up), and locFrames holds
     // each location's frames innermost first. Asked once per location, the same for every cursor of a build.
     bool forward = false;
+    // Each location's number of frames, a byte each, where every location has fewer than 255 (else null): what a
+    // first look counts of a stack's levels below where it leaves the nodes kept (FirstLookParts.h's levelsLeft,
+    // for every stack of the walk) then reads a byte a location instead of two offsets.
+    const uint8_t *locLevels = nullptr;
 };
 
 // Whether reading position q (= locPos - 1; forward: locPos) needs its block: the block of the position read

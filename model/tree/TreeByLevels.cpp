@@ -50,6 +50,8 @@ private:
     // the locations' frames; the samples' locations are read where they are: a reversed copy of them, 100 MB and
     // more on the largest profiles, cost a fifth of the build in page faults alone).
     Source reversedSource(const Profile &p, const ProfileFrames &pf);
+    // Source::locLevels of one profile's locations (kept in m_locLevels), or null where one has 255 frames or more.
+    const uint8_t *levelsPerLocation(const ProfileFrames &pf);
     // A bottom-up build's call edges, from the cursors before they move (the whole tree's, not the first
     // look's: the first paint does not wait for them, the top table of the whole tree does).
     void walkEdges();
@@ -71,6 +73,7 @@ private:
         std::vector<uint8_t> locKinds;
     };
     std::vector<std::unique_ptr<Reversed>> m_reversed;   // by profile, for an inverted build
+    std::vector<std::vector<uint8_t>> m_locLevels;       // by profile: Source::locLevels
     SampleCallEdges m_edges;
     std::shared_ptr<CallTree> m_shell;   // sample type, granularity, counts
     std::shared_ptr<FrameTable> m_frames;
@@ -127,6 +130,7 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
         else
             m_sources.push_back({p->sampleLocations.data(), p->sampleLocations.size(), pf.locBegin.data(),
                                  pf.locFrames.data(), pf.locKinds.data()});
+        m_sources.back().locLevels = levelsPerLocation(pf);
     }
 
     size_t totalSamples = 0;
@@ -227,6 +231,19 @@ void LevelBuild::makeCursors(bool andSortBuffers)
         throw ProfileError(first.sourceName + ": too many samples");
     totals.kept = m_cursors.size();
     m_totals = totals;
+}
+
+const uint8_t *LevelBuild::levelsPerLocation(const ProfileFrames &pf)
+{
+    std::vector<uint8_t> levels(pf.locBegin.empty() ? 0 : pf.locBegin.size() - 1);
+    for (size_t l = 0; l < levels.size(); ++l) {
+        const uint32_t frames = pf.locBegin[l + 1] - pf.locBegin[l];
+        if (frames >= 255)
+            return nullptr;
+        levels[l] = uint8_t(frames);
+    }
+    m_locLevels.push_back(std::move(levels));   // the vector's buffer stays where it is
+    return m_locLevels.back().data();
 }
 
 Source LevelBuild::reversedSource(const Profile &p, const ProfileFrames &pf)

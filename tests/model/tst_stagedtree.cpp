@@ -1,6 +1,7 @@
 // StagedTreeBuild (tree/StagedTree.h): the first look's nodes have the whole tree's values, node for node; every
 // node at or above the cut is in it; its layout at the initial zoom is the whole tree's, rectangle for rectangle;
 // and the complete tree is the one CallTreeBuilder::build makes.
+#include "PprofMaker.h"
 #include "ProfileFactory.h"
 
 #include "formats/ProfileInput.h"
@@ -180,6 +181,40 @@ private Q_SLOTS:
         QCOMPARE(whole->childCount(3), 2u);   // g, j
         QCOMPARE(whole->label(whole->firstChild(3)), std::string("g"));
         QCOMPARE(whole->selfSamples(3), uint64_t(0));
+        checkStaged(p, {}, 16, true);
+    }
+
+    // A stack's levels below the node it leaves the first look at are counted from each location's frames: a byte
+    // each (Source::locLevels) where every location has fewer than 255 frames, else from the frames' offsets. Here
+    // one location holds 300 frames (f0 calls f1 ... f299, all inlined), so the offsets count; the same stacks
+    // with 200 frames take the bytes. Total 1,100, divisor 16: a node is cut below 68.75.
+    void levelsOfManyInlinedFrames_data()
+    {
+        QTest::addColumn<int>("inlined");
+        QTest::newRow("300 frames: offsets") << 300;
+        QTest::newRow("200 frames: bytes") << 200;
+    }
+    void levelsOfManyInlinedFrames()
+    {
+        QFETCH(int, inlined);
+        test::PprofMaker m;
+        const uint64_t fMain = m.fn("main"), fA = m.fn("a"), fLeaf = m.fn("leaf");
+        std::vector<std::pair<uint64_t, int64_t>> lines;   // innermost first
+        for (int k = inlined - 1; k >= 0; --k)
+            lines.emplace_back(m.fn("f" + std::to_string(k)), k + 1);
+        const uint64_t lMain = m.loc({{fMain, 1}}), lA = m.loc({{fA, 1}}), lLeaf = m.loc({{fLeaf, 1}});
+        const uint64_t lDeep = m.loc(lines);
+        m.sample({lMain}, {600});
+        m.sample({lLeaf, lDeep, lMain}, {499});    // main f0 ... f(n-1) leaf: kept all the way
+        m.sample({lLeaf, lDeep, lA, lMain}, {1});   // main a f0 ... leaf: a is cut and keeps n + 1 rows
+        const Profiles p{m.profile()};
+        StagedTreeBuild staged(p, 0, {}, 16);
+        const auto first = staged.firstLook();
+        const int64_t a = childByLabel(*first, 1, "a");
+        QVERIFY(a > 0);
+        QVERIFY(first->hidesDescendants(NodeId(a)));
+        QCOMPARE(first->hiddenHeight(NodeId(a)), uint32_t(inlined + 1));
+        QCOMPARE(first->maxDepth(), uint32_t(inlined + 3));   // main, a, then a's hidden rows
         checkStaged(p, {}, 16, true);
     }
 
