@@ -67,21 +67,32 @@ mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 RESULTS=$DATA/floor.tsv
 : > "$RESULTS"
 
-# run KEY TOOL COMMAND...: one run under qflame-bench-measure; appends KEY TOOL WALL_S RSS_KB PAINT_MS.
+# run KEY TOOL COMMAND...: one run under qflame-bench-measure; appends KEY TOOL WALL_S RSS_KB PAINT_MS SELF_MS.
+# PAINT_MS (the paints only) is the time from just before fork to the line "first paint: N ms" on the window's
+# standard output (qflame-bench-measure --line): the clock `qflame top` is timed on. SELF_MS is the N the window
+# printed, from its start time in /proc, which the kernel keeps in 10 ms ticks rounded down (0-10 ms more).
 run() {
     local key=$1 tool=$2
     shift 2
-    local err paint wall rss rc=0 out=/dev/null
-    # Standard output to /dev/null, as the report says, except the first paint's one line. Into a file on disk,
-    # the 43 MB of r64 that zcat and igzip wrote were flushed while the next command ran: qflame top on r64 took
-    # 133-589 ms there (2026-12-05, 21 runs), 125-146 ms beside /dev/null.
-    [ "$tool" = paint ] || [ "$tool" = paint-inverted ] && out=$TMP/out
+    local err paint self wall rss at rc=0
+    # Standard output to /dev/null, as the report says, except the paints', which qflame-bench-measure reads.
+    # Into a file on disk, the 43 MB of r64 that zcat and igzip wrote were flushed while the next command ran:
+    # qflame top on r64 took 133-589 ms there (2026-12-05, 21 runs), 125-146 ms beside /dev/null.
     : > "$TMP/out"
-    err=$("$MEASURE" 900 sh -c 'exec "$@" > "'"$out"'" 2> /dev/null' sh "$@" 2>&1 >/dev/null) || rc=$?
-    read -r wall _ _ rss < <(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' <<< "$err" | tail -1 || echo "0 0 0 0")
+    if [ "$tool" = paint ] || [ "$tool" = paint-inverted ]; then
+        err=$("$MEASURE" --line "first paint:" 900 sh -c 'exec "$@" 2> /dev/null' sh "$@" 2>&1 >"$TMP/out") || rc=$?
+        read -r wall _ _ rss at < <(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+ -?[0-9.]+$' <<< "$err" | tail -1 ||
+                                    echo "0 0 0 0 -1")
+    else
+        err=$("$MEASURE" 900 sh -c 'exec "$@" > /dev/null 2> /dev/null' sh "$@" 2>&1 >/dev/null) || rc=$?
+        read -r wall _ _ rss < <(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' <<< "$err" | tail -1 || echo "0 0 0 0")
+        at=-1
+    fi
     if [ "$rc" -ne 0 ]; then say "  $key $tool failed (exit $rc): not counted"; return; fi
-    paint=$(sed -n 's/^first paint: \([0-9]*\) ms$/\1/p' "$TMP/out" | tail -1)
-    printf '%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$wall" "$rss" "${paint:--}" >> "$RESULTS"
+    self=$(sed -n 's/^first paint: \([0-9]*\) ms$/\1/p' "$TMP/out" | tail -1)
+    paint=-
+    [ "$at" != -1 ] && paint=$(awk -v s="$at" 'BEGIN { printf "%.1f", s * 1000 }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$wall" "$rss" "$paint" "${self:--}" >> "$RESULTS"
 }
 
 uptime > "$DATA/floor-load-before.txt"

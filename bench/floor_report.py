@@ -57,7 +57,10 @@ def main():
     order = []
     with open(a.results) as f:
         for line in f:
-            key, tool, w, r, p = line.rstrip("\n").split("\t")
+            # PAINT_MS from before fork to the window's "first paint" line; SELF_MS (after session 25) what it
+            # printed, 0-10 ms more (its start time in 10 ms ticks). Older results have no SELF_MS: their PAINT_MS
+            # was that figure.
+            key, tool, w, r, p = line.rstrip("\n").split("\t")[:5]
             if key not in order:
                 order.append(key)
             wall[key, tool].append(float(w))
@@ -95,8 +98,10 @@ def main():
         "absolute times move with the load, the ratios come from runs interleaved in the same minutes.",
         "",
         f"{a.runs} interleaved runs of each command per file, medians, each under `qflame-bench-measure` (wall time "
-        "from fork to exit, peak RSS), standard output to /dev/null, the files in the page cache. `paint` is what "
-        "`qflame --time-to-paint FILE` prints (offscreen): from the process's start to its first painted flamegraph. "
+        "from fork to exit, peak RSS), standard output to /dev/null, the files in the page cache. `paint` is "
+        "`qflame --time-to-paint FILE` (offscreen) from the same point before fork to the line it prints once its "
+        "first flamegraph is painted (`qflame-bench-measure --line`; the N ms in that line counts from the start "
+        "time the kernel keeps in 10 ms ticks, rounded down, 0-10 ms more). "
         "`floor` is `zcat` for gzip files, `zstd -dc` for zstd ones.",
         "",
         "| profile | MB | zcat s | igzip -dc s | zstd -dc s | qflame top s | top / floor | top / igzip | paint s | "
