@@ -72,6 +72,11 @@ struct Source {
     // first look counts of a stack's levels below where it leaves the nodes kept (FirstLookParts.h's levelsLeft,
     // for every stack of the walk) then reads a byte a location instead of two offsets.
     const uint8_t *locLevels = nullptr;
+    // Each location's frame where it has exactly one, reached as a call (CallTree::kCalled), else kSeveralFrames:
+    // a first look's walk steps through such a location with one compare against the frame it expects next
+    // (FirstLookWalk.cpp, "heavy paths"). Null: not made (the walk then takes every location frame by frame).
+    const FrameId *locSingle = nullptr;
+    static constexpr FrameId kSeveralFrames = UINT32_MAX - 1;   // no frame has this id
 };
 
 // Whether reading position q (= locPos - 1; forward: locPos) needs its block: the block of the position read

@@ -52,6 +52,8 @@ private:
     Source reversedSource(const Profile &p, const ProfileFrames &pf);
     // Source::locLevels of one profile's locations (kept in m_locLevels), or null where one has 255 frames or more.
     const uint8_t *levelsPerLocation(const ProfileFrames &pf);
+    // Source::locSingle of a source of `locations` locations (kept in m_locSingle).
+    const FrameId *singleFrames(const Source &source, size_t locations);
     // A bottom-up build's call edges, from the cursors before they move (the whole tree's, not the first
     // look's: the first paint does not wait for them, the top table of the whole tree does).
     void walkEdges();
@@ -74,6 +76,7 @@ private:
     };
     std::vector<std::unique_ptr<Reversed>> m_reversed;   // by profile, for an inverted build
     std::vector<std::vector<uint8_t>> m_locLevels;       // by profile: Source::locLevels
+    std::vector<std::vector<FrameId>> m_locSingle;       // by profile: Source::locSingle
     SampleCallEdges m_edges;
     std::shared_ptr<CallTree> m_shell;   // sample type, granularity, counts
     std::shared_ptr<FrameTable> m_frames;
@@ -131,6 +134,7 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
             m_sources.push_back({p->sampleLocations.data(), p->sampleLocations.size(), pf.locBegin.data(),
                                  pf.locFrames.data(), pf.locKinds.data()});
         m_sources.back().locLevels = levelsPerLocation(pf);
+        m_sources.back().locSingle = singleFrames(m_sources.back(), pf.locBegin.size() - 1);
     }
 
     size_t totalSamples = 0;
@@ -244,6 +248,18 @@ const uint8_t *LevelBuild::levelsPerLocation(const ProfileFrames &pf)
     }
     m_locLevels.push_back(std::move(levels));   // the vector's buffer stays where it is
     return m_locLevels.back().data();
+}
+
+const FrameId *LevelBuild::singleFrames(const Source &source, size_t locations)
+{
+    std::vector<FrameId> single(locations, Source::kSeveralFrames);
+    for (size_t l = 0; l < locations; ++l) {
+        const uint32_t b = source.locBegin[l];
+        if (source.locBegin[l + 1] - b == 1 && source.locKinds[b] == CallTree::kCalled)
+            single[l] = source.locFrames[b];
+    }
+    m_locSingle.push_back(std::move(single));   // the vector's buffer stays where it is
+    return m_locSingle.back().data();
 }
 
 Source LevelBuild::reversedSource(const Profile &p, const ProfileFrames &pf)

@@ -9,6 +9,7 @@
 #include "tree/StagedTree.h"
 #include "SharedCorpus.h"
 
+#include <algorithm>
 #include <QtTest>
 
 using namespace qflame;
@@ -216,6 +217,60 @@ private Q_SLOTS:
         QCOMPARE(first->hiddenHeight(NodeId(a)), uint32_t(inlined + 1));
         QCOMPARE(first->maxDepth(), uint32_t(inlined + 3));   // main, a, then a's hidden rows
         checkStaged(p, {}, 16, true);
+    }
+
+    // A profile large enough to be walked (65,536 stacks or more; smaller ones are counted level by level), made
+    // here so that a clone without the shared corpus checks the walk too: 80,000 stacks, 2 to 30 locations deep,
+    // that mostly follow one callee per caller (so that the walk's heavy paths carry most steps) and now and then
+    // take another; some locations hold inlined frames, and some functions have two locations (two lines), which
+    // are one frame by function and two by line. Checked node for node against the whole tree, top-down and
+    // bottom-up, by functions and by lines.
+    void walkedStacks_data()
+    {
+        QTest::addColumn<bool>("inverted");
+        QTest::addColumn<int>("granularity");
+        QTest::newRow("top-down, functions") << false << int(Granularity::Functions);
+        QTest::newRow("bottom-up, functions") << true << int(Granularity::Functions);
+        QTest::newRow("top-down, lines") << false << int(Granularity::Lines);
+        QTest::newRow("bottom-up, lines") << true << int(Granularity::Lines);
+    }
+    void walkedStacks()
+    {
+        QFETCH(bool, inverted);
+        QFETCH(int, granularity);
+        test::PprofMaker m;
+        constexpr int kFunctions = 48;
+        std::vector<uint64_t> fns;
+        for (int f = 0; f < kFunctions; ++f)
+            fns.push_back(m.fn("f" + std::to_string(f)));
+        std::vector<uint64_t> locs;   // location k calls into function k % 48 (at line 1 + k / 48)
+        for (int k = 0; k < 2 * kFunctions; ++k)
+            locs.push_back(m.loc({{fns[size_t(k % kFunctions)], 1 + k / kFunctions}}));
+        for (int k = 0; k < 8; ++k)   // f(k) inlined into f(k + 20), in one location
+            locs.push_back(m.loc({{fns[size_t(k)], 7}, {fns[size_t(k + 20)], 9}}));
+        uint32_t state = 12345;
+        const auto next = [&state](uint32_t below) {
+            state = state * 1103515245u + 12345u;
+            return (state >> 8) % below;
+        };
+        for (int i = 0; i < 80000; ++i) {
+            std::vector<uint64_t> stack;   // root first here; the sample wants the leaf first
+            const uint32_t depth = 2 + next(29);
+            uint32_t k = 0;
+            for (uint32_t d = 0; d < depth; ++d) {
+                stack.push_back(locs[k]);
+                const uint32_t roll = next(100);
+                k = roll < 80 ? (k * 7 + 3) % 48 : roll < 90 ? 48 + (k * 5 + 1) % 48 : next(uint32_t(locs.size()));
+            }
+            std::reverse(stack.begin(), stack.end());
+            m.sample(stack, {int64_t(1 + next(1000) * next(1000) / 100)});
+        }
+        const Profiles p{m.profile()};
+        QCOMPARE(p.front()->sampleCount(), size_t(80000));
+        BuildOptions options;
+        options.filters.inverted = inverted;
+        options.granularity = Granularity(granularity);
+        checkStaged(p, options, 2048, true);
     }
 
     void nothingToCut()
