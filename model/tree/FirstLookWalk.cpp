@@ -205,6 +205,7 @@ private:
         for (Part &p : m_parts) {
             p.kinds.assign(m_open.size(), 0);
             p.last.assign(m_open.size(), Last());
+            p.reached.assign(m_pathNode.size(), 0);
         }
         // In chunks that the two threads take as they come, not in halves: on r64 (34-40 ms a half) the helper's
         // half ended 1-16 ms after the caller's, whichever half it had, and in the window the caller's core may be
@@ -229,6 +230,8 @@ private:
         runBeside([&] { walkChunks(1); }, [&] { walkChunks(0); });
         if (cancelled)
             throw Cancelled();
+        for (Part &p : m_parts)
+            enterRuns(p);
         // A stack added to the last guessed node it reached only: a node's sums are those of its subtree of
         // guessed nodes (numbered breadth-first: a child after its parent).
         m_tallies.resize(m_open.size());
@@ -281,6 +284,9 @@ private:
 
     struct Part {
         std::vector<uint8_t> kinds;   // by guessed node
+        // By heavy-path entry: the furthest entry a run along the path from it reached (walkPlainFrom); the nodes
+        // after it up to there were entered as calls (enterRuns).
+        std::vector<uint32_t> reached;
         std::vector<Last> last;
         KeyedNodes escaped;
         std::vector<Tally> escapedTallies;
@@ -353,14 +359,21 @@ private:
         uint8_t *const entered = p.kinds.data();
         const uint32_t stop = c.locStop;
         uint32_t pos = c.locPos;
+        uint32_t *const reached = p.reached.data();
         uint32_t at = 0;   // the root's entry: the first of the first path
         while (pos != stop) {
+            // Along the path while the locations are its frames; the nodes entered are marked once per run.
+            const uint32_t from = at;
+            while (pos != stop && single[locations[Forward ? pos : pos - 1]] == pathFrame[at]) {
+                Forward ? ++pos : --pos;
+                ++at;
+            }
+            if (at != from)
+                reached[from] = std::max(reached[from], at);
+            if (pos == stop)
+                break;
             const uint32_t q = Forward ? pos++ : --pos;
             const uint32_t loc = locations[q];
-            if (single[loc] == pathFrame[at]) {
-                entered[pathNode[++at]] |= CallTree::kCalled;
-                continue;
-            }
             NodeId node = pathNode[at];
             const uint32_t end = locBegin[loc + 1];
             for (uint32_t fp = locBegin[loc]; fp < end; ++fp) {
@@ -389,6 +402,20 @@ private:
             at = pathAt[node];
         }
         ended(p.last[pathNode[at]], c.value);
+    }
+
+    // The nodes the runs along heavy paths entered, as calls: entry e was entered when a run from an entry before
+    // it on its path reached e or further. A run never passes its path's end, so the furthest reach of the entries
+    // before e is of e's path once e's path has begun.
+    void enterRuns(Part &p) const
+    {
+        uint32_t upTo = 0;
+        for (uint32_t e = 0; e < p.reached.size(); ++e) {
+            if (upTo >= e && e != 0)
+                p.kinds[m_pathNode[e]] |= CallTree::kCalled;
+            upTo = std::max(upTo, p.reached[e]);
+        }
+        p.reached = {};
     }
 
     // A stack ended in guessed node l.
