@@ -201,6 +201,8 @@ public:
     }
 
     uint32_t size() const { return m_size; }
+    // The value of stack i (zero: none), without making its cursor.
+    int64_t valueOf(uint32_t i) const { return m_cursors ? (*m_cursors)[i].value : m_values[size_t(i) * m_stride]; }
     // Stack i at its start, as appendCursors makes its cursor; false when sample i is none (value zero).
     bool at(uint32_t i, Cursor &c) const
     {
