@@ -58,6 +58,7 @@ private Q_SLOTS:
     void earlyJobWithOtherSettingsIsDropped();
     void earlyComparisonIsTakenOver();
     void panesAreMadeWhenFirstNeeded();
+    void saysWhatItReads();
 
 private:
     ProfilePane *m_pane = nullptr;
@@ -365,6 +366,44 @@ void tst_ProfilePane::panesAreMadeWhenFirstNeeded()
     QVERIFY(diff.diffView()->secondaryPanes()->indexOf(diffSource) >= 0);
     QVERIFY(diff.asmView());
     QCOMPARE(diff.findChildren<AsmView *>().size(), 1);
+}
+
+// While a tab reads its files, its empty graphs say so, not how to open a file; their own placeholder comes back
+// when the read ends, well or not (a failed new tab is closed by the window, but a pane may stay).
+void tst_ProfilePane::saysWhatItReads()
+{
+    const QString defaultText;   // FlameGraphWidget's own: how to open a file
+    ProfilePane pane;
+    QCOMPARE(pane.flameGraph()->placeholderText(), defaultText);
+    QSignalSpy spy(&pane, &DocumentPane::loadFinished);
+    pane.open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")});
+    QCOMPARE(pane.flameGraph()->placeholderText(), QStringLiteral("Reading gen__baseline.cpu.pb.gz\u2026"));
+    QVERIFY(spy.wait(60000));
+    QVERIFY(spy.at(0).at(0).toBool());
+    QCOMPARE(pane.flameGraph()->placeholderText(), defaultText);
+
+    QTemporaryDir dir;
+    const QString missing = dir.filePath(QStringLiteral("gone.pb.gz"));
+    ProfilePane failed;
+    QSignalSpy failedSpy(&failed, &DocumentPane::loadFinished);
+    failed.open({missing});
+    QCOMPARE(failed.flameGraph()->placeholderText(), QStringLiteral("Reading ") + missing + QStringLiteral("\u2026"));
+    QVERIFY(failedSpy.wait(60000));
+    QVERIFY(!failedSpy.at(0).at(0).toBool());
+    QCOMPARE(failed.flameGraph()->placeholderText(), defaultText);
+
+    // A comparison: its three graphs.
+    DiffPane diff;
+    QSignalSpy diffSpy(&diff, &DocumentPane::loadFinished);
+    diff.open({QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz")},
+              {QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz")});
+    const QString both = QStringLiteral("Reading gen__baseline.cpu.pb.gz, gen__optimized.cpu.pb.gz\u2026");
+    QCOMPARE(diff.diffView()->diffGraph()->graph()->placeholderText(), both);
+    QCOMPARE(diff.diffView()->beforeGraph()->graph()->placeholderText(), both);
+    QCOMPARE(diff.diffView()->afterGraph()->graph()->placeholderText(), both);
+    QVERIFY(diffSpy.wait(60000));
+    QVERIFY2(diffSpy.at(0).at(0).toBool(), qPrintable(diff.lastError()));
+    QCOMPARE(diff.diffView()->diffGraph()->graph()->placeholderText(), defaultText);
 }
 
 QTEST_MAIN(tst_ProfilePane)

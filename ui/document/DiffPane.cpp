@@ -182,6 +182,8 @@ void DiffPane::open(const QStringList &before, const QStringList &after, bool re
                             if (m_frames.addsLabelFrames() || m_frames.inverted)   // read again: built as arranged
                                 rebuild();
                         });
+        sayReading(before + after, {m_diffView->diffGraph()->graph(), m_diffView->beforeGraph()->graph(),
+                                    m_diffView->afterGraph()->graph()});
     });
 }
 

@@ -2,8 +2,10 @@
 
 #include "document/UrlFetches.h"
 #include "export/StackExport.h"
+#include "flame/FlameGraphWidget.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -94,6 +96,22 @@ void DocumentPane::jobEnded()
 {
     m_progress->hide();
     m_cancel->hide();
+    for (const SaysReading &s : std::exchange(m_saysReading, {})) {
+        if (s.graph)
+            s.graph->setPlaceholderText(s.placeholder);
+    }
+}
+
+void DocumentPane::sayReading(const QStringList &paths, const QList<FlameGraphWidget *> &graphs)
+{
+    QStringList names;
+    for (const QString &p : paths)
+        names << (QFileInfo(p).isFile() ? QFileInfo(p).fileName() : p);   // a URL as it was given
+    const QString text = tr("Reading %1…").arg(names.join(QLatin1String(", ")));
+    for (FlameGraphWidget *g : graphs) {
+        m_saysReading.append({g, g->placeholderText()});
+        g->setPlaceholderText(text);
+    }
 }
 
 void DocumentPane::userCancel()

@@ -6,6 +6,8 @@
 #include "controls/LatestJob.h"
 #include "names/NameOptions.h"
 
+#include <QList>
+#include <QPointer>
 #include <QWidget>
 
 #include <cstdint>
@@ -105,6 +107,10 @@ protected:
     static QFuture<LoadedDiff> takeEarlyDiff(const QStringList &before, const QStringList &after,
                                              Granularity granularity, const DiffOptions &options);
     void setHasContent() { m_hasContent = true; }
+    // While the job just started reads `paths`, each of `graphs` that has nothing to show says so ("Reading
+    // NAME...") instead of its placeholder (how to open a file); the placeholder comes back when the job ends, in
+    // whatever way. Called after run(), whose cancel of an earlier job ends that one first.
+    void sayReading(const QStringList &paths, const QList<FlameGraphWidget *> &graphs);
     bool m_updatingControls = false;
 
 private:
@@ -121,6 +127,11 @@ private:
     QPushButton *m_cancel;
     QLabel *m_status;
     UrlFetches *m_fetches = nullptr;
+    struct SaysReading {
+        QPointer<FlameGraphWidget> graph;
+        QString placeholder;   // its own, put back when the job ends
+    };
+    QList<SaysReading> m_saysReading;
     std::unique_ptr<LatestJobBase> m_job;   // a LatestJob<T> of the last run's T
     bool m_hasContent = false;
     QString m_lastError;

@@ -207,6 +207,7 @@ void ProfilePane::open(const QStringList &paths, bool reuseFetched)
                                         : loadFilesAsync(paths, -1, granularity, readOptions(), m_filters->filters()),
                         [this](LoadedView v) { showView(std::move(v)); },
                         [this](LoadedView v) { showFirstLook(std::move(v)); });
+        sayReading(paths, {flameGraph()});
     });
 }
 

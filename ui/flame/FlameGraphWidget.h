@@ -43,6 +43,7 @@ public:
     const CallTree *tree() const { return m_source ? m_source->callTree() : nullptr; }
     // What an empty graph says (a local tab: how to open a file; a qryn tab: how to load a range).
     void setPlaceholderText(const QString &text);
+    QString placeholderText() const { return m_placeholder; }   // "" for the default
     const FlameLayout *layout() const { return m_layout; }
 
     // Zoom: the node whose extent fills the width (the root when not zoomed), and the viewport in cost units.
