@@ -174,12 +174,20 @@ ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB)
     o.timeFrom = cliTimeFrom(), o.timeTo = cliTimeTo();
     o.warning = [](const std::string &message) { std::cerr << "qflame: warning: " << message << "\n"; };
     if (maxSizeMiB) {
-        const auto mib = parseCount(*maxSizeMiB);
-        if (!mib || *mib == 0 || *mib > (uint64_t(1) << 40))
+        const std::optional<uint64_t> bytes = maxSizeBytes(*maxSizeMiB);
+        if (!bytes)
             usageError("--max-size takes a size in MiB, not '" + *maxSizeMiB + "'");
-        o.maxDecompressedBytes = *mib << 20;
+        o.maxDecompressedBytes = *bytes;
     }
     return o;
+}
+
+std::optional<uint64_t> maxSizeBytes(const std::string &mib)
+{
+    const std::optional<uint64_t> count = parseCount(mib);
+    if (!count || *count == 0 || *count > (uint64_t(1) << 40))
+        return std::nullopt;
+    return *count << 20;
 }
 
 void writeToStdout(std::string_view text)

@@ -77,6 +77,8 @@ void applyCommonOptions(const ParsedArgs &args);
 std::optional<uint64_t> parseCount(const std::string &text);
 // Read options with --max-size MIB applied (a usage error when it is not a positive whole number).
 ReadOptions readOptionsFor(const std::optional<std::string> &maxSizeMiB);
+// A --max-size value (MiB) in bytes; nothing when it is not a count from 1 MiB to 1 TiB.
+std::optional<uint64_t> maxSizeBytes(const std::string &mib);
 // A rendering's piece on standard output (report/Report.h's TextSink for the verbs).
 void writeToStdout(std::string_view text);
 // The table of `qflame top`, for files and for a server's flamegraph alike (report/TopReport); the exit status.

@@ -329,4 +329,19 @@ QFuture<LoadedRounds> compareRoundsAsync(std::vector<RoundInput> inputs, RoundsO
     });
 }
 
+OpeningJob startOpening(const QStringList &before, const QStringList &after, bool inverted, ReadOptions options)
+{
+    OpeningJob job;
+    job.before = before;
+    job.after = after;
+    if (!after.isEmpty()) {
+        job.diff = loadDiffAsync(before, after, -1, Granularity::Functions, DiffOptions(), std::move(options));
+    } else {
+        SampleFilters filters;
+        filters.inverted = inverted;
+        job.view = loadFilesAsync(before, -1, Granularity::Functions, std::move(options), filters);
+    }
+    return job;
+}
+
 }   // namespace qflame

@@ -59,6 +59,8 @@ BIN="$ROOT/usr/bin/qflame"
 GUI="$ROOT/usr/bin/qflame-gui"   # the window; `qflame` runs the headless verbs without the GUI libraries
 [ -x "$BIN" ] || fail "no executable usr/bin/qflame in the package"
 [ -x "$GUI" ] || fail "no executable usr/bin/qflame-gui in the package"
+MODULE="$ROOT/usr/lib/qflame/libqflame-window.so"   # qflame-gui as a library, which `qflame FILE` loads (app/WindowHandoff.h)
+[ -s "$MODULE" ] || fail "no usr/lib/qflame/libqflame-window.so in the package"
 declared=" $(echo "$depends" | tr ',|' '\n\n' | sed -E 's/\(.*\)//; s/:any//; s/[[:space:]]//g' | tr '\n' ' ') "
 # The cache listing goes to a file first: `ldconfig -p | awk '... exit'` kills ldconfig with SIGPIPE when awk
 # stops early, and under pipefail that ended this script silently on machines with a long cache.
@@ -72,8 +74,8 @@ while read -r soname; do
   pkg="${owner%%:*}"
   [ -n "$pkg" ] || fail "no Debian package owns $path ($soname)"
   case "$declared" in *" $pkg "*) ;; *) fail "$soname comes from $pkg, which Depends does not name" ;; esac
-done < <(readelf -d "$BIN" "$GUI" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
-ok "every NEEDED library of qflame and qflame-gui is in a declared dependency"
+done < <(readelf -d "$BIN" "$GUI" "$MODULE" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
+ok "every NEEDED library of qflame, qflame-gui and the window module is in a declared dependency"
 if readelf -d "$BIN" | grep -qE 'NEEDED.*\[(libQt6Gui|libQt6Widgets)'; then fail "qflame links the GUI libraries"; fi
 ok "qflame (the headless verbs) links no GUI library"
 
@@ -84,7 +86,7 @@ grep -q "^Inst qflame " "$WORK/apt.log" || { cat "$WORK/apt.log"; fail "apt-get 
 ok "apt-get install --simulate accepts it and its dependencies"
 
 # The files of a desktop application.
-for f in usr/bin/qflame usr/bin/qflame-gui usr/share/applications/qflame.desktop usr/share/metainfo/io.github.qflame.qflame.metainfo.xml \
+for f in usr/bin/qflame usr/bin/qflame-gui usr/lib/qflame/libqflame-window.so usr/share/applications/qflame.desktop usr/share/metainfo/io.github.qflame.qflame.metainfo.xml \
          usr/share/mime/packages/qflame.xml usr/share/icons/hicolor/scalable/apps/qflame.svg \
          usr/share/man/man1/qflame.1.gz usr/share/qflame/examples/baseline.cpu.pb.gz; do
   [ -s "$ROOT/$f" ] || fail "the package lacks /$f"
@@ -135,13 +137,16 @@ ok "qflame info on the installed example: 198 samples, cpu total 3670000000 ns"
 top="$("$BIN" top --tsv --limit 1 "$EXAMPLE")"
 [ "$top" = "$(printf '850000000\t850000000\truntime.asyncPreempt')" ] || fail "qflame top printed '$top'"
 ok "qflame top --tsv --limit 1: $top"
-# The window (qflame starts qflame-gui in its place): no display here, so Qt's offscreen platform; still running
-# after 3 s means it started.
+# The window (qflame loads it from ../lib/qflame): no display here, so Qt's offscreen platform; still running
+# after 3 s means it started, and its phase marks say that it came from the installed module.
 set +e
-QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$WORK/config" timeout 3 "$BIN" "$EXAMPLE" >"$WORK/window.log" 2>&1   # its recent files not the user's
+QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$WORK/config" QFLAME_TRACE_PHASES=1 timeout 3 "$BIN" "$EXAMPLE" \
+  >"$WORK/window.log" 2>&1   # its recent files not the user's
 rc=$?
 set -e
 [ "$rc" -eq 124 ] || { cat "$WORK/window.log"; fail "the window exited with status $rc within 3 s"; }
-ok "the window starts and keeps running (offscreen)"
+grep -q "^phase [0-9.]* window module starts$" "$WORK/window.log" ||
+  { cat "$WORK/window.log"; fail "qflame did not load the installed window module"; }
+ok "the window starts from the installed module and keeps running (offscreen)"
 
 say "$passed passed, 0 failed"

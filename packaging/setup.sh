@@ -68,7 +68,7 @@ build() {
   fi
   cmake "${configure[@]}"
   if [ "$mode" = run ]; then
-    cmake --build "$BUILD_DIR" -j"$(nproc)" --target qflame qflame-gui
+    cmake --build "$BUILD_DIR" -j"$(nproc)" --target qflame qflame-gui qflame-window
   else
     cmake --build "$BUILD_DIR" -j"$(nproc)"
   fi

@@ -1,6 +1,8 @@
 // The window's command line, run as a user runs it (`qflame ...`, offscreen): --time-to-paint, --max-size, and
-// one line instead of a crash where there is no display.
+// one line instead of a crash where there is no display; which files are read before the window exists, and that
+// the window's tab takes over the job begun for them, in the window module and in qflame-gui alike.
 #include "RunQflame.h"
+#include "WindowFiles.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -27,7 +29,10 @@ class tst_WindowArgs : public QObject {
 
 private Q_SLOTS:
     void timeToPaint();
+    void phasesTraced_data();
     void phasesTraced();
+    void windowFiles_data();
+    void windowFiles();
     void windowMaxSize();
     void windowWithoutDisplay_data();
     void windowWithoutDisplay();
@@ -54,13 +59,30 @@ void tst_WindowArgs::timeToPaint()
     QCOMPARE(runQflame({QStringLiteral("--time-to-paint")}).code, 1);
 }
 
+void tst_WindowArgs::phasesTraced_data()
+{
+    QTest::addColumn<QString>("module");   // QFLAME_WINDOW_MODULE: unset (null) or empty (none: qflame-gui started)
+    QTest::addColumn<QString>("starts");   // the window's first mark
+    QTest::addColumn<QString>("absent");   // the other's
+    QTest::newRow("window module") << QString() << QStringLiteral("window module starts")
+                                   << QStringLiteral("qflame-gui starts");
+    QTest::newRow("qflame-gui started") << QStringLiteral("") << QStringLiteral("qflame-gui starts")
+                                        << QStringLiteral("window module starts");
+}
+
 void tst_WindowArgs::phasesTraced()
 {
-    // QFLAME_TRACE_PHASES=1: the window's steps on standard error, on one clock from `qflame`'s start through the
-    // exec of qflame-gui. The reading thread starts before the application, so only the GUI thread's marks have an
-    // order here.
+    // QFLAME_TRACE_PHASES=1: the window's steps on standard error, on one clock from `qflame`'s start, through its
+    // loading of the window module or its exec of qflame-gui (where the module is not there). Either way the job
+    // that began before the window (in `qflame`, or in qflame-gui before its application) is the one the tab
+    // takes over. The reading thread starts before the application, so only the GUI thread's marks have an order.
+    QFETCH(QString, module);
+    QFETCH(QString, starts);
+    QFETCH(QString, absent);
     qflame::test::RunSetup setup;
     setup.env.insert(QStringLiteral("QFLAME_TRACE_PHASES"), QStringLiteral("1"));
+    if (!module.isNull())
+        setup.env.insert(QStringLiteral("QFLAME_WINDOW_MODULE"), module);
     const Run run =
         qflame::test::runQflameWith({QStringLiteral("--time-to-paint"), data("gen__baseline.cpu.pb.gz")}, setup);
     QCOMPARE(run.code, 0);
@@ -74,17 +96,77 @@ void tst_WindowArgs::phasesTraced()
         steps << m.captured(2);
         at.insert(m.captured(2), m.captured(1).toDouble());
     }
-    const QStringList gui{QStringLiteral("qflame starts"), QStringLiteral("qflame-gui starts"),
-                          QStringLiteral("application"), QStringLiteral("window shown"), QStringLiteral("first paint")};
+    const QStringList gui{QStringLiteral("qflame starts"), starts, QStringLiteral("application"),
+                          QStringLiteral("window shown"), QStringLiteral("early job taken over"),
+                          QStringLiteral("first paint")};
     for (const QString &step : gui + QStringList{QStringLiteral("read"), QStringLiteral("tree")})
         QVERIFY2(steps.count(step) == 1, qPrintable(step + QStringLiteral(" in ") + steps.join(QLatin1Char(','))));
+    QVERIFY2(!steps.contains(absent), qPrintable(steps.join(QLatin1Char(','))));
     QCOMPARE(steps.front(), gui.front());
     QCOMPARE(steps.back(), gui.back());
-    QVERIFY(at[QStringLiteral("qflame-gui starts")] > 0);   // the clock went on across the exec
+    QVERIFY(at[starts] > 0);   // the clock went on
     for (int i = 1; i < gui.size(); ++i)
         QVERIFY2(at[gui[i - 1]] <= at[gui[i]], qPrintable(gui[i]));
     QVERIFY(at[QStringLiteral("read")] <= at[QStringLiteral("tree")]);
     QVERIFY(at[QStringLiteral("tree")] <= at[QStringLiteral("first paint")]);
+}
+
+void tst_WindowArgs::windowFiles_data()
+{
+    // The command lines whose files are read before the window exists (by `qflame` itself when it loads the window
+    // module): local files and the window's three options only; anything else leaves the files to the window.
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("files");   // empty: none read early
+    QTest::addColumn<bool>("inverted");
+    QTest::addColumn<qint64>("maxBytes");   // -1: none given
+    const QString base = data("gen__baseline.cpu.pb.gz"), next = data("gen__optimized.cpu.pb.gz");
+    const QString paint = QStringLiteral("--time-to-paint"), cap = QStringLiteral("--max-size");
+    QTest::newRow("a profile") << QStringList{base} << QStringList{base} << false << qint64(-1);
+    QTest::newRow("a comparison, timed") << QStringList{paint, base, next} << QStringList{base, next} << false
+                                         << qint64(-1);
+    QTest::newRow("bottom-up") << QStringList{QStringLiteral("--inverted"), base} << QStringList{base} << true
+                               << qint64(-1);
+    QTest::newRow("cap, two words") << QStringList{cap, QStringLiteral("3"), base} << QStringList{base} << false
+                                    << qint64(3 << 20);
+    QTest::newRow("cap, one word") << QStringList{base, QStringLiteral("--max-size=2")} << QStringList{base}
+                                   << false << qint64(2 << 20);
+    QTest::newRow("cap of zero") << QStringList{cap, QStringLiteral("0"), base} << QStringList() << false
+                                 << qint64(-1);
+    QTest::newRow("cap without a value") << QStringList{base, cap} << QStringList() << false << qint64(-1);
+    QTest::newRow("three files") << QStringList{base, next, base} << QStringList() << false << qint64(-1);
+    QTest::newRow("no file") << QStringList{paint} << QStringList() << false << qint64(-1);
+    QTest::newRow("a verb") << QStringList{QStringLiteral("top"), base} << QStringList() << false << qint64(-1);
+    QTest::newRow("a missing file") << QStringList{QStringLiteral("/nonexistent.pb.gz")} << QStringList() << false
+                                    << qint64(-1);
+    QTest::newRow("a folder") << QStringList{QStringLiteral(QFLAME_TEST_DATA)} << QStringList() << false
+                              << qint64(-1);
+    QTest::newRow("a URL") << QStringList{QStringLiteral("http://localhost:6060/debug/pprof/heap")} << QStringList()
+                           << false << qint64(-1);
+    QTest::newRow("Qt's own option") << QStringList{QStringLiteral("-platform"), QStringLiteral("offscreen"), base}
+                                     << QStringList() << false << qint64(-1);
+    QTest::newRow("help") << QStringList{QStringLiteral("--help")} << QStringList() << false << qint64(-1);
+}
+
+void tst_WindowArgs::windowFiles()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, files);
+    QFETCH(bool, inverted);
+    QFETCH(qint64, maxBytes);
+    std::vector<QByteArray> words{QByteArrayLiteral("qflame")};
+    for (const QString &a : std::as_const(args))
+        words.push_back(a.toLocal8Bit());
+    std::vector<char *> argv;
+    for (QByteArray &w : words)
+        argv.push_back(w.data());
+    argv.push_back(nullptr);
+    const std::optional<qflame::WindowFiles> window = qflame::windowFilesOf(int(words.size()), argv.data());
+    QCOMPARE(window.has_value(), !files.isEmpty());
+    if (!window)
+        return;
+    QCOMPARE(window->files, files);
+    QCOMPARE(window->inverted, inverted);
+    QCOMPARE(window->maxReadBytes ? qint64(*window->maxReadBytes) : qint64(-1), maxBytes);
 }
 
 void tst_WindowArgs::windowMaxSize()

@@ -75,6 +75,8 @@ public:
     // a window, even before the application object: the start of Qt and of the window then overlaps the work.
     // The pane that opens the same files with the same settings takes the job over; any other open cancels it.
     static void startEarly(const QStringList &files);
+    // The same for a job started elsewhere: by `qflame`, before it loaded the window (app/WindowHandoff.h).
+    static void adoptEarly(OpeningJob job);
     // Whether such a job waits for its pane, and whether it has ended (for the tests).
     enum class EarlyJobState { None, Running, Ended };
     static EarlyJobState earlyJobState();

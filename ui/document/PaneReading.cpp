@@ -1,7 +1,9 @@
 // How the window's tabs read files, process-wide: the names chosen (View > Demangle, View > Collapse Template
 // Arguments), bottom-up at open (`qflame --inverted FILE`), and the job that `qflame FILE` starts before there is
-// a window (startEarly), which the pane of the same files takes over.
+// a window (startEarly; or adoptEarly, when `qflame` started it: app/WindowHandoff.h), which the pane of the same
+// files takes over.
 #include "document/DocumentPane.h"
+#include "io/PhaseTrace.h"
 
 #include <optional>
 #include <utility>
@@ -22,19 +24,14 @@ ReadOptions paneReadOptions()
 
 bool g_openInverted = false;
 
-// The job startEarly began, until a pane takes it over or drops it.
-struct EarlyJob {
-    QStringList before, after;   // after empty: one profile
-    QFuture<LoadedView> view;
-    QFuture<LoadedDiff> diff;
-};
-std::optional<EarlyJob> g_early;
+// The job startEarly began (or adoptEarly was given), until a pane takes it over or drops it.
+std::optional<OpeningJob> g_early;
 
 // The early job when it is of these files, read as a pane would read them now; nothing otherwise (a job of
 // other files is cancelled: no pane will want it).
-std::optional<EarlyJob> takeEarlyJob(const QStringList &before, const QStringList &after, Granularity granularity)
+std::optional<OpeningJob> takeEarlyJob(const QStringList &before, const QStringList &after, Granularity granularity)
 {
-    std::optional<EarlyJob> job = std::exchange(g_early, std::nullopt);
+    std::optional<OpeningJob> job = std::exchange(g_early, std::nullopt);
     if (!job)
         return std::nullopt;
     if (job->before != before || job->after != after || granularity != Granularity::Functions ||
@@ -43,6 +40,7 @@ std::optional<EarlyJob> takeEarlyJob(const QStringList &before, const QStringLis
         job->diff.cancel();
         return std::nullopt;
     }
+    tracePhase("early job taken over");
     return job;
 }
 
@@ -53,16 +51,12 @@ void DocumentPane::startEarly(const QStringList &files)
     if (files.isEmpty() || files.size() > 2)
         return;
     // What open() would start with a pane's defaults: functions, simple demangling, a diff's default options.
-    EarlyJob job;
-    job.before = {files.front()};
-    if (files.size() == 2) {
-        job.after = {files.back()};
-        job.diff = loadDiffAsync(job.before, job.after, -1, Granularity::Functions, DiffOptions(), paneReadOptions());
-    } else {
-        SampleFilters filters;
-        filters.inverted = g_openInverted;
-        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, paneReadOptions(), filters);
-    }
+    g_early = startOpening({files.front()}, files.size() == 2 ? QStringList{files.back()} : QStringList(),
+                           g_openInverted, paneReadOptions());
+}
+
+void DocumentPane::adoptEarly(OpeningJob job)
+{
     g_early = std::move(job);
 }
 
@@ -81,14 +75,14 @@ ReadOptions DocumentPane::readOptions()
 
 QFuture<LoadedView> DocumentPane::takeEarlyView(const QStringList &paths, Granularity granularity)
 {
-    std::optional<EarlyJob> early = takeEarlyJob(paths, {}, granularity);
+    std::optional<OpeningJob> early = takeEarlyJob(paths, {}, granularity);
     return early && early->view.isValid() ? early->view : QFuture<LoadedView>();
 }
 
 QFuture<LoadedDiff> DocumentPane::takeEarlyDiff(const QStringList &before, const QStringList &after,
                                                 Granularity granularity, const DiffOptions &options)
 {
-    std::optional<EarlyJob> early = takeEarlyJob(before, after, granularity);
+    std::optional<OpeningJob> early = takeEarlyJob(before, after, granularity);
     const DiffOptions defaults;
     const bool sameOptions = options.normalization == defaults.normalization && options.factor == defaults.factor &&
                              options.noiseK == defaults.noiseK;

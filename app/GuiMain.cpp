@@ -1,6 +1,6 @@
-// qflame-gui: the whole program. The window, the verbs that draw (diff --png/--svg) and the ones that ask a
-// server; the other verbs run here too, as in `qflame`, which starts this program for everything it does not do
-// itself.
+// qflame-gui's main, the whole program: the window, the verbs that draw (diff --png/--svg) and the ones that ask
+// a server; the other verbs run here too, as in `qflame`, which runs this (loaded as libqflame-window.so, or
+// started as qflame-gui: WindowLauncher.cpp) for everything it does not do itself.
 #include "Cli.h"
 #include "CliExplorer.h"
 #include "CliQryn.h"
@@ -10,6 +10,8 @@
 #include "CliRounds.h"
 #include "DiffPicture.h"
 #include "FirstPaint.h"
+#include "WindowFiles.h"
+#include "WindowHandoff.h"
 #include "MainWindow.h"
 #include "document/DocumentPane.h"
 #include "explorer/ConnectionStore.h"
@@ -19,7 +21,6 @@
 #include "tree/StagedTree.h"
 
 #include <QApplication>
-#include <QFileInfo>
 #include <QGuiApplication>
 #include <QScreen>
 
@@ -78,14 +79,6 @@ void passOnHeldMessages()
     g_held.clear();
 }
 
-// Whether Qt would look for an X11 or Wayland display and find none named in the environment.
-bool noDisplayNamed()
-{
-    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
-    const bool wantsDisplay = platform.isEmpty() || platform.startsWith("xcb") || platform.startsWith("wayland");
-    return wantsDisplay && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
-}
-
 // `qflame --max-size MIB FILE...`: the window's cap on what it reads (files, downloads), as the verbs' --max-size;
 // without it, ReadOptions' 1 GiB. An hour of perf script at 1 kHz on 8 threads is 11 GB (issue #35). A wrong
 // value is the verbs' one-line usage error. Taken out of the arguments (both forms: `--max-size N`,
@@ -117,30 +110,24 @@ std::optional<uint64_t> takeWindowMaxSize(int &argc, char **argv)
 
 // `qflame FILE` and `qflame BASE NEW` (with or without --time-to-paint) of local files: their reading starts
 // before the application object, so that Qt's start, fonts and the window's widgets overlap it (the pane that
-// opens them takes the job over). Anything else on the command line (Qt's own options, URLs) waits as before.
-void startReadingEarly(int argc, char **argv)
+// opens them takes the job over). `qflame` has started it already when it hands one over (WindowHandoff.h).
+// Anything else on the command line (Qt's own options, URLs) waits as before.
+void startReadingEarly(int argc, char **argv, qflame::WindowHandoff *handoff)
 {
-    QStringList files;
-    for (int i = 1; i < argc; ++i) {
-        const QString arg = QString::fromLocal8Bit(argv[i]);
-        if (arg == QLatin1String("--time-to-paint"))
-            continue;
-        if (arg == QLatin1String("--inverted")) {   // the profile bottom-up
-            qflame::DocumentPane::setOpenInverted(true);
-            continue;
-        }
-        if (arg.startsWith(QLatin1Char('-')) || !QFileInfo(arg).isFile())
-            return;
-        files << arg;
+    if (handoff) {
+        qflame::DocumentPane::adoptEarly(std::move(handoff->job));
+        return;
     }
-    qflame::DocumentPane::startEarly(files);
+    if (const std::optional<qflame::WindowFiles> window = qflame::windowFilesOf(argc, argv)) {
+        qflame::DocumentPane::setOpenInverted(window->inverted);
+        qflame::DocumentPane::startEarly(window->files);
+    }
 }
 
 }   // namespace
 
-int main(int argc, char **argv)
+int qflame::guiMain(int argc, char **argv, WindowHandoff *handoff)
 {
-    qflame::startPhaseTrace("qflame-gui");
     qflame::setServerVerbs(qflame::qrynVerbs());
     if (const std::optional<int> status = qflame::runHeadless(argc, argv))
         return *status;
@@ -201,9 +188,9 @@ int main(int argc, char **argv)
             return e.code;
         }
     }
-    if (noDisplayNamed())
+    if (qflame::noDisplayNamed())
         exitForWantOfDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set");
-    startReadingEarly(argc, argv);
+    startReadingEarly(argc, argv, handoff);
     g_qtHandler = qInstallMessageHandler(onQtMessageBeforeWindow);
     QApplication app(argc, argv);
     qflame::tracePhase("application");
@@ -214,7 +201,10 @@ int main(int argc, char **argv)
     int desktopWidth = 0;
     for (const QScreen *screen : QGuiApplication::screens())
         desktopWidth = std::max(desktopWidth, screen->virtualGeometry().width());
-    qflame::StagedTreeBuild::setViewCullDivisor(qflame::StagedTreeBuild::cullDivisorForWidth(desktopWidth));
+    const int64_t cullDivisor = qflame::StagedTreeBuild::cullDivisorForWidth(desktopWidth);
+    qflame::StagedTreeBuild::setViewCullDivisor(cullDivisor);
+    if (handoff && handoff->setViewCullDivisor)
+        handoff->setViewCullDivisor(cullDivisor);   // the copy of the model that reads the files handed over
     QApplication::setApplicationVersion(QStringLiteral(QFLAME_VERSION));
     QStringList files = QApplication::arguments().mid(1);   // without Qt's own options (-platform, --style ...)
     // URLs open like files (`qflame URL`, File > Open URL...), their bytes kept for Save Fetched Profile; the
