@@ -2,6 +2,7 @@
 
 #include "WindowFiles.h"
 #include "WindowHandoff.h"
+#include "io/Prefault.h"
 #include "names/NameOptions.h"
 #include "tree/StagedTree.h"
 
@@ -57,6 +58,7 @@ WindowEntry loadWindowModule(const std::filesystem::path &folder)
 
 int runWindowProgram(int argc, char **argv)
 {
+    windowHeap(size_t(256) << 20);   // before the reading threads (io/Prefault.h)
     // The files' reading starts first, on this program's copy of the model, so that it runs while the module
     // and its libraries load; the window's own start (DocumentPane::startEarly) would read them the same way.
     WindowHandoff handoff;

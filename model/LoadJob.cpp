@@ -3,6 +3,7 @@
 #include "formats/ProfileInput.h"
 #include "io/BesideThread.h"
 #include "io/PhaseTrace.h"
+#include "io/Prefault.h"
 #include "tree/StagedTree.h"
 
 #include <QPromise>
@@ -22,12 +23,19 @@ std::atomic<int64_t> g_longestFirstLookWait{100};   // ms: a paint takes 4-20 ms
 // builds the window for another 50 ms; the pool thread created for it here waited on this thread's CPU for
 // 0.3-4 ms (measured on pprof__large.cpu) before it began, 0.3-0.5 ms when so submitted. The pool itself is made
 // here first: a QObject made on the helper would belong to a thread that is gone.
-template <typename Work>
-auto runReadingJob(Work &&work)
+// Once the job is over (whatever its end), the window's heap trims as malloc's does (io/Prefault.h, windowHeap).
+template <typename Result, typename Work>
+QFuture<Result> runReadingJob(Work &&work)
 {
     QThreadPool *pool = QThreadPool::globalInstance();
-    decltype(QtConcurrent::run(pool, std::forward<Work>(work))) future;
-    runBeside([&] { future = QtConcurrent::run(pool, std::forward<Work>(work)); }, [] {});
+    auto job = [work = std::forward<Work>(work)](QPromise<Result> &promise) mutable {
+        struct TrimAfter {
+            ~TrimAfter() { usualHeapTrimming(); }
+        } trimAfter;
+        work(promise);
+    };
+    QFuture<Result> future;
+    runBeside([&] { future = QtConcurrent::run(pool, std::move(job)); }, [] {});
     return future;
 }
 
@@ -133,7 +141,7 @@ void finish(QPromise<LoadedView> &promise, LoadedView view)
 QFuture<LoadedView> loadFilesAsync(const QStringList &paths, int sampleType, Granularity granularity,
                                    ReadOptions options, SampleFilters filters)
 {
-    return runReadingJob([paths, sampleType, granularity, options, filters](QPromise<LoadedView> &promise) mutable {
+    return runReadingJob<LoadedView>([paths, sampleType, granularity, options, filters](QPromise<LoadedView> &promise) mutable {
         promise.setProgressRange(0, 1000);
         LoadedView view;
         view.sampleType = sampleType;
@@ -229,7 +237,7 @@ void runDiff(QPromise<LoadedDiff> &promise, LoadedDiff d, const DiffOptions &opt
 QFuture<LoadedDiff> loadDiffAsync(const QStringList &before, const QStringList &after, int sampleType,
                                   Granularity granularity, DiffOptions options, ReadOptions readOptions)
 {
-    return runReadingJob([=](QPromise<LoadedDiff> &promise) mutable {
+    return runReadingJob<LoadedDiff>([=](QPromise<LoadedDiff> &promise) mutable {
         promise.setProgressRange(0, 1000);
         LoadedDiff d;
         d.sampleType = sampleType;

@@ -3,6 +3,7 @@
 #include "io/HelperThread.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -114,6 +115,33 @@ void hugePageHeap(size_t bytes)
         adviseHugePages(before, size_t(static_cast<const char *>(after) - static_cast<const char *>(before)));
 #else
     (void)bytes;
+#endif
+}
+
+namespace {
+
+std::atomic<bool> g_heapUntrimmed{false};   // windowHeap's trim threshold is in force
+
+}   // namespace
+
+void windowHeap(size_t bytes)
+{
+#if defined(__linux__) && defined(__GLIBC__)
+    if (const char *off = getenv("QFLAME_HEAP_4K"); off && *off == '1')   // as hugePageHeap
+        return;
+    mallopt(M_ARENA_MAX, 1);
+    hugePageHeap(bytes);
+    g_heapUntrimmed = true;
+#else
+    (void)bytes;
+#endif
+}
+
+void usualHeapTrimming()
+{
+#if defined(__linux__) && defined(__GLIBC__)
+    if (g_heapUntrimmed.exchange(false))
+        mallopt(M_TRIM_THRESHOLD, 128 << 10);   // glibc's default
 #endif
 }
 
