@@ -58,12 +58,12 @@ WindowEntry loadWindowModule(const std::filesystem::path &folder)
 
 int runWindowProgram(int argc, char **argv)
 {
-    windowHeap(size_t(256) << 20);   // before the reading threads (io/Prefault.h)
     // The files' reading starts first, on this program's copy of the model, so that it runs while the module
     // and its libraries load; the window's own start (DocumentPane::startEarly) would read them the same way.
     WindowHandoff handoff;
     const std::optional<WindowFiles> window = noDisplayNamed() ? std::nullopt : windowFilesOf(argc, argv);
     if (window) {
+        windowHeap(size_t(256) << 20);   // before the reading threads (io/Prefault.h)
         ReadOptions options = NameOptions().appliedTo({});   // a tab's defaults (ui/document/PaneReading.cpp)
         if (window->maxReadBytes)
             options.maxDecompressedBytes = *window->maxReadBytes;

@@ -16,8 +16,8 @@ int main(int argc, char **argv)
     qflame::startPhaseTrace("qflame");
     // A verb's arrays and tables on huge pages: on this project's VM a page fault costs 17-22 us, and `qflame
     // top` on a 1-10 MB profile took 3,000-10,000 of them (issue #31: 0.09 -> 0.05 s on pprof__large.cpu). Not
-    // for what qflame-gui's code runs in this process (the window, pictures, servers): a window's heap keeps only
-    // malloc's usual margins of what it frees.
+    // for what qflame-gui's code runs in this process (the window, pictures, servers): a window that reads files
+    // gets the window's heap instead (runWindowProgram), the others malloc's usual one.
     if (argc >= 2 && qflame::isCliVerb(argv[1]) &&
         qflame::verbRunsHere(argv[1], std::vector<std::string>(argv + 2, argv + argc)))
         qflame::hugePageHeap(size_t(256) << 20);

@@ -1,4 +1,5 @@
 // qflame-gui: the whole program (GuiMain.cpp), for a desktop launcher and for whatever starts it by name.
+#include "WindowFiles.h"
 #include "WindowHandoff.h"
 #include "io/PhaseTrace.h"
 #include "io/Prefault.h"
@@ -8,6 +9,7 @@
 int main(int argc, char **argv)
 {
     qflame::startPhaseTrace("qflame-gui");
-    qflame::windowHeap(size_t(256) << 20);   // before any thread (io/Prefault.h)
+    if (!qflame::noDisplayNamed() && qflame::windowFilesOf(argc, argv))   // a window that reads files at once
+        qflame::windowHeap(size_t(256) << 20);                             // before any thread (io/Prefault.h)
     return qflame::guiMain(argc, argv, nullptr);
 }

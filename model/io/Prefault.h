@@ -46,7 +46,8 @@ void hugePageHeap(size_t bytes);
 // M_ARENA_MAX), so that the reading threads, the first look's and the GUI thread all allocate from that heap and
 // reuse what the others freed. With glibc's arena a thread, the first look's threads took their memory fresh
 // from their own arenas, in 4 KiB pages: r64's first paint 244 -> 207 ms (median of 15 runs each, taking turns,
-// on this project's VM, where a fresh page costs 17-22 us). Call it first thing in main, before any thread.
+// on this project's VM, where a fresh page costs 17-22 us). Call it first thing in main, before any thread, and
+// only where files are read at once: the job that reads them (LoadJob.cpp) calls usualHeapTrimming when it ends.
 void windowHeap(size_t bytes);
 // Gives the heap back malloc's usual trimming once the first files are open (after windowHeap, the first call
 // only; nothing otherwise), so that a tab closed later gives its memory back (issue #23).
