@@ -69,9 +69,14 @@ chdb_installed() {
     compgen -G "$CHDB_PREFIX/node_modules/@chdb/lib-*/*" >/dev/null
 }
 
-# npm_install NAME PREFIX: installs tests/qryn/npm/NAME/package.json (+ its lock file) into PREFIX
+# npm_install NAME PREFIX [PATCHES]: installs tests/qryn/npm/NAME/package.json (+ its lock file) into PREFIX.
+# PATCHES: the package's patch-package folder (under PREFIX); the install scripts are then skipped and those
+# patches applied from PREFIX. qryn's own postinstall runs patch-package inside node_modules/qryn, where the lock
+# file's tree has no bnf (it is hoisted to PREFIX/node_modules): with npm 11 (Node 20 from NodeSource on a fresh
+# Debian 12, 2026-12) the patch, and the install with it, failed. The only other install script of qryn's tree,
+# protobufjs' postinstall, checks its command line tool's optional dependencies, which qryn does not use.
 npm_install() {
-  local name="$1" prefix="$2" src="$HERE/npm/$1"
+  local name="$1" prefix="$2" patches="${3:-}" src="$HERE/npm/$1"
   say "installing $name into $prefix (npm registry; this can take a few minutes the first time)"
   rm -rf "$prefix"
   mkdir -p "$prefix"
@@ -80,10 +85,16 @@ npm_install() {
   # cannot list its optional platform packages for other OSes/CPUs, which `npm ci` rejects as out of sync.
   [ -f "$src/package-lock.json" ] && cp "$src/package-lock.json" "$prefix/"
   local log="$CACHE/npm-$name.log"
+  local scripts=()
+  [ -n "$patches" ] && scripts=(--ignore-scripts)
   if ! (cd "$prefix" && timeout "$NPM_TIMEOUT" npm install --no-audit --no-fund --loglevel=warn \
-      --omit-lockfile-registry-resolved) >"$log" 2>&1; then
+      --omit-lockfile-registry-resolved "${scripts[@]}") >"$log" 2>&1; then
     tail -n 30 "$log" >&2
     die "npm install for $name failed (log: $log)"
+  fi
+  if [ -n "$patches" ] && ! (cd "$prefix" && node_modules/.bin/patch-package --patch-dir "$patches") >>"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    die "patching $name failed (log: $log)"
   fi
   grep -E '^(added|changed|up to date)' "$log" >&2 || true
   date -u +%FT%TZ >"$prefix/.qflame-installed"
@@ -95,7 +106,7 @@ cmd_install() {
   # one install at a time per cache dir (parallel ctest runs)
   exec 9>"$CACHE/.lock"
   flock -w "$NPM_TIMEOUT" 9 || die "timed out waiting for the install lock $CACHE/.lock"
-  if qryn_installed; then say "qryn $QRYN_VERSION already installed in $QRYN_PREFIX"; else npm_install qryn "$QRYN_PREFIX"; fi
+  if qryn_installed; then say "qryn $QRYN_VERSION already installed in $QRYN_PREFIX"; else npm_install qryn "$QRYN_PREFIX" node_modules/qryn/patches; fi
   if chdb_installed; then say "chdb $CHDB_VERSION already installed in $CHDB_PREFIX"; else npm_install chdb "$CHDB_PREFIX"; fi
   qryn_installed || die "qryn $QRYN_VERSION is not usable in $QRYN_PREFIX after install"
   chdb_installed || die "chdb $CHDB_VERSION (with its @chdb/lib-* binary) is not usable in $CHDB_PREFIX after install"
