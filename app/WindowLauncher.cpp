@@ -40,17 +40,22 @@ std::vector<std::string> moduleCandidates(const std::filesystem::path &folder)
     return {(folder / "libqflame-window.so").string(), (folder / ".." / "lib" / "qflame" / "libqflame-window.so").string()};
 }
 
-WindowEntry loadWindowModule(const std::filesystem::path &folder)
+// The first candidate there is, or "" (then qflame-gui is started, and nothing is read here first).
+std::string findWindowModule(const std::filesystem::path &folder)
 {
-    for (const std::string &path : moduleCandidates(folder)) {
-        if (access(path.c_str(), R_OK) != 0)
-            continue;
-        // Lazy binding, as the loader binds qflame-gui's own functions; local, so that the module's copy of the
-        // model stays its own.
-        if (void *module = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL))
-            if (void *entry = dlsym(module, kWindowEntryName))
-                return reinterpret_cast<WindowEntry>(entry);
-    }
+    for (const std::string &path : moduleCandidates(folder))
+        if (access(path.c_str(), R_OK) == 0)
+            return path;
+    return {};
+}
+
+WindowEntry loadWindowModule(const std::string &path)
+{
+    // Lazy binding, as the loader binds qflame-gui's own functions; local, so that the module's copy of the
+    // model stays its own.
+    if (void *module = path.empty() ? nullptr : dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL))
+        if (void *entry = dlsym(module, kWindowEntryName))
+            return reinterpret_cast<WindowEntry>(entry);
     return nullptr;
 }
 
@@ -60,8 +65,11 @@ int runWindowProgram(int argc, char **argv)
 {
     // The files' reading starts first, on this program's copy of the model, so that it runs while the module
     // and its libraries load; the window's own start (DocumentPane::startEarly) would read them the same way.
+    const std::filesystem::path folder = programFolder();
+    const std::string module = findWindowModule(folder);
     WindowHandoff handoff;
-    const std::optional<WindowFiles> window = noDisplayNamed() ? std::nullopt : windowFilesOf(argc, argv);
+    const std::optional<WindowFiles> window =
+        module.empty() || noDisplayNamed() ? std::nullopt : windowFilesOf(argc, argv);
     if (window) {
         windowHeap(size_t(256) << 20);   // before the reading threads (io/Prefault.h)
         ReadOptions options = NameOptions().appliedTo({});   // a tab's defaults (ui/document/PaneReading.cpp)
@@ -72,8 +80,7 @@ int runWindowProgram(int argc, char **argv)
                                    window->inverted, std::move(options));
         handoff.setViewCullDivisor = &StagedTreeBuild::setViewCullDivisor;
     }
-    const std::filesystem::path folder = programFolder();
-    if (const WindowEntry entry = loadWindowModule(folder))
+    if (const WindowEntry entry = loadWindowModule(module))
         return entry(argc, argv, window ? &handoff : nullptr);
 
     handoff.job.view.cancel();
