@@ -35,7 +35,6 @@ public:
         m_p.strings = StringTable{"", "samples", "count"};
         m_p.sampleTypes = {{1, 2}};
         m_p.sampleLocBegin = {0};
-        m_p.sampleLabelBegin = {0};
     }
     // A stack of one thread: the same frames on two threads are two samples, each with its thread.
     uint32_t sample(int thread, int handler, int phase, int chain, int leaf)
@@ -53,7 +52,6 @@ public:
         for (auto it = rootFirst.rbegin(); it != rootFirst.rend(); ++it)
             m_p.sampleLocations.push_back(location(*it));
         m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
-        m_p.sampleLabelBegin.push_back(0);
         m_p.values.push_back(0);
         const uint32_t s = uint32_t(m_p.values.size() - 1);
         m_samples[key] = s;

@@ -2,6 +2,7 @@
 
 #include "formats/ProfileInput.h"
 #include "io/Inflater.h"
+#include "pprof/LabelSets.h"
 #include "pprof/PprofDecoder.h"
 #include "pprof/MetadataWire.h"
 #include "pprof/SampleWire.h"
@@ -49,6 +50,8 @@ std::string compareProfiles(const pb::Profile &whole, const Profile &ours)
     }
     if (ours.sampleCount() != size_t(whole.sample_size()))
         return "sample counts differ";
+    if (std::string problem = labelSetsProblem(ours); !problem.empty())
+        return problem;
     const size_t nTypes = ours.sampleTypes.size();
     for (int i = 0; i < whole.sample_size(); ++i) {
         const pb::Sample &s = whole.sample(i);
@@ -62,11 +65,11 @@ std::string compareProfiles(const pb::Profile &whole, const Profile &ours)
         for (size_t t = 0; t < nTypes; ++t)
             if (ours.value(at, t) != s.value(int(t)))
                 return "sample " + std::to_string(i + 1) + ": values differ";
-        const uint64_t firstLabel = ours.sampleLabelBegin[at];
-        if (ours.sampleLabelBegin[at + 1] - firstLabel != uint64_t(s.label_size()))
+        const std::span<const Label> labels = ours.sampleLabels(at);
+        if (labels.size() != size_t(s.label_size()))
             return "sample " + std::to_string(i + 1) + ": label counts differ";
         for (int k = 0; k < s.label_size(); ++k) {
-            const Label &l = ours.labels[firstLabel + uint64_t(k)];
+            const Label &l = labels[size_t(k)];
             const pb::Label &w = s.label(k);
             if (int64_t(l.key) != w.key() || int64_t(l.str) != w.str() || l.num != w.num() ||
                 int64_t(l.numUnit) != w.num_unit())
@@ -112,7 +115,8 @@ std::string crossCheckDroppedLabels(std::string_view raw, ReadOptions options, c
         return "dropping labels reads what keeping them refuses: " + keptError;
     Profile expected = *kept;
     expected.labels.clear();
-    expected.sampleLabelBegin.assign(expected.sampleLabelBegin.size(), 0);
+    expected.labelSetBegin = {0, 0};
+    expected.sampleLabelSet.clear();
     return dropped == expected ? std::string() : "dropping labels changes more than the labels";
 }
 

@@ -167,8 +167,7 @@ std::string encodePprof(const Profile &p)
         for (uint64_t k = p.sampleLocBegin[s]; k < p.sampleLocBegin[s + 1]; ++k)
             o->add_location_id(p.locations[p.sampleLocations[k]].id);
         o->mutable_value()->Add(p.values.begin() + ptrdiff_t(s * nTypes), p.values.begin() + ptrdiff_t((s + 1) * nTypes));
-        for (uint64_t k = p.sampleLabelBegin[s]; k < p.sampleLabelBegin[s + 1]; ++k) {
-            const Label &lb = p.labels[k];
+        for (const Label &lb : p.sampleLabels(s)) {
             pb::Label *o2 = o->add_label();
             o2->set_key(lb.key);
             o2->set_str(lb.str);

@@ -1,6 +1,7 @@
 #include "formats/LegacyPprofBuilder.h"
 
 #include "formats/LegacyPprofRules.h"
+#include "pprof/LabelSets.h"
 
 #include <QRegularExpression>
 
@@ -432,14 +433,13 @@ std::shared_ptr<const Profile> Builder::build(const std::string &sourceName)
     }
     const uint32_t bytesKey = str("bytes");
     p.sampleLocBegin.assign(1, 0);
-    p.sampleLabelBegin.assign(1, 0);
+    LabelSetTable labelSets(p);
     for (size_t s = 0; s + 1 < m_begin.size(); ++s) {
         for (uint64_t i = m_begin[s]; i < m_begin[s + 1]; ++i)
             p.sampleLocations.push_back(newIndex[m_locs[i]]);
         p.sampleLocBegin.push_back(p.sampleLocations.size());
-        if (m_bytes[s] != INT64_MIN)
-            p.labels.push_back(Label{bytesKey, 0, m_bytes[s], 0});
-        p.sampleLabelBegin.push_back(p.labels.size());
+        const Label bytes{bytesKey, 0, m_bytes[s], 0};
+        labelSets.setSampleSet(s, m_bytes[s] == INT64_MIN ? 0 : labelSets.intern({&bytes, 1}));
     }
     p.values = std::move(m_values);
     p.sourceName = sourceName;

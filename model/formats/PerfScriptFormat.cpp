@@ -1,6 +1,7 @@
 #include "formats/PerfScriptFormat.h"
 
 #include "formats/PerfScriptLines.h"
+#include "pprof/LabelSets.h"
 
 #include "time/Timeline.h"
 
@@ -35,7 +36,6 @@ public:
     {
         str("");
         m_p.sampleLocBegin.push_back(0);
-        m_p.sampleLabelBegin.push_back(0);
         m_commKey = str("comm"), m_pidKey = str("pid"), m_tidKey = str("tid");
     }
 
@@ -114,15 +114,16 @@ public:
         m_sampleOf.emplace(h, uint32_t(m_samples.size()));
         m_samples.push_back(Sample{event, comm, pid, tid, 1, m_header.period.value_or(0)});
         record(uint32_t(m_samples.size() - 1));
-        m_p.sampleLocations.insert(m_p.sampleLocations.end(), m_stack.begin(), m_stack.end());
-        m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
+        const size_t labels = m_p.labels.size();
         if (comm)
             m_p.labels.push_back(Label{m_commKey, comm, 0, 0});
         if (m_header.pid)
             m_p.labels.push_back(Label{m_pidKey, 0, pid, 0});
         if (m_header.tid)
             m_p.labels.push_back(Label{m_tidKey, 0, tid, 0});
-        m_p.sampleLabelBegin.push_back(m_p.labels.size());
+        m_labelSets.setSampleSet(m_p.sampleCount(), m_labelSets.closeAppended(labels));
+        m_p.sampleLocations.insert(m_p.sampleLocations.end(), m_stack.begin(), m_stack.end());
+        m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
     }
 
     // What is stored so far, with the hash tables' nodes, against the budget of ReadOptions::memoryPerInputByte.
@@ -131,7 +132,8 @@ public:
         const uint64_t stored = m_p.strings.bytes() + 4 * (m_p.sampleLocations.size() + m_stack.capacity()) +
                                 sizeof(Frame) * m_frames.capacity() + 48 * m_inlineLocations.size() +
                                 8 * m_p.sampleLocBegin.size() +
-                                24 * m_p.labels.size() + 8 * m_p.sampleLabelBegin.size() +
+                                24 * m_p.labels.size() + 8 * m_p.labelSetBegin.size() +
+                                4 * m_p.sampleLabelSet.size() + m_labelSets.heldBytes() +
                                 (sizeof(Location) + sizeof(Line) + 48) * m_p.locations.size() +
                                 (sizeof(Function) + 48) * m_p.functions.size() +
                                 (sizeof(Mapping) + 48) * m_p.mappings.size() + (sizeof(Sample) + 32) * m_samples.size() +
@@ -371,6 +373,7 @@ private:
     const std::string &m_source;
     const ReadOptions &m_options;
     Profile m_p;
+    LabelSetTable m_labelSets{m_p};
     uint32_t m_commKey = 0, m_pidKey = 0, m_tidKey = 0;
     std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> m_strings;
     std::unordered_map<uint64_t, uint32_t> m_functionOf;              // name and file strings -> index

@@ -51,7 +51,6 @@ StackProfileBuilder::StackProfileBuilder(std::vector<SampleType> sampleTypes)
     for (const SampleType &t : sampleTypes)
         m_out->sampleTypes.push_back(ValueType{str(t.type), str(t.unit)});
     m_out->sampleLocBegin.push_back(0);
-    m_out->sampleLabelBegin.push_back(0);
 }
 
 StackProfileBuilder::~StackProfileBuilder() = default;
@@ -90,7 +89,7 @@ uint64_t StackProfileBuilder::storedBytes() const
 {
     const Profile &p = *m_out;
     return heldBytes(p.strings) + heldBytes(p.functions) + heldBytes(p.lines) + heldBytes(p.locations) +
-           heldBytes(p.sampleLocations) + heldBytes(p.sampleLocBegin) + heldBytes(p.values) + heldBytes(p.sampleLabelBegin) +
+           heldBytes(p.sampleLocations) + heldBytes(p.sampleLocBegin) + heldBytes(p.values) +
            heldBytes(p.comments) + m_strings.bytes() + m_locations.bytes() + m_sampleOf.bytes() + heldBytes(m_stack);
 }
 
@@ -232,7 +231,6 @@ void StackProfileBuilder::appendSample(const uint32_t *indexes, size_t count, co
     p.sampleLocations.insert(p.sampleLocations.end(), indexes, indexes + count);
     p.sampleLocBegin.push_back(p.sampleLocations.size());
     p.values.insert(p.values.end(), values, values + m_typeCount);
-    p.sampleLabelBegin.push_back(p.labels.size());
     checkMemory();
 }
 

@@ -242,8 +242,7 @@ std::vector<size_t> GraphWalk::tagCounts(const std::vector<uint8_t> *kept, const
         const int64_t w = in.side == 0 ? -value : value;   // -diff_base negates the baseline
         pairs.clear();
         numeric.clear();
-        for (uint64_t l = p.sampleLabelBegin[s]; l < p.sampleLabelBegin[s + 1]; ++l) {
-            const Label &label = p.labels[l];
+        for (const Label &label : p.sampleLabels(s)) {
             if (label.str != 0)
                 pairs.push_back(std::string(p.str(label.key)) + ":" + std::string(p.str(label.str)));
         }
@@ -252,8 +251,7 @@ std::vector<size_t> GraphWalk::tagCounts(const std::vector<uint8_t> *kept, const
         for (const std::string &pr : pairs)
             joined += (joined.empty() ? "" : "\\n") + pr;
         const uint32_t labels = intern(joined);
-        for (uint64_t l = p.sampleLabelBegin[s]; l < p.sampleLabelBegin[s + 1]; ++l) {
-            const Label &label = p.labels[l];
+        for (const Label &label : p.sampleLabels(s)) {
             if (label.str == 0 && p.str(label.key) == "bytes")
                 numeric.push_back(intern(scaledLabel(label.num, m_bytesUnit, outputUnit)));
         }

@@ -102,7 +102,6 @@ std::shared_ptr<Profile> trimForPgo(const std::vector<std::shared_ptr<const Prof
     TrimmedBuilder b;
     Profile &out = b.out();
     out.sampleLocBegin.push_back(0);
-    out.sampleLabelBegin.push_back(0);
     if (profiles.empty())
         return b.take();
     const Profile &first = *profiles.front();
@@ -157,7 +156,6 @@ std::shared_ptr<Profile> trimForPgo(const std::vector<std::shared_ptr<const Prof
                 if (caller != kNone)
                     out.sampleLocations.push_back(caller);
                 out.sampleLocBegin.push_back(out.sampleLocations.size());
-                out.sampleLabelBegin.push_back(0);
                 out.values.resize(out.values.size() + nTypes, 0);
             }
             for (size_t k = 0; k < nTypes; ++k)

@@ -4,6 +4,7 @@
 #include "io/PhaseTrace.h"
 #include "io/Prefault.h"
 #include "io/ReadOptions.h"
+#include "pprof/LabelSets.h"
 #include "pprof/MetadataWire.h"
 #include "pprof/PprofConvert.h"
 #include "pprof/PprofRestFields.h"
@@ -116,15 +117,13 @@ public:
     {
         m_prefaulter.stop();
         m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
-        m_out.sampleLabelBegin.push_back(m_out.labels.size());
         // The arrays were reserved 5 % past the announced size and faulted in ahead of the parse, on huge pages:
         // what lies past their ends is resident for nothing (up to 8 MiB of input ahead, and the rest of each
         // last 2 MiB page). Given back before the tables are built on top of them, it is not in the peak.
         if (m_reserved)
             for (const Prefaulter::Range &r :
                  {Prefaulter::unwritten(m_out.sampleLocations), Prefaulter::unwritten(m_out.values),
-                  Prefaulter::unwritten(m_out.labels), Prefaulter::unwritten(m_out.sampleLocBegin),
-                  Prefaulter::unwritten(m_out.sampleLabelBegin)})
+                  Prefaulter::unwritten(m_out.sampleLocBegin), Prefaulter::unwritten(m_out.sampleLabelSet)})
                 releasePages(r.begin, r.bytes);
     }
 
@@ -147,12 +146,20 @@ public:
         const IdIndex *index = locations ? &*locations : nullptr;
         if (m_out.fileSampleCount() > 0 && m_firstValueCount != m_out.sampleTypes.size())
             badValueCount(0, m_firstValueCount, m_out.sampleTypes.size());
+        // Each label set is looked at once: for each, its first string index past the table, or 0.
+        std::vector<uint32_t> badLabelIndex(m_out.labelSetCount(), 0);
+        for (uint32_t set = 0; set < badLabelIndex.size(); ++set)
+            for (const Label &l : m_out.labelSet(set))
+                for (uint32_t i : {l.key, l.str, l.numUnit})
+                    if (i >= m_out.strings.size() && badLabelIndex[set] == 0)
+                        badLabelIndex[set] = i;
         const size_t n = m_out.sampleCount();
         if (n < kResolveInTwoFrom) {
-            checkSamples(index, 0, n);
+            checkSamples(index, badLabelIndex, 0, n);
             return;
         }
-        runBeside([&] { checkSamples(index, n / 2, n); }, [&] { checkSamples(index, 0, n / 2); });
+        runBeside([&] { checkSamples(index, badLabelIndex, n / 2, n); },
+                  [&] { checkSamples(index, badLabelIndex, 0, n / 2); });
     }
 
 private:
@@ -167,7 +174,8 @@ private:
         return p.strings.bytes() + p.mappings.size() * sizeof(Mapping) + p.functions.size() * sizeof(Function) +
                p.lines.size() * (sizeof(Line) + 8) + p.locations.size() * (sizeof(Location) + 8) +
                p.sampleLocations.size() * 4 + p.sampleLocBegin.size() * 16 + p.values.size() * 8 +
-               p.labels.size() * sizeof(Label) + m_bigIds.size() * 8 + m_skips.size() * 16;
+               p.labels.size() * sizeof(Label) + p.labelSetBegin.size() * 8 + p.sampleLabelSet.size() * 4 +
+               m_labelSets.heldBytes() + m_bigIds.size() * 8 + m_skips.size() * 16;
     }
     void checkMemory(const CodedInputStream &in) const
     {
@@ -242,7 +250,7 @@ private:
     }
 
     // Checks samples [from, to) in file order and, given the locations' ids, turns their ids into indexes.
-    void checkSamples(const IdIndex *locations, size_t from, size_t to)
+    void checkSamples(const IdIndex *locations, const std::vector<uint32_t> &badLabelIndex, size_t from, size_t to)
     {
         const size_t nTypes = m_out.sampleTypes.size();
         const size_t strings = m_out.strings.size();
@@ -258,13 +266,11 @@ private:
                                        " refers to location id " + std::to_string(id) + ", which does not exist");
                 m_out.sampleLocations[k] = index;
             }
-            for (uint64_t k = m_out.sampleLabelBegin[i]; k < m_out.sampleLabelBegin[i + 1]; ++k) {
-                const Label &l = m_out.labels[k];
-                for (uint32_t index : {l.key, l.str, l.numUnit})
-                    if (index >= strings)
-                        badStringIndex(index == kBadIndex && k == m_clampedLabel ? m_clampedValue : index,
-                                       "a label of sample " + std::to_string(ordinal(i) + 1), strings);
-            }
+            if (const uint32_t bad = badLabelIndex[m_out.labelSetOf(i)]; bad != 0)
+                // The first index kept as kBadIndex is in the first sample with a bad label set: any before it
+                // would have made an earlier sample's set bad.
+                badStringIndex(bad == kBadIndex ? m_clampedValue : bad,
+                               "a label of sample " + std::to_string(ordinal(i) + 1), strings);
         }
         if (to == m_out.sampleCount() && m_oddStored == to)   // an empty sample after the last stored one
             badValueCount(m_oddSample, m_oddValueCount, nTypes);
@@ -338,8 +344,7 @@ private:
         wire::SampleShape shape;
         if (!wire::decodeSample(data, data + size, {m_out.sampleLocations, m_out.values, m_out.labels}, shape))
             return false;
-        if (!m_limits.sampleLabels)
-            dropLabels(labels);
+        const uint32_t labelSet = closeLabels(labels);
         noteValueCount(shape.values);
         if (shape.locations == 0 && shape.labels == 0 && shape.allValuesZero) {
             m_out.values.resize(m_out.values.size() - shape.values);
@@ -347,8 +352,8 @@ private:
             return true;
         }
         beforeSample(in);
+        m_labelSets.setSampleSet(m_out.sampleLocBegin.size(), labelSet);
         m_out.sampleLocBegin.push_back(locations);
-        m_out.sampleLabelBegin.push_back(labels);
         return true;
     }
 
@@ -392,6 +397,10 @@ private:
 
     void append(const pb::Sample &s)
     {
+        const size_t labels = m_out.labels.size();
+        for (const auto &l : s.label())
+            m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
+        m_labelSets.setSampleSet(m_out.sampleLocBegin.size(), closeLabels(labels));
         m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
         const auto &ids = s.location_id();
         uint64_t highBits = 0;
@@ -410,12 +419,16 @@ private:
             }
         }
         m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
-        m_out.sampleLabelBegin.push_back(m_out.labels.size());
-        const size_t labels = m_out.labels.size();
-        for (const auto &l : s.label())
-            m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
-        if (!m_limits.sampleLabels)
-            dropLabels(labels);
+    }
+
+    // The sample's labels, appended from `from` on: their set's number (LabelSets.h), or, when the labels are
+    // not kept, 0 with the labels dropped.
+    uint32_t closeLabels(size_t from)
+    {
+        if (m_limits.sampleLabels)
+            return m_labelSets.closeAppended(from);
+        dropLabels(from);
+        return 0;
     }
 
     // Drops the labels from `from` on (ReadOptions::sampleLabels false), keeping their largest string index for
@@ -433,8 +446,8 @@ private:
     {
         if (value >= 0 && value < int64_t(kBadIndex))
             return uint32_t(value);
-        if (m_clampedLabel == SIZE_MAX)
-            m_clampedLabel = m_out.labels.size(), m_clampedValue = value;
+        if (!m_clamped)
+            m_clamped = true, m_clampedValue = value;
         return kBadIndex;
     }
 
@@ -459,9 +472,12 @@ private:
         m_reserved = true;
         // Paced by the input read: the reservation rests on the size the input announces.
         const Prefaulter::Pace pace{&m_read, m_sizeHint, kPrefaultLead};
-        m_prefaulter.start({reserve(m_out.sampleLocations), reserve(m_out.values), reserve(m_out.labels),
-                            reserve(m_out.sampleLocBegin), reserve(m_out.sampleLabelBegin)},
-                           &pace);
+        // The label sets are few; a sample's number of its set is reserved where the first samples had labels.
+        std::vector<Prefaulter::Range> ranges{reserve(m_out.sampleLocations), reserve(m_out.values),
+                                              reserve(m_out.sampleLocBegin)};
+        if (!m_out.sampleLabelSet.empty())
+            ranges.push_back(reserve(m_out.sampleLabelSet));
+        m_prefaulter.start(ranges, &pace);
     }
 
     [[noreturn]] static void badValueCount(size_t sample, size_t values, size_t types)
@@ -482,6 +498,7 @@ private:
     pb::Mapping m_mapping;
     std::vector<wire::LineFields> m_lines;     // the hand-decoded location's, reused
     MetadataReader m_metadata{m_out};
+    LabelSetTable m_labelSets{m_out};
     RestFields m_rest{m_limits};               // the fields not streamed (sample types, header)
     std::vector<uint64_t> m_bigIds;
     // {stored sample index, empty samples before it}, each time the count of empty ones has changed
@@ -489,7 +506,7 @@ private:
     size_t m_firstValueCount = 0;
     uint64_t m_oddSample = UINT64_MAX;         // in the file
     size_t m_oddStored = SIZE_MAX, m_oddValueCount = 0;
-    size_t m_clampedLabel = SIZE_MAX;          // the first label with an index kept as kBadIndex
+    bool m_clamped = false;                    // a label's index was kept as kBadIndex; the first was:
     int64_t m_clampedValue = 0;
     std::atomic<uint64_t> m_read{0};           // bytes of input read, now and then: the prefaulter's pace
     bool m_reserved = false;                   // reserveForRest reserved the sample arrays

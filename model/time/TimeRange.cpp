@@ -1,6 +1,7 @@
 #include "time/TimeRange.h"
 
 #include "io/ReadOptions.h"
+#include "pprof/LabelSets.h"
 #include "time/Timeline.h"
 
 #include <QDateTime>
@@ -180,21 +181,18 @@ std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profi
     p.comments = in.comments;
     p.sourceName = in.sourceName;
     p.sampleLocBegin.push_back(0);
-    p.sampleLabelBegin.push_back(0);
+    LabelSetTable labelSets(p);
     std::vector<uint32_t> sampleOf(in.sampleCount(), UINT32_MAX);
     for (size_t s = 0; s < in.sampleCount(); ++s) {
         if (!hit[s])
             continue;
         sampleOf[s] = uint32_t(p.sampleCount());
+        labelSets.setSampleSet(p.sampleCount(), labelSets.intern(in.sampleLabels(s)));
         events.setSampleThread(uint32_t(s), t.threadOf(uint32_t(s)));
         p.sampleLocations.insert(p.sampleLocations.end(), in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s]),
                                  in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s + 1]));
         p.sampleLocBegin.push_back(p.sampleLocations.size());
         p.values.insert(p.values.end(), sums.begin() + int64_t(s * types), sums.begin() + int64_t((s + 1) * types));
-        if (in.sampleLabelBegin.size() > s + 1)
-            p.labels.insert(p.labels.end(), in.labels.begin() + int64_t(in.sampleLabelBegin[s]),
-                            in.labels.begin() + int64_t(in.sampleLabelBegin[s + 1]));
-        p.sampleLabelBegin.push_back(p.labels.size());
     }
     // The ranges' part of the recording, which starts at the first event and lasts the file's duration.
     const int64_t end = std::max(t.spanNanos, in.durationNanos);

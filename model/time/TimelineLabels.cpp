@@ -58,7 +58,7 @@ std::shared_ptr<const Timeline> timelineFromLabels(const Profile &profile)
         }
     }
     const size_t samples = profile.sampleCount();
-    if (!timed || samples == 0 || profile.sampleLabelBegin.size() != samples + 1)
+    if (!timed || samples == 0 || profile.sampleLabelSet.size() != samples)
         return nullptr;
     const auto kindOf = [&](uint32_t key) {
         for (const auto &[index, kind] : keys)
@@ -73,8 +73,7 @@ std::shared_ptr<const Timeline> timelineFromLabels(const Profile &profile)
     for (size_t s = 0; s < samples; ++s) {
         bool hasTime = false;
         name.clear(), id.clear(), pid.clear();
-        for (uint64_t k = profile.sampleLabelBegin[s]; k < profile.sampleLabelBegin[s + 1]; ++k) {
-            const Label &l = profile.labels[k];
+        for (const Label &l : profile.sampleLabels(s)) {
             const Key kind = kindOf(l.key);
             if (kind == Key::Other)
                 continue;

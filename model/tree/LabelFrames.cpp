@@ -34,8 +34,7 @@ std::string labelFrameName(const Profile &p, size_t sample, std::string_view key
             out += ',';
         out += v;
     };
-    for (uint64_t i = p.sampleLabelBegin[sample]; i < p.sampleLabelBegin[sample + 1]; ++i) {
-        const Label &l = p.labels[i];
+    for (const Label &l : p.sampleLabels(sample)) {
         if (p.str(l.key) != key)
             continue;
         if (l.str != 0)
@@ -87,6 +86,17 @@ std::shared_ptr<const Profile> withLabelFrames(const Profile &in, const std::vec
         }
         return it->second;
     };
+    // A key's frame is the same for every sample of a label set: made once per set (-1: not yet).
+    auto framesOfSets = [&](const std::vector<std::string> &keys) {
+        return std::vector<std::vector<uint32_t>>(keys.size(), std::vector<uint32_t>(in.labelSetCount(), UINT32_MAX));
+    };
+    std::vector<std::vector<uint32_t>> leafFrames = framesOfSets(leafKeys), rootFrames = framesOfSets(rootKeys);
+    auto frame = [&](std::vector<uint32_t> &ofSet, size_t sample, const std::string &key) {
+        uint32_t &loc = ofSet[in.labelSetOf(sample)];
+        if (loc == UINT32_MAX)
+            loc = location(labelFrameName(in, sample, key), key);
+        return loc;
+    };
     std::vector<uint32_t> sampleLocations;
     std::vector<uint64_t> sampleLocBegin;
     sampleLocations.reserve(in.sampleLocations.size() + in.sampleCount() * (rootKeys.size() + leafKeys.size()));
@@ -96,11 +106,11 @@ std::shared_ptr<const Profile> withLabelFrames(const Profile &in, const std::vec
         // Leaf first, as stored: the last leaf key is innermost, then the others, the stack, and the root keys
         // from the last to the first, which ends outermost.
         for (size_t k = leafKeys.size(); k-- > 0;)
-            sampleLocations.push_back(location(labelFrameName(in, s, leafKeys[k]), leafKeys[k]));
+            sampleLocations.push_back(frame(leafFrames[k], s, leafKeys[k]));
         sampleLocations.insert(sampleLocations.end(), in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s]),
                                in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s + 1]));
         for (size_t k = rootKeys.size(); k-- > 0;)
-            sampleLocations.push_back(location(labelFrameName(in, s, rootKeys[k]), rootKeys[k]));
+            sampleLocations.push_back(frame(rootFrames[k], s, rootKeys[k]));
     }
     sampleLocBegin.push_back(sampleLocations.size());
     if (in.sampleCount() == 0)

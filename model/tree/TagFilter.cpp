@@ -181,8 +181,7 @@ NumLabelUnits identifyNumLabelUnits(const std::vector<std::shared_ptr<const Prof
                 zero = p.value(s, t) == 0;
             if (zero)
                 continue;
-            for (uint64_t i = p.sampleLabelBegin[s]; i < p.sampleLabelBegin[s + 1]; ++i) {
-                const Label &l = p.labels[i];
+            for (const Label &l : p.sampleLabels(s)) {
                 if (l.str != 0 || (l.num == 0 && l.numUnit == 0))   // a string label, or no label at all
                     continue;
                 std::string &unit = units[std::string(p.str(l.key))];
@@ -318,11 +317,20 @@ const UnitScale &TagMatcher::keyScale(uint32_t key)
 
 bool TagMatcher::matches(size_t sample)
 {
-    const uint64_t begin = m_p.sampleLabelBegin[sample], end = m_p.sampleLabelBegin[sample + 1];
+    const uint32_t set = m_p.labelSetOf(sample);
+    if (m_setMatch.empty())
+        m_setMatch.assign(m_p.labelSetCount(), -1);
+    if (m_setMatch[set] < 0)
+        m_setMatch[set] = setMatches(set);
+    return m_setMatch[set];
+}
+
+bool TagMatcher::setMatches(uint32_t set)
+{
+    const std::span<const Label> labels = m_p.labelSet(set);
     const bool anyKey = m_filter.m_key.empty();
     if (m_filter.m_isRange) {
-        for (uint64_t i = begin; i < end; ++i) {
-            const Label &l = m_p.labels[i];
+        for (const Label &l : labels) {
             if (l.str != 0 || (l.num == 0 && l.numUnit == 0) || !(anyKey || isWantedKey(l.key)))
                 continue;
             std::string_view unit;
@@ -333,8 +341,7 @@ bool TagMatcher::matches(size_t sample)
         return false;
     }
     if (!anyKey) {
-        for (uint64_t i = begin; i < end; ++i) {
-            const Label &l = m_p.labels[i];
+        for (const Label &l : labels) {
             if (l.str != 0 && isWantedKey(l.key) && valueMatches(l.str))
                 return true;
         }
@@ -342,10 +349,8 @@ bool TagMatcher::matches(size_t sample)
     }
     for (size_t r = 0; r < m_filter.m_regexes.size(); ++r) {
         bool found = false;
-        for (uint64_t i = begin; i < end && !found; ++i) {
-            const Label &l = m_p.labels[i];
-            found = l.str != 0 && pairMatches(l.key, l.str, r);
-        }
+        for (size_t i = 0; i < labels.size() && !found; ++i)
+            found = labels[i].str != 0 && pairMatches(labels[i].key, labels[i].str, r);
         if (!found)
             return false;
     }

@@ -75,13 +75,15 @@ private:
     std::vector<QRegularExpression> m_regexes;
 };
 
-// A TagFilter applied to the samples of one profile, with caches so that each distinct label is matched once.
+// A TagFilter applied to the samples of one profile, with caches so that each distinct label, and each label
+// set, is matched once.
 class TagMatcher {
 public:
     TagMatcher(const TagFilter &filter, const Profile &p, const NumLabelUnits &units);
     bool matches(size_t sample);
 
 private:
+    bool setMatches(uint32_t set);
     bool isWantedKey(uint32_t key);
     bool valueMatches(uint32_t str);
     bool pairMatches(uint32_t key, uint32_t str, size_t regex);
@@ -91,6 +93,7 @@ private:
     const Profile &m_p;
     const NumLabelUnits &m_units;
     std::vector<int8_t> m_wantedKey, m_valueMatch;   // per string index; -1 = not computed yet
+    std::vector<int8_t> m_setMatch;                  // per label set; -1 = not computed yet
     std::map<std::pair<uint32_t, uint32_t>, std::vector<int8_t>> m_pairMatch;
     std::map<uint32_t, UnitScale> m_keyScales;   // per label key: its unit to the range's
 };

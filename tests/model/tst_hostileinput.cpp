@@ -143,8 +143,16 @@ void TestHostileInput::shapes_data()
     row("unknown varints", repeated(field(6, ""), std::string("\x78\x00", 2), ""), "1 strings");
     row("unknown bytes", repeated(field(6, ""), std::string("\x7a\x00", 2), ""), "1 strings");
     row("empty locations", repeated(field(6, ""), std::string("\x22\x00", 2), ""), e + "malformed profile: its first");
+    // Samples of one empty label each (6 bytes): one label set for all, so they fit the memory limit (28 bytes a
+    // sample, under 3 per byte of input + 64 MiB), where a label per sample did not.
+    const size_t emptyLabels = (kInflated - head.size()) / 6;
     row("empty labels", repeated(head, field(2, std::string("\x10\x01\x1a\x00", 4)), ""),
-        e + "malformed profile: its first");
+        std::to_string(emptyLabels) + " stored, 0 empty, total " + std::to_string(emptyLabels));
+    // A label set per sample (its number differs): the sets' labels and table are past the limit.
+    std::string distinct = head;
+    for (uint64_t i = 1; distinct.size() + 16 < kInflated; ++i)
+        distinct += field(2, "\x10\x01" + field(3, "\x18" + varint(i)));
+    row("distinct labels", distinct, e + "malformed profile: its first");
     row("empty folded lines", std::string(kInflated, '\n'),   // no stack in its head: taken for pprof
         e + "text, but none of the text formats (tried legacy pprof, perf script, folded stacks); as folded stacks: no "
             "stacks: the folded input has no lines");

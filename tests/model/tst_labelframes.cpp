@@ -6,6 +6,7 @@
 #include "TreePaths.h"
 #include "diff/DiffTable.h"
 #include "formats/ProfileInput.h"
+#include "pprof/LabelSets.h"
 #include "tree/CallTreeBuilder.h"
 #include "tree/FlatTable.h"
 #include "tree/LabelFrames.h"
@@ -38,7 +39,6 @@ public:
         m_p.strings.push_back("");
         m_p.sampleTypes.push_back({str("samples"), str("count")});
         m_p.sampleLocBegin.push_back(0);
-        m_p.sampleLabelBegin.push_back(0);
     }
     // A location whose lines are `functions`, innermost (inlined) first.
     uint32_t location(std::initializer_list<const char *> functions)
@@ -66,9 +66,10 @@ public:
         m_p.sampleLocations.insert(m_p.sampleLocations.end(), leafFirst);
         m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
         m_p.values.push_back(value);
+        const size_t from = m_p.labels.size();
         for (const L &l : labels)
             m_p.labels.push_back({str(l.key), l.str ? str(l.str) : 0, l.num, l.unit ? str(l.unit) : 0});
-        m_p.sampleLabelBegin.push_back(m_p.labels.size());
+        m_labelSets.setSampleSet(m_p.sampleCount() - 1, m_labelSets.closeAppended(from));
     }
     std::shared_ptr<const Profile> profile() const { return std::make_shared<Profile>(m_p); }
 
@@ -94,6 +95,7 @@ private:
         return uint32_t(m_p.functions.size() - 1);
     }
     Profile m_p;
+    LabelSetTable m_labelSets{m_p};
 };
 
 // name -> (flat, cum) of a table.

@@ -24,8 +24,7 @@ QString describe(const Profile &p)
     QStringList lines;
     for (size_t s = 0; s < p.sampleCount(); ++s) {
         QStringList labels, frames, values;
-        for (uint64_t l = p.sampleLabelBegin[s]; l < p.sampleLabelBegin[s + 1]; ++l) {
-            const Label &label = p.labels[l];
+        for (const Label &label : p.sampleLabels(s)) {
             labels << QString::fromStdString(std::string(p.str(label.key))) + QLatin1Char('=') +
                           (label.str ? QString::fromStdString(std::string(p.str(label.str))) : QString::number(label.num));
         }

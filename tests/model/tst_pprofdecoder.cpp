@@ -3,6 +3,7 @@
 // damaged compressed stream must be reported as such wherever the parse happened to stop.
 #include "formats/ProfileInput.h"
 #include "io/InflatingStream.h"
+#include "pprof/LabelSets.h"
 #include "pprof/PprofDecoder.h"
 #include "pprof/PprofReader.h"
 #include "pprof/SampleWire.h"
@@ -184,7 +185,8 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
             QCOMPARE(p->sampleLocations, (std::vector<uint32_t>{0, 1, 0}));
             QCOMPARE(p->sampleLocBegin, (std::vector<uint64_t>{0, 2, 3}));
             QCOMPARE(p->values, (std::vector<int64_t>{10, 32}));
-            QCOMPARE(p->sampleLabelBegin, (std::vector<uint64_t>{0, 0, 1}));
+            QCOMPARE(p->sampleLabelSet, (std::vector<uint32_t>{0, 1}));
+            QCOMPARE(p->labelSetBegin, (std::vector<uint64_t>{0, 0, 1}));
             QCOMPARE(p->labels.size(), size_t(1));
             QCOMPARE(p->str(p->labels[0].key), std::string("samples"));
             QCOMPARE(p->str(p->labels[0].str), std::string("count"));
@@ -469,13 +471,25 @@ void tst_PprofDecoder::droppedLabelsLeaveTheRestAlike()
         ReadOptions dropping;
         dropping.sampleLabels = false;
         const auto kept = readPprof(bytes, "data"), dropped = readPprof(bytes, "data", dropping);
-        QCOMPARE(kept->labels.size(), size_t(60003));
+        // Each distinct set once: the numbers 0-7 of samples 1-8 (sets 1-8), sample 101's three labels (set 9);
+        // the last sample's one label is the first sample's set.
+        QCOMPARE(kept->labels.size(), size_t(11));
+        QCOMPARE(kept->labelSetCount(), size_t(10));
         QCOMPARE(kept->sampleCount(), size_t(60001));
+        QCOMPARE(kept->sampleLabelSet.size(), size_t(60001));
+        QCOMPARE(kept->sampleLabelSet[7], uint32_t(8));
+        QCOMPARE(kept->sampleLabelSet[8], uint32_t(1));
+        QCOMPARE(kept->sampleLabelSet[100], uint32_t(9));
+        QCOMPARE(kept->sampleLabels(100).size(), size_t(3));
+        QCOMPARE(kept->sampleLabels(100)[2].key, uint32_t(6));
+        QCOMPARE(kept->sampleLabelSet[60000], uint32_t(1));
+        QCOMPARE(labelSetsProblem(*kept), std::string());
         QCOMPARE(dropped->labels.size(), size_t(0));
-        QCOMPARE(dropped->sampleLabelBegin, std::vector<uint64_t>(60002, 0));
+        QVERIFY(dropped->sampleLabelSet.empty());
         Profile expected = *kept;
         expected.labels.clear();
-        expected.sampleLabelBegin.assign(expected.sampleLabelBegin.size(), 0);
+        expected.labelSetBegin = {0, 0};
+        expected.sampleLabelSet.clear();
         QVERIFY(*dropped == expected);
     }
     // Straight from the decoder (no front door to read again), a bad label is reported as such, also one whose

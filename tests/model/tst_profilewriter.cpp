@@ -98,7 +98,8 @@ void tst_ProfileWriter::wholeProfileReadsBackEqual()
     QCOMPARE(b->sampleLocations, a->sampleLocations);
     QCOMPARE(b->sampleLocBegin, a->sampleLocBegin);
     QCOMPARE(b->values, a->values);
-    QCOMPARE(b->sampleLabelBegin, a->sampleLabelBegin);
+    QCOMPARE(b->sampleLabelSet, a->sampleLabelSet);
+    QCOMPARE(b->labelSetBegin, a->labelSetBegin);
     QCOMPARE(b->labels.size(), a->labels.size());
     for (size_t i = 0; i < a->labels.size(); ++i)
         QVERIFY(b->labels[i].key == a->labels[i].key && b->labels[i].str == a->labels[i].str &&
