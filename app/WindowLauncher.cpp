@@ -75,9 +75,7 @@ int runWindowProgram(int argc, char **argv)
         ReadOptions options = NameOptions().appliedTo({});   // a tab's defaults (ui/document/PaneReading.cpp)
         if (window->maxReadBytes)
             options.maxDecompressedBytes = *window->maxReadBytes;
-        const QStringList &files = window->files;
-        handoff.job = startOpening({files.front()}, files.size() == 2 ? QStringList{files.back()} : QStringList(),
-                                   window->inverted, std::move(options));
+        handoff.job = startOpening(window->files, window->inverted, std::move(options));
         handoff.setViewCullDivisor = &StagedTreeBuild::setViewCullDivisor;
     }
     if (const WindowEntry entry = loadWindowModule(module))

@@ -337,17 +337,20 @@ QFuture<LoadedRounds> compareRoundsAsync(std::vector<RoundInput> inputs, RoundsO
     });
 }
 
-OpeningJob startOpening(const QStringList &before, const QStringList &after, bool inverted, ReadOptions options)
+OpeningJob startOpening(const QStringList &files, bool inverted, ReadOptions options)
 {
     OpeningJob job;
-    job.before = before;
-    job.after = after;
-    if (!after.isEmpty()) {
-        job.diff = loadDiffAsync(before, after, -1, Granularity::Functions, DiffOptions(), std::move(options));
+    if (files.isEmpty() || files.size() > 2)
+        return job;
+    job.before = {files.front()};
+    if (files.size() == 2)
+        job.after = {files.back()};
+    if (!job.after.isEmpty()) {
+        job.diff = loadDiffAsync(job.before, job.after, -1, Granularity::Functions, DiffOptions(), std::move(options));
     } else {
         SampleFilters filters;
         filters.inverted = inverted;
-        job.view = loadFilesAsync(before, -1, Granularity::Functions, std::move(options), filters);
+        job.view = loadFilesAsync(job.before, -1, Granularity::Functions, std::move(options), filters);
     }
     return job;
 }

@@ -90,13 +90,14 @@ QFuture<LoadedDiff> rebuildDiffAsync(std::vector<std::shared_ptr<const Profile>>
 
 // A tab's files as a window opens them by default (functions, the default sample type, a diff's default options):
 // one profile (after empty) or a comparison. What `qflame FILE` and `qflame BASE NEW` start before there is a
-// window, whose tab takes the job over (ui/document/PaneReading.cpp; app/WindowHandoff.h).
+// window, whose tab takes the job over (ui/document/PaneReading.cpp; app/WindowHandoff.h). startOpening takes
+// one file, or two compared (the base first); other counts start nothing.
 struct OpeningJob {
     QStringList before, after;
     QFuture<LoadedView> view;   // valid for a profile
     QFuture<LoadedDiff> diff;   // valid for a comparison
 };
-OpeningJob startOpening(const QStringList &before, const QStringList &after, bool inverted, ReadOptions options);
+OpeningJob startOpening(const QStringList &files, bool inverted, ReadOptions options);
 
 // Rounds (rounds/): every file read, then the rounds compared (LoadedRounds: rounds/RoundFiles.h; a server's:
 // qryn/ServerRounds.h's fetchServerRoundsAsync).

@@ -51,8 +51,7 @@ void DocumentPane::startEarly(const QStringList &files)
     if (files.isEmpty() || files.size() > 2)
         return;
     // What open() would start with a pane's defaults: functions, simple demangling, a diff's default options.
-    g_early = startOpening({files.front()}, files.size() == 2 ? QStringList{files.back()} : QStringList(),
-                           g_openInverted, paneReadOptions());
+    g_early = startOpening(files, g_openInverted, paneReadOptions());
 }
 
 void DocumentPane::adoptEarly(OpeningJob job)
