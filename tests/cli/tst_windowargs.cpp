@@ -17,6 +17,22 @@ using qflame::test::runQflame;
 
 namespace {
 
+// The phase marks on standard error (QFLAME_TRACE_PHASES=1), in order; `at` gets each one's time.
+QStringList phaseSteps(const QByteArray &err, QMap<QString, double> *at = nullptr)
+{
+    QStringList steps;
+    for (const QByteArray &line : err.split('\n')) {
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("^phase (\\d+\\.\\d\\d) (.+)$")).match(QString::fromUtf8(line));
+        if (!m.hasMatch())
+            continue;   // Qt's own lines
+        steps << m.captured(2);
+        if (at)
+            at->insert(m.captured(2), m.captured(1).toDouble());
+    }
+    return steps;
+}
+
 QString data(const char *name)
 {
     return QStringLiteral(QFLAME_TEST_DATA "/") + QLatin1String(name);
@@ -31,6 +47,8 @@ private Q_SLOTS:
     void timeToPaint();
     void phasesTraced_data();
     void phasesTraced();
+    void foreignHandoffRefused_data();
+    void foreignHandoffRefused();
     void windowFiles_data();
     void windowFiles();
     void windowMaxSize();
@@ -87,15 +105,7 @@ void tst_WindowArgs::phasesTraced()
         qflame::test::runQflameWith({QStringLiteral("--time-to-paint"), data("gen__baseline.cpu.pb.gz")}, setup);
     QCOMPARE(run.code, 0);
     QMap<QString, double> at;
-    QStringList steps;
-    for (const QByteArray &line : run.err.split('\n')) {
-        const QRegularExpressionMatch m =
-            QRegularExpression(QStringLiteral("^phase (\\d+\\.\\d\\d) (.+)$")).match(QString::fromUtf8(line));
-        if (!m.hasMatch())
-            continue;   // Qt's own lines
-        steps << m.captured(2);
-        at.insert(m.captured(2), m.captured(1).toDouble());
-    }
+    const QStringList steps = phaseSteps(run.err, &at);
     const QStringList gui{QStringLiteral("qflame starts"), starts, QStringLiteral("application"),
                           QStringLiteral("window shown"), QStringLiteral("early job taken over"),
                           QStringLiteral("first paint")};
@@ -109,6 +119,37 @@ void tst_WindowArgs::phasesTraced()
         QVERIFY2(at[gui[i - 1]] <= at[gui[i]], qPrintable(gui[i]));
     QVERIFY(at[QStringLiteral("read")] <= at[QStringLiteral("tree")]);
     QVERIFY(at[QStringLiteral("tree")] <= at[QStringLiteral("first paint")]);
+}
+
+void tst_WindowArgs::foreignHandoffRefused_data()
+{
+    QTest::addColumn<QString>("mode");   // qflame-test-handoff's: "same" as `qflame`, or another build's
+    QTest::addColumn<int>("reads");      // "read" marks: the handed job's, and the window's own where refused
+    QTest::newRow("this build's") << QStringLiteral("same") << 1;
+    QTest::newRow("another version") << QStringLiteral("version") << 2;
+    QTest::newRow("another size") << QStringLiteral("size") << 2;
+}
+
+void tst_WindowArgs::foreignHandoffRefused()
+{
+    // A handoff whose version or size is not the module's comes from another build, whose job may be laid out
+    // otherwise: the module leaves it alone (done here before the module starts) and the window starts its own
+    // read, as qflame-gui does, which its tab takes over. So the file is read twice, where this build's job is
+    // the only read.
+    QFETCH(QString, mode);
+    QFETCH(int, reads);
+    qflame::test::RunSetup setup;
+    setup.env.insert(QStringLiteral("QFLAME_TRACE_PHASES"), QStringLiteral("1"));
+    const Run run = qflame::test::runProgramWith(QStringLiteral(QFLAME_HANDOFF_PROGRAM),
+                                                 {mode, data("gen__baseline.cpu.pb.gz")}, setup);
+    QCOMPARE(run.code, 0);
+    QVERIFY2(QRegularExpression(QStringLiteral("^first paint: \\d+ ms\n$")).match(QString::fromUtf8(run.out)).hasMatch(),
+             run.out.constData());
+    const QStringList steps = phaseSteps(run.err);
+    QVERIFY2(steps.count(QStringLiteral("window module starts")) == 1, qPrintable(steps.join(QLatin1Char(','))));
+    QVERIFY2(steps.count(QStringLiteral("read")) == reads, qPrintable(steps.join(QLatin1Char(','))));
+    QVERIFY2(steps.count(QStringLiteral("early job taken over")) == 1, qPrintable(steps.join(QLatin1Char(','))));
+    QCOMPARE(steps.back(), QStringLiteral("first paint"));
 }
 
 void tst_WindowArgs::windowFiles_data()

@@ -23,7 +23,8 @@ struct RunSetup {
     QMap<QString, QString> env;     // added to this process's environment
 };
 
-inline Run runQflameWith(const QStringList &args, const RunSetup &setup)
+// Another program of the build run the same way (a test's helper standing in for `qflame`).
+inline Run runProgramWith(const QString &program, const QStringList &args, const RunSetup &setup)
 {
     // A window it opens (--time-to-paint, URLs) records recent files and its geometry: in a folder of this test
     // process, not in the user's settings (unless the test names one).
@@ -37,7 +38,7 @@ inline Run runQflameWith(const QStringList &args, const RunSetup &setup)
     for (auto it = setup.env.begin(); it != setup.env.end(); ++it)
         e.insert(it.key(), it.value());
     p.setProcessEnvironment(e);
-    p.start(QStringLiteral(QFLAME_BINARY), args);
+    p.start(program, args);
     if (!p.waitForStarted())
         return {};
     if (!setup.stdinData.isEmpty())
@@ -50,6 +51,11 @@ inline Run runQflameWith(const QStringList &args, const RunSetup &setup)
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+inline Run runQflameWith(const QStringList &args, const RunSetup &setup)
+{
+    return runProgramWith(QStringLiteral(QFLAME_BINARY), args, setup);
 }
 
 inline Run runQflame(const QStringList &args, const QByteArray &stdinData = {})
