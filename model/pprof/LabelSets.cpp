@@ -9,36 +9,37 @@ LabelSetTable::LabelSetTable(Profile &p) : m_p(p)
 {
     if (m_p.labelSetBegin.size() < 2)
         m_p.labelSetBegin = {0, 0};
-    m_slots.assign(16, 0);
     for (uint32_t set = 0; set < m_p.labelSetCount(); ++set)
         m_hashes.push_back(hashOf(m_p.labelSet(set)));
-    while (m_hashes.size() * 2 > m_slots.size())
-        m_slots.resize(m_slots.size() * 2);
-    grow();
+    size_t slots = 16;
+    while (slots < 2 * m_hashes.size())
+        slots *= 2;
+    rebuild(slots);
 }
 
-// m_hashes[set] is there already: a table that grows puts every set in its slot, this one too.
+// m_hashes[set] is there already: a table that grows puts every set in its slot, this one too. At most half
+// full, so probes stay short.
 void LabelSetTable::insert(uint32_t set, uint64_t hash)
 {
     if ((size_t(set) + 1) * 2 > m_slots.size())
-        return grow();
+        return rebuild(m_slots.size() * 2);
+    place(set, hash);
+}
+
+void LabelSetTable::rebuild(size_t slots)
+{
+    m_slots.assign(slots, 0);
+    for (uint32_t set = 0; set < m_hashes.size(); ++set)
+        place(set, m_hashes[set]);
+}
+
+void LabelSetTable::place(uint32_t set, uint64_t hash)
+{
     const size_t mask = m_slots.size() - 1;
     size_t i = size_t(hash) & mask;
     while (m_slots[i] != 0)
         i = (i + 1) & mask;
     m_slots[i] = set + 1;
-}
-
-void LabelSetTable::grow()
-{
-    m_slots.assign(m_slots.size() * 2, 0);
-    const size_t mask = m_slots.size() - 1;
-    for (uint32_t set = 0; set < m_hashes.size(); ++set) {
-        size_t i = size_t(m_hashes[set]) & mask;
-        while (m_slots[i] != 0)
-            i = (i + 1) & mask;
-        m_slots[i] = set + 1;
-    }
 }
 
 uint32_t LabelSetTable::added(uint64_t hash)

@@ -86,7 +86,8 @@ private:
     uint32_t added(uint64_t hash);   // the labels at p.labels' end as a new set, with this hash
     void startSampleSets(size_t sample, uint32_t set);
     void insert(uint32_t set, uint64_t hash);
-    void grow();
+    void rebuild(size_t slots);   // a power of two
+    void place(uint32_t set, uint64_t hash);
 
     Profile &m_p;
     std::vector<uint32_t> m_slots;   // set number + 1; 0 is a free slot
