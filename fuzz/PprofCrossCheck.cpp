@@ -158,7 +158,7 @@ std::string crossCheckPprof(std::string_view raw)
 
 std::string crossCheckSampleWire(std::string_view bytes)
 {
-    std::vector<uint32_t> locations{7};   // something before, which must stay as it was
+    LocationIndexes locations{7};   // something before, which must stay as it was
     std::vector<int64_t> values{-1};
     std::vector<Label> labels{Label{1, 2, 3, 4}};
     wire::SampleShape shape;

@@ -122,7 +122,7 @@ public:
         if (m_header.tid)
             m_p.labels.push_back(Label{m_tidKey, 0, tid, 0});
         m_labelSets.setSampleSet(m_p.sampleCount(), m_labelSets.closeAppended(labels));
-        m_p.sampleLocations.insert(m_p.sampleLocations.end(), m_stack.begin(), m_stack.end());
+        m_p.sampleLocations.append(m_stack.begin(), m_stack.end());
         m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
     }
 

@@ -89,7 +89,7 @@ uint64_t StackProfileBuilder::storedBytes() const
 {
     const Profile &p = *m_out;
     return heldBytes(p.strings) + heldBytes(p.functions) + heldBytes(p.lines) + heldBytes(p.locations) +
-           heldBytes(p.sampleLocations) + heldBytes(p.sampleLocBegin) + heldBytes(p.values) +
+           p.sampleLocations.heldBytes() + heldBytes(p.sampleLocBegin) + heldBytes(p.values) +
            heldBytes(p.comments) + m_strings.bytes() + m_locations.bytes() + m_sampleOf.bytes() + heldBytes(m_stack);
 }
 
@@ -228,7 +228,7 @@ void StackProfileBuilder::appendSample(const uint32_t *indexes, size_t count, co
     // A deep stack is checked before it is copied: the copy of a stack of 100 million frames is 400 MB.
     if (p.sampleLocations.size() + count > p.sampleLocations.capacity())
         checkMemory(4 * (p.sampleLocations.size() + count));
-    p.sampleLocations.insert(p.sampleLocations.end(), indexes, indexes + count);
+    p.sampleLocations.append(indexes, indexes + count);
     p.sampleLocBegin.push_back(p.sampleLocations.size());
     p.values.insert(p.values.end(), values, values + m_typeCount);
     checkMemory();
@@ -261,8 +261,9 @@ uint32_t StackProfileBuilder::addCurrentStack(const int64_t *values)
     const size_t count = m_stack.size();
     const auto sameStack = [&](uint32_t sample) {
         const uint64_t begin = p.sampleLocBegin[sample], end = p.sampleLocBegin[sample + 1];
-        return end - begin == count &&
-               std::equal(stack, stack + count, p.sampleLocations.begin() + std::ptrdiff_t(begin));
+        return end - begin == count && p.sampleLocations.visit([&](const auto *entries) {
+                   return std::equal(stack, stack + count, entries + begin);
+               });
     };
     const uint32_t h = stackHash(stack, count);
     const uint32_t sample = m_sampleOf.find(h, sameStack);

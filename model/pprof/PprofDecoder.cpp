@@ -18,6 +18,7 @@
 #include <climits>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 
 namespace qflame {
 
@@ -122,7 +123,8 @@ public:
         // last 2 MiB page). Given back before the tables are built on top of them, it is not in the peak.
         if (m_reserved)
             for (const Prefaulter::Range &r :
-                 {Prefaulter::unwritten(m_out.sampleLocations), Prefaulter::unwritten(m_out.values),
+                 {m_out.sampleLocations.visitVector([](auto &v) { return Prefaulter::unwritten(v); }),
+                  Prefaulter::unwritten(m_out.values),
                   Prefaulter::unwritten(m_out.sampleLocBegin), Prefaulter::unwritten(m_out.sampleLabelSet)})
                 releasePages(r.begin, r.bytes);
     }
@@ -144,6 +146,10 @@ public:
             locations.emplace(ids, "location");
         }
         const IdIndex *index = locations ? &*locations : nullptr;
+        // The indexes given to the ids below may need 4 bytes where the ids had 2; made so before the two halves
+        // write them side by side.
+        if (index && m_out.locations.size() > size_t(LocationIndexes::kNarrowMax) + 1)
+            m_out.sampleLocations.widen();
         if (m_out.fileSampleCount() > 0 && m_firstValueCount != m_out.sampleTypes.size())
             badValueCount(0, m_firstValueCount, m_out.sampleTypes.size());
         // Each label set is looked at once: for each, its first string index past the table, or 0.
@@ -173,7 +179,7 @@ private:
         const Profile &p = m_out;
         return p.strings.bytes() + p.mappings.size() * sizeof(Mapping) + p.functions.size() * sizeof(Function) +
                p.lines.size() * (sizeof(Line) + 8) + p.locations.size() * (sizeof(Location) + 8) +
-               p.sampleLocations.size() * 4 + p.sampleLocBegin.size() * 16 + p.values.size() * 8 +
+               p.sampleLocations.size() * p.sampleLocations.entryBytes() + p.sampleLocBegin.size() * 16 + p.values.size() * 8 +
                p.labels.size() * sizeof(Label) + p.labelSetBegin.size() * 8 + p.sampleLabelSet.size() * 4 +
                m_labelSets.heldBytes() + m_bigIds.size() * 8 + m_skips.size() * 16;
     }
@@ -229,24 +235,29 @@ private:
         for (size_t i = 0; i < count; ++i)
             if (m_out.locations[i].id != i + 1)
                 return false;
-        std::vector<uint32_t> &ids = m_out.sampleLocations;
-        auto convert = [&ids](size_t from, size_t to) {
-            uint32_t largest = 0;
-            for (size_t k = from; k < to; ++k)
-                largest = std::max(largest, --ids[k]);   // id 0 wraps around to the largest value
-            return largest;
-        };
-        const size_t n = ids.size();
-        uint32_t first = 0, second = 0;
-        if (m_out.sampleCount() < kResolveInTwoFrom)
-            first = convert(0, n);
-        else
-            runBeside([&] { second = convert(n / 2, n); }, [&] { first = convert(0, n / 2); });
-        if (std::max(first, second) < count)
-            return true;
-        for (uint32_t &id : ids)
-            ++id;
-        return false;
+        return m_out.sampleLocations.visitVector([&](auto &ids) {
+            using Id = typename std::decay_t<decltype(ids)>::value_type;
+            auto convert = [&ids](size_t from, size_t to) {
+                uint32_t largest = 0;
+                for (size_t k = from; k < to; ++k) {
+                    const uint32_t index = uint32_t(ids[k]) - 1u;   // id 0 wraps around to 2^32 - 1
+                    ids[k] = Id(index);
+                    largest = std::max(largest, index);
+                }
+                return largest;
+            };
+            const size_t n = ids.size();
+            uint32_t first = 0, second = 0;
+            if (m_out.sampleCount() < kResolveInTwoFrom)
+                first = convert(0, n);
+            else
+                runBeside([&] { second = convert(n / 2, n); }, [&] { first = convert(0, n / 2); });
+            if (std::max(first, second) < count)
+                return true;
+            for (Id &id : ids)
+                ++id;
+            return false;
+        });
     }
 
     // Checks samples [from, to) in file order and, given the locations' ids, turns their ids into indexes.
@@ -264,7 +275,7 @@ private:
                 if (index == kNone)
                     throw ProfileError("malformed profile: sample " + std::to_string(ordinal(i) + 1) +
                                        " refers to location id " + std::to_string(id) + ", which does not exist");
-                m_out.sampleLocations[k] = index;
+                m_out.sampleLocations.set(k, index);   // fits: widened before when it might not
             }
             if (const uint32_t bad = badLabelIndex[m_out.labelSetOf(i)]; bad != 0)
                 // The first index kept as kBadIndex is in the first sample with a bad label set: any before it
@@ -407,7 +418,7 @@ private:
         for (uint64_t id : ids)
             highBits |= id;
         if (highBits < kBigId) {   // the usual case, copied at once
-            m_out.sampleLocations.insert(m_out.sampleLocations.end(), ids.begin(), ids.end());
+            m_out.sampleLocations.append(ids.begin(), ids.end());
         } else {
             for (uint64_t id : ids) {
                 if (id < kBigId) {
@@ -473,7 +484,7 @@ private:
         // Paced by the input read: the reservation rests on the size the input announces.
         const Prefaulter::Pace pace{&m_read, m_sizeHint, kPrefaultLead};
         // The label sets are few; a sample's number of its set is reserved where the first samples had labels.
-        std::vector<Prefaulter::Range> ranges{reserve(m_out.sampleLocations), reserve(m_out.values),
+        std::vector<Prefaulter::Range> ranges{m_out.sampleLocations.visitVector(reserve), reserve(m_out.values),
                                               reserve(m_out.sampleLocBegin)};
         if (!m_out.sampleLabelSet.empty())
             ranges.push_back(reserve(m_out.sampleLabelSet));

@@ -4,6 +4,8 @@
 // meets a dangling reference. Strings stay in the profile's own string table and are referred to by index.
 #pragma once
 
+#include "pprof/LocationIndexes.h"
+
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -128,7 +130,7 @@ struct Profile {
     // Samples, structure of arrays. Sample i has the locations sampleLocations[locBegin[i] .. locBegin[i+1])
     // (leaf first, as in the file), values values[i*nTypes .. i*nTypes+nTypes), and the label set
     // sampleLabelSet[i].
-    std::vector<uint32_t> sampleLocations;   // indexes into locations
+    LocationIndexes sampleLocations;         // indexes into locations, 2 or 4 bytes each
     std::vector<uint64_t> sampleLocBegin;    // size sampleCount()+1
     std::vector<int64_t> values;
 

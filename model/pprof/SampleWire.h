@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace qflame::wire {
@@ -59,7 +61,7 @@ inline bool varintFields(const uint8_t *p, const uint8_t *end, Set set)
 }
 
 struct SampleArrays {
-    std::vector<uint32_t> &locations;   // ids as read; ids of 2^31 and more are left to libprotobuf
+    LocationIndexes &locations;         // ids as read; ids of 2^31 and more are left to libprotobuf
     std::vector<int64_t> &values;
     std::vector<Label> &labels;         // indexes below 2^32 - 1; others are left to libprotobuf
 };
@@ -118,10 +120,30 @@ bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep
 }
 
 // Function objects, not functions: passed as pointers, packed() called them through the pointer (not inlined).
-inline constexpr auto location = [](uint64_t v, uint32_t &t) {
-    t = uint32_t(v);
-    return v < 0x80000000u;
+// A location id is kept in the width the ids have so far (2 bytes, or 4 once one has needed more).
+template <typename T>
+inline constexpr auto location = [](uint64_t v, T &t) {
+    t = T(v);
+    return v < 0x80000000u && v <= std::numeric_limits<T>::max();
 };
+
+// A packed location_id field onto the ids: the first id that does not fit 2 bytes makes every id 4.
+inline bool packedLocations(const uint8_t *p, const uint8_t *end, LocationIndexes &ids)
+{
+    const size_t before = ids.size();
+    const bool fits = ids.visitVector([&](auto &v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        return packed(p, end, v, location<T>);
+    });
+    if (fits || ids.isWide())
+        return fits;
+    ids.resize(before);   // not mine, or an id above 65,535: tried again 4 bytes wide
+    ids.widen();
+    return ids.visitVector([&](auto &v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        return packed(p, end, v, location<T>);
+    });
+}
 
 inline constexpr auto value = [](uint64_t v, int64_t &t) {
     t = int64_t(v);
@@ -173,7 +195,7 @@ inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, S
             if (!q)
                 return notMine();
             p = q + v;
-            const bool ok = tag == 0x0a   ? detail::packed(q, p, a.locations, detail::location)
+            const bool ok = tag == 0x0a   ? detail::packedLocations(q, p, a.locations)
                             : tag == 0x12 ? detail::packed(q, p, a.values, detail::value)
                                           : (a.labels.emplace_back(), detail::label(q, p, a.labels.back()));
             if (!ok)
@@ -186,7 +208,7 @@ inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, S
                 return notMine();
             if (tag == 0x08) {
                 uint32_t id;
-                if (!detail::location(v, id))
+                if (!detail::location<uint32_t>(v, id))
                     return notMine();
                 a.locations.push_back(id);
             } else {

@@ -189,8 +189,7 @@ std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profi
         sampleOf[s] = uint32_t(p.sampleCount());
         labelSets.setSampleSet(p.sampleCount(), labelSets.intern(in.sampleLabels(s)));
         events.setSampleThread(uint32_t(s), t.threadOf(uint32_t(s)));
-        p.sampleLocations.insert(p.sampleLocations.end(), in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s]),
-                                 in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s + 1]));
+        p.sampleLocations.append(in.sampleLocations, in.sampleLocBegin[s], in.sampleLocBegin[s + 1]);
         p.sampleLocBegin.push_back(p.sampleLocations.size());
         p.values.insert(p.values.end(), sums.begin() + int64_t(s * types), sums.begin() + int64_t((s + 1) * types));
     }

@@ -50,16 +50,18 @@ inline uint32_t levelsLeft(Cursor c, const std::vector<Source> &sources, bool co
     if (!collapse) {
         uint32_t levels = c.frameEnd - c.framePos;
         const uint32_t from = std::min(c.locStop, c.locPos), to = std::max(c.locStop, c.locPos);   // either way
-        if (const uint8_t *const perLocation = s.locLevels) {
-            for (uint32_t q = from; q < to; ++q)
-                levels += perLocation[s.sampleLocations[q]];
+        return s.sampleLocations.visit([&](const auto *entries) {
+            if (const uint8_t *const perLocation = s.locLevels) {
+                for (uint32_t q = from; q < to; ++q)
+                    levels += perLocation[entries[q]];
+                return levels;
+            }
+            for (uint32_t q = from; q < to; ++q) {
+                const uint32_t loc = entries[q];
+                levels += s.locBegin[loc + 1] - s.locBegin[loc];
+            }
             return levels;
-        }
-        for (uint32_t q = from; q < to; ++q) {
-            const uint32_t loc = s.sampleLocations[q];
-            levels += s.locBegin[loc + 1] - s.locBegin[loc];
-        }
-        return levels;
+        });
     }
     FrameId f;
     uint8_t k;

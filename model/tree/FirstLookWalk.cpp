@@ -332,10 +332,13 @@ private:
     {
         if (!m_sources[c.source].locSingle)
             walkStack(p, i, c);
-        else if (m_sources[c.source].forward)
-            walkPlainFrom<true>(p, i, c);
         else
-            walkPlainFrom<false>(p, i, c);
+            m_sources[c.source].sampleLocations.visit([&](const auto *locations) {
+                if (m_sources[c.source].forward)
+                    walkPlainFrom<true>(locations, p, i, c);
+                else
+                    walkPlainFrom<false>(locations, p, i, c);
+            });
     }
 
     // Its loop: the arrays it reads held in locals, so that the byte it writes to a node's kinds (which may alias
@@ -343,11 +346,11 @@ private:
     //
     // A location of one frame is one compare on the heavy path it is on (makeHeavyPaths), with the next entry
     // known before the compare; any other location, or a frame off the path, takes the node's children.
-    template <bool Forward>
-    void walkPlainFrom(Part &p, uint32_t i, Cursor c)
+    template <bool Forward, typename Id>
+    void walkPlainFrom(const Id *const locations, Part &p, uint32_t i, Cursor c)
     {
         const Source &s = m_sources[c.source];
-        const uint32_t *const locations = s.sampleLocations, *const locBegin = s.locBegin;
+        const uint32_t *const locBegin = s.locBegin;
         const FrameId *const frames = s.locFrames, *const single = s.locSingle;
         const uint8_t *const kinds = s.locKinds;
         const Hot *const hot = m_hot.data();

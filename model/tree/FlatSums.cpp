@@ -69,10 +69,19 @@ struct FlatPass {
     void run(const Profile &p, const Profile &input, ProfileFrames &pf, const std::vector<LocationFrames> &locations,
              size_t type, size_t from, size_t to, const BuildOptions &options, const std::atomic<bool> *stop)
     {
+        p.sampleLocations.visit(
+            [&](const auto *ids) { walk(ids, p, input, pf, locations, type, from, to, options, stop); });
+    }
+
+    // run's walk, for the locations' width (LocationIndexes.h).
+    template <typename Id>
+    void walk(const Id *const ids, const Profile &p, const Profile &input, ProfileFrames &pf,
+              const std::vector<LocationFrames> &locations, size_t type, size_t from, size_t to,
+              const BuildOptions &options, const std::atomic<bool> *stop)
+    {
         // The walk's arrays and counters in locals: the stores into a frame's sums may alias any member of this
         // pass or of the profile, so with members the compiler reloaded the arrays' pointers and the sample's
         // number at every entry (r64: 21 million of them).
-        const uint32_t *const ids = p.sampleLocations.data();
         const LocationFrames *const locs = locations.data();
         const int64_t *const values = p.values.data();
         const size_t types = p.sampleTypes.size();

@@ -97,7 +97,7 @@ std::shared_ptr<const Profile> withLabelFrames(const Profile &in, const std::vec
             loc = location(labelFrameName(in, sample, key), key);
         return loc;
     };
-    std::vector<uint32_t> sampleLocations;
+    LocationIndexes sampleLocations;
     std::vector<uint64_t> sampleLocBegin;
     sampleLocations.reserve(in.sampleLocations.size() + in.sampleCount() * (rootKeys.size() + leafKeys.size()));
     sampleLocBegin.reserve(in.sampleLocBegin.size());
@@ -107,8 +107,7 @@ std::shared_ptr<const Profile> withLabelFrames(const Profile &in, const std::vec
         // from the last to the first, which ends outermost.
         for (size_t k = leafKeys.size(); k-- > 0;)
             sampleLocations.push_back(frame(leafFrames[k], s, leafKeys[k]));
-        sampleLocations.insert(sampleLocations.end(), in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s]),
-                               in.sampleLocations.begin() + int64_t(in.sampleLocBegin[s + 1]));
+        sampleLocations.append(in.sampleLocations, in.sampleLocBegin[s], in.sampleLocBegin[s + 1]);
         for (size_t k = rootKeys.size(); k-- > 0;)
             sampleLocations.push_back(frame(rootFrames[k], s, rootKeys[k]));
     }

@@ -60,7 +60,7 @@ struct NoInitAllocator : std::allocator<T> {
 using Cursors = std::vector<Cursor, NoInitAllocator<Cursor>>;
 
 struct Source {
-    const uint32_t *sampleLocations;
+    LocationIndexes::View sampleLocations;
     size_t size;   // of sampleLocations
     const uint32_t *locBegin;
     const FrameId *locFrames;
@@ -87,13 +87,13 @@ inline bool needsBlock(const Cursor &c, uint32_t q, bool forward)
 }
 
 // Where a cursor will read its next block from, when it is about to, or null.
-inline const uint32_t *blockToRead(const Cursor &c, const Source *sources)
+inline const void *blockToRead(const Cursor &c, const Source *sources)
 {
     const Source &s = sources[c.source];
     const uint32_t q = s.forward ? c.locPos : c.locPos - 1;
     if (c.framePos != c.frameEnd || c.locPos == c.locStop || !needsBlock(c, q, s.forward))
         return nullptr;
-    return s.sampleLocations + (q & ~(Cursor::kBlock - 1));
+    return s.sampleLocations.address(q & ~(Cursor::kBlock - 1));
 }
 
 // The next frame of c's stack and how it is entered (CallTree::kCalled / kInlined); false at its end.
@@ -116,8 +116,10 @@ inline bool advance(Cursor &c, const Source *sources, bool collapse, FrameId *fr
         const uint32_t q = s.forward ? c.locPos++ : --c.locPos;
         if (needsBlock(c, q, s.forward)) {
             const uint32_t low = q & ~(Cursor::kBlock - 1);
-            for (uint32_t j = 0; j < Cursor::kBlock && low + j < s.size; ++j)
-                c.block[j] = s.sampleLocations[low + j];
+            s.sampleLocations.visit([&](const auto *entries) {
+                for (uint32_t j = 0; j < Cursor::kBlock && low + j < s.size; ++j)
+                    c.block[j] = entries[low + j];
+            });
         }
         const uint32_t loc = c.block[q % Cursor::kBlock];
         c.framePos = s.locBegin[loc];

@@ -75,7 +75,7 @@ LevelSort::Moved LevelSort::moveOn(uint32_t a, uint32_t b, uint32_t limit)
     Moved m;
     for (uint32_t i = a; i < b; ++i) {
         if (i + kAhead < limit) {
-            if (const uint32_t *ahead = blockToRead(m_cursors[i + kAhead], sources))
+            if (const void *ahead = blockToRead(m_cursors[i + kAhead], sources))
                 __builtin_prefetch(ahead);
         }
         Cursor &c = m_cursors[i];

@@ -131,7 +131,7 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
         if (m_inverted)
             m_sources.push_back(reversedSource(*p, pf));
         else
-            m_sources.push_back({p->sampleLocations.data(), p->sampleLocations.size(), pf.locBegin.data(),
+            m_sources.push_back({p->sampleLocations.view(), p->sampleLocations.size(), pf.locBegin.data(),
                                  pf.locFrames.data(), pf.locKinds.data()});
         m_sources.back().locLevels = levelsPerLocation(pf);
         m_sources.back().locSingle = singleFrames(m_sources.back(), pf.locBegin.size() - 1);
@@ -272,7 +272,7 @@ Source LevelBuild::reversedSource(const Profile &p, const ProfileFrames &pf)
         std::reverse_copy(pf.locFrames.begin() + b, pf.locFrames.begin() + e, r->locFrames.begin() + b);
         std::reverse_copy(pf.locKinds.begin() + b, pf.locKinds.begin() + e, r->locKinds.begin() + b);
     }
-    const Source source{p.sampleLocations.data(), p.sampleLocations.size(), pf.locBegin.data(), r->locFrames.data(),
+    const Source source{p.sampleLocations.view(), p.sampleLocations.size(), pf.locBegin.data(), r->locFrames.data(),
                         r->locKinds.data(), true};
     m_reversed.push_back(std::move(r));
     return source;

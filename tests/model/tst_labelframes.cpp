@@ -63,7 +63,7 @@ public:
     };
     void sample(std::initializer_list<uint32_t> leafFirst, int64_t value, std::initializer_list<L> labels = {})
     {
-        m_p.sampleLocations.insert(m_p.sampleLocations.end(), leafFirst);
+        m_p.sampleLocations.append(leafFirst.begin(), leafFirst.end());
         m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
         m_p.values.push_back(value);
         const size_t from = m_p.labels.size();

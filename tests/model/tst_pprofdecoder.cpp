@@ -182,7 +182,7 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
             QCOMPARE(p->locations.size(), size_t(2));
             QCOMPARE(p->locations[0].id, uint64_t(5));
             QCOMPARE(p->locations[1].id, big);
-            QCOMPARE(p->sampleLocations, (std::vector<uint32_t>{0, 1, 0}));
+            QCOMPARE(p->sampleLocations.toVector(), (std::vector<uint32_t>{0, 1, 0}));
             QCOMPARE(p->sampleLocBegin, (std::vector<uint64_t>{0, 2, 3}));
             QCOMPARE(p->values, (std::vector<int64_t>{10, 32}));
             QCOMPARE(p->sampleLabelSet, (std::vector<uint32_t>{0, 1}));
@@ -582,7 +582,7 @@ void tst_PprofDecoder::handWrittenSamplesAgree()
 {
     QFETCH(QByteArray, sample);
     QFETCH(bool, handWritten);
-    std::vector<uint32_t> locations{7};
+    LocationIndexes locations{7};
     std::vector<int64_t> values{1};
     std::vector<Label> labels;
     wire::SampleShape shape;
@@ -608,7 +608,7 @@ void tst_PprofDecoder::handWrittenSamplesAgreeMutated()
         qflame::test::mutateMessage(m, rng);
         const std::string mismatch = fuzz::crossCheckSampleWire(m);
         QVERIFY2(mismatch.empty(), qPrintable(QStringLiteral("round %1: ").arg(round) + QString::fromStdString(mismatch)));
-        std::vector<uint32_t> l;
+        LocationIndexes l;
         std::vector<int64_t> v;
         std::vector<Label> lb;
         wire::SampleShape shape;

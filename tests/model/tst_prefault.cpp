@@ -101,10 +101,11 @@ void tst_Prefault::prefaultingFollowsTheInput()
             return SIZE_MAX;
         return size_t(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; }));
     };
-    const auto &locations = p.sampleLocations;
+    const LocationIndexes &locations = p.sampleLocations;
     QVERIFY2(locations.capacity() > 20 * locations.size(), qPrintable(QString::number(locations.capacity())));
-    const uint32_t *half = locations.data() + locations.capacity() / 2;
-    QCOMPARE(residentPages(half, locations.data() + locations.capacity()), size_t(0));
+    const char *data = locations.visit([](const auto *entries) { return reinterpret_cast<const char *>(entries); });
+    const size_t bytes = locations.capacity() * locations.entryBytes();
+    QCOMPARE(residentPages(data + bytes / 2, data + bytes), size_t(0));
 #endif
 }
 

@@ -1,0 +1,298 @@
+// LocationIndexes (pprof/LocationIndexes.h): a profile's sample locations take 2 bytes each while every index
+// fits, 4 from the first that does not. The decoder keeps them so whatever the file's ids, and every walk that
+// reads them by width (the top table's sums, the tree builds, the first look) gives the same result for both.
+#include "formats/ProfileInput.h"
+#include "pprof/LocationIndexes.h"
+#include "PprofCrossCheck.h"
+#include "PprofMaker.h"
+#include "profile.pb.h"
+#include "tree/CallTreeBuilder.h"
+#include "tree/FlatTable.h"
+#include "tree/StagedTree.h"
+
+#include <QTest>
+
+#include <functional>
+
+using namespace qflame;
+namespace pb = perftools::profiles;
+
+namespace {
+
+using Stacks = std::vector<std::vector<uint64_t>>;   // location ids, leaf first
+
+// `locations` locations with the ids idOf(0), idOf(1)..., each in a function of its own, and the stacks as
+// samples (value 1 each), all of them `copies` times over.
+std::string profileBytes(int locations, const std::function<uint64_t(int)> &idOf, const Stacks &stacks,
+                         int copies)
+{
+    pb::Profile p;
+    p.add_string_table("");
+    p.add_string_table("samples");
+    p.add_string_table("count");
+    p.add_string_table("f");
+    auto *type = p.add_sample_type();
+    type->set_type(1);
+    type->set_unit(2);
+    auto *f = p.add_function();
+    f->set_id(1);
+    f->set_name(3);
+    for (int i = 0; i < locations; ++i) {
+        auto *l = p.add_location();
+        l->set_id(idOf(i));
+        l->add_line()->set_function_id(1);
+    }
+    for (int c = 0; c < copies; ++c) {
+        for (const std::vector<uint64_t> &stack : stacks) {
+            auto *s = p.add_sample();
+            for (uint64_t id : stack)
+                s->add_location_id(id);
+            s->add_value(1);
+        }
+    }
+    return p.SerializeAsString();
+}
+
+void sameTree(const CallTree &a, const CallTree &b)
+{
+    QCOMPARE(a.size(), b.size());
+    QCOMPARE(a.maxDepth(), b.maxDepth());
+    QCOMPARE(a.isComplete(), b.isComplete());
+    for (NodeId n = 0; n < a.size(); ++n) {
+        if (a.parent(n) != b.parent(n) || a.label(n) != b.label(n) || a.childCount(n) != b.childCount(n) ||
+            a.self(n) != b.self(n) || a.total(n) != b.total(n) || a.samples(n) != b.samples(n) ||
+            a.callKinds(n) != b.callKinds(n) || a.hiddenHeight(n) != b.hiddenHeight(n))
+            QFAIL(qPrintable(QStringLiteral("node %1 differs").arg(n)));
+    }
+}
+
+void sameTable(const FlatTable &a, const FlatTable &b)
+{
+    QCOMPARE(a.rows().size(), b.rows().size());
+    QCOMPARE(a.total(), b.total());
+    for (size_t r = 0; r < a.rows().size(); ++r) {
+        const FlatRow &x = a.rows()[r], &y = b.rows()[r];
+        if (a.label(r) != b.label(r) || x.flat != y.flat || x.cum != y.cum || x.inlined != y.inlined)
+            QFAIL(qPrintable(QStringLiteral("row %1 differs").arg(r)));
+    }
+}
+
+}   // namespace
+
+class tst_LocationIndexes : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void narrowUntilAnEntryNeedsMore()
+    {
+        LocationIndexes ids;
+        ids.push_back(7);
+        ids.push_back(65535);
+        QVERIFY(!ids.isWide());
+        QCOMPARE(ids.entryBytes(), size_t(2));
+        QCOMPARE(ids[1], 65535u);
+        ids.push_back(65536);
+        QVERIFY(ids.isWide());
+        QCOMPARE(ids.entryBytes(), size_t(4));
+        QCOMPARE(ids.toVector(), (std::vector<uint32_t>{7, 65535, 65536}));
+        QCOMPARE(ids.view()[2], 65536u);
+        QCOMPARE(ids.view().address(1), static_cast<const void *>(ids.view().wide + 1));
+
+        LocationIndexes set{1, 2, 3};
+        set.set(1, 9);
+        QVERIFY(!set.isWide());
+        set.widen();
+        set.set(2, 100000);
+        QVERIFY(set.isWide());
+        QCOMPARE(set.toVector(), (std::vector<uint32_t>{1, 9, 100000}));
+        set.resize(2);
+        QCOMPARE(set.toVector(), (std::vector<uint32_t>{1, 9}));
+        QVERIFY(set.isWide());   // stays so
+
+        const LocationIndexes narrow{4, 5};
+        QVERIFY(narrow.view().narrow && !narrow.view().wide);
+        QCOMPARE(narrow.view()[1], 5u);
+        QCOMPARE(narrow.visit([](const auto *e) { return sizeof(*e); }), size_t(2));
+    }
+
+    void appendAndEquality()
+    {
+        const LocationIndexes a{1, 2, 3};
+        LocationIndexes b;
+        b.append(a, 1, 3);
+        QCOMPARE(b.toVector(), (std::vector<uint32_t>{2, 3}));
+        QVERIFY(!b.isWide());
+        const std::vector<uint64_t> more{5, uint64_t(1) << 20};
+        b.append(more.begin(), more.end());
+        QVERIFY(b.isWide());
+        QCOMPARE(b.toVector(), (std::vector<uint32_t>{2, 3, 5, 1u << 20}));
+
+        // Equal entries are equal lists, whatever their width.
+        LocationIndexes wide{2, 3, 5};
+        wide.widen();
+        LocationIndexes narrow{2, 3, 5};
+        QVERIFY(wide.isWide() && !narrow.isWide());
+        QVERIFY(wide == narrow);
+        narrow.push_back(6);
+        QVERIFY(!(wide == narrow));
+        wide.append(narrow, 3, 4);
+        QVERIFY(wide == narrow);
+        QCOMPARE(LocationIndexes(std::vector<uint32_t>{1, 70000}).toVector(), (std::vector<uint32_t>{1, 70000}));
+    }
+
+    // The decoder against libprotobuf's whole-message parse (fuzz/PprofCrossCheck.h) sample by sample, and the
+    // width it keeps: 2 bytes unless an index, or while reading an id (ids are kept as read until the locations
+    // are known), needs more.
+    void decoderKeepsTheWidthTheIndexesNeed_data()
+    {
+        QTest::addColumn<int>("locations");
+        QTest::addColumn<int>("idKind");   // 0: 1..N, 1: N..1, 2: from 2^20, 3: from 2^40
+        QTest::addColumn<int>("stacksKind");
+        QTest::addColumn<int>("copies");
+        QTest::addColumn<bool>("wide");
+        QTest::newRow("ids 1..100") << 100 << 0 << 0 << 1 << false;
+        // 60,000 samples: the ids are resolved in two halves side by side.
+        QTest::newRow("70,000 locations, ids to 65,535 named") << 70000 << 0 << 1 << 30000 << false;
+        QTest::newRow("70,000 locations, id 65,536 named") << 70000 << 0 << 2 << 30000 << true;
+        QTest::newRow("70,000 locations, a long stack") << 70000 << 0 << 3 << 30000 << true;
+        QTest::newRow("ids counted down from 70,000") << 70000 << 1 << 4 << 30000 << true;
+        QTest::newRow("ids from 2^20") << 10 << 2 << 5 << 1 << true;
+        QTest::newRow("ids from 2^40, read by libprotobuf") << 10 << 3 << 5 << 1 << true;
+    }
+    void decoderKeepsTheWidthTheIndexesNeed()
+    {
+        QFETCH(int, locations);
+        QFETCH(int, idKind);
+        QFETCH(int, stacksKind);
+        QFETCH(int, copies);
+        QFETCH(bool, wide);
+        const std::function<uint64_t(int)> idOf = [&](int i) -> uint64_t {
+            switch (idKind) {
+            case 0: return uint64_t(i) + 1;
+            case 1: return uint64_t(locations - i);
+            case 2: return (uint64_t(1) << 20) + uint64_t(i);
+            default: return (uint64_t(1) << 40) + uint64_t(i);
+            }
+        };
+        Stacks stacks;
+        switch (stacksKind) {
+        case 0: stacks = {{1, 2, 3}, {100, 1}}; break;
+        case 1: stacks = {{65535, 1}, {2}}; break;    // the largest id of 2 bytes
+        case 2: stacks = {{65536, 1}, {2}}; break;
+        case 3: {   // 300 ids in one packed field, the 281st above 65,535: past the part decoded on the stack
+            std::vector<uint64_t> deep;
+            for (int k = 0; k < 300; ++k)
+                deep.push_back(k == 280 ? 69999 : uint64_t(k % 100) + 1);
+            stacks = {{3, 2, 1}, deep, {3, 70000, 1}};
+            break;
+        }
+        case 4: stacks = {{1, 2}, {3}}; break;   // ids of 2 bytes, but id 1 is index 69,999
+        default: stacks = {{idOf(0), idOf(9)}, {idOf(3)}}; break;
+        }
+        const std::string raw = profileBytes(locations, idOf, stacks, copies);
+        const std::string mismatch = fuzz::crossCheckPprof(raw);
+        QVERIFY2(mismatch.empty(), mismatch.c_str());
+        const auto read = readPprof(raw, "raw");
+        QCOMPARE(read->sampleCount(), stacks.size() * size_t(copies));
+        QCOMPARE(read->sampleLocations.isWide(), wide);
+        // The last copy's stacks, by the ids their indexes lead to.
+        const size_t first = stacks.size() * size_t(copies - 1);
+        for (size_t s = 0; s < stacks.size(); ++s) {
+            const uint64_t begin = read->sampleLocBegin[first + s];
+            QCOMPARE(read->sampleLocBegin[first + s + 1] - begin, uint64_t(stacks[s].size()));
+            for (size_t k = 0; k < stacks[s].size(); ++k)
+                QCOMPARE(read->locations[read->sampleLocations[begin + k]].id, stacks[s][k]);
+        }
+    }
+
+    // Id 0 names no location. Resolving ids 1..N subtracts one, and 0 must not become a 2-byte 65,535 that a
+    // profile of more locations has.
+    void idZeroIsNoLocation_data()
+    {
+        QTest::addColumn<int>("locations");
+        QTest::newRow("4 locations") << 4;
+        QTest::newRow("70,000 locations") << 70000;
+    }
+    void idZeroIsNoLocation()
+    {
+        QFETCH(int, locations);
+        const std::string raw = profileBytes(locations, [](int i) { return uint64_t(i) + 1; }, {{1, 2}, {0, 3}}, 1);
+        try {
+            readPprof(raw, "raw");
+            QFAIL("accepted");
+        } catch (const ProfileError &e) {
+            QCOMPARE(QString(e.what()),
+                     QStringLiteral("raw: malformed profile: sample 2 refers to location id 0, which does not exist"));
+        }
+    }
+
+    // The same trees, first looks and top tables from a profile read with 2-byte locations and from a copy of it
+    // made 4 bytes wide. 60,000 samples: the top table's sums run in two halves.
+    void walksReadBothWidthsAlike_data()
+    {
+        QTest::addColumn<bool>("inverted");
+        QTest::addColumn<int>("granularity");
+        QTest::addColumn<bool>("collapse");
+        QTest::newRow("top-down, functions") << false << int(Granularity::Functions) << false;
+        QTest::newRow("bottom-up, functions") << true << int(Granularity::Functions) << false;
+        QTest::newRow("top-down, lines") << false << int(Granularity::Lines) << false;
+        QTest::newRow("bottom-up, lines") << true << int(Granularity::Lines) << false;
+        QTest::newRow("top-down, collapsed") << false << int(Granularity::Functions) << true;
+    }
+    void walksReadBothWidthsAlike()
+    {
+        QFETCH(bool, inverted);
+        QFETCH(int, granularity);
+        QFETCH(bool, collapse);
+        test::PprofMaker m;
+        std::vector<uint64_t> fns, locs;
+        for (int f = 0; f < 40; ++f)
+            fns.push_back(m.fn("f" + std::to_string(f)));
+        for (int k = 0; k < 80; ++k)   // location k: function k % 40, line 1 + k / 40
+            locs.push_back(m.loc({{fns[size_t(k % 40)], 1 + k / 40}}));
+        for (int k = 0; k < 6; ++k)    // f(k) inlined into f(k + 20)
+            locs.push_back(m.loc({{fns[size_t(k)], 7}, {fns[size_t(k + 20)], 9}}));
+        uint32_t state = 99;
+        const auto next = [&state](uint32_t below) {
+            state = state * 1103515245u + 12345u;
+            return (state >> 8) % below;
+        };
+        for (int i = 0; i < 60000; ++i) {
+            std::vector<uint64_t> stack;
+            const uint32_t depth = 1 + next(30);
+            uint32_t k = next(8);
+            for (uint32_t d = 0; d < depth; ++d) {
+                stack.push_back(locs[k]);
+                k = next(100) < 85 ? (k * 7 + 3) % 40 : next(uint32_t(locs.size()));
+            }
+            m.sample(stack, {int64_t(1 + next(500))});
+        }
+        const auto narrow = m.profile();
+        QVERIFY(!narrow->sampleLocations.isWide());
+        auto wideCopy = std::make_shared<Profile>(*narrow);
+        wideCopy->sampleLocations.widen();
+        QVERIFY(wideCopy->sampleLocations.isWide());
+        QVERIFY(wideCopy->sampleLocations == narrow->sampleLocations);
+        const std::vector<std::shared_ptr<const Profile>> a{narrow}, b{wideCopy};
+
+        BuildOptions options;
+        options.filters.inverted = inverted;
+        options.filters.collapseRecursion = collapse;
+        options.granularity = Granularity(granularity);
+        const auto treeA = CallTreeBuilder::build(a, 0, options), treeB = CallTreeBuilder::build(b, 0, options);
+        sameTree(*treeA, *treeB);
+        QVERIFY(treeA->size() > 1000);
+        StagedTreeBuild stagedA(a, 0, options, 2048), stagedB(b, 0, options, 2048);
+        const auto firstA = stagedA.firstLook(), firstB = stagedB.firstLook();
+        QVERIFY(!firstA->isComplete());   // a cut: the first look's own walk ran
+        sameTree(*firstA, *firstB);
+        sameTree(*stagedB.complete(), *treeA);
+        const auto tableA = FlatTable::compute(a, 0, options), tableB = FlatTable::compute(b, 0, options);
+        sameTable(*tableA, *tableB);
+        sameTable(*FlatTable::compute(treeA), *tableB);   // the table from the tree, another road
+        QCOMPARE(tableA->total(), narrow->total(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_LocationIndexes)
+#include "tst_locationindexes.moc"
