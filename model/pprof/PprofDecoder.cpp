@@ -179,9 +179,9 @@ private:
         const Profile &p = m_out;
         return p.strings.bytes() + p.mappings.size() * sizeof(Mapping) + p.functions.size() * sizeof(Function) +
                p.lines.size() * (sizeof(Line) + 8) + p.locations.size() * (sizeof(Location) + 8) +
-               p.sampleLocations.size() * p.sampleLocations.entryBytes() + p.sampleLocBegin.size() * 16 + p.values.size() * 8 +
-               p.labels.size() * sizeof(Label) + p.labelSetBegin.size() * 8 + p.sampleLabelSet.size() * 4 +
-               m_labelSets.heldBytes() + m_bigIds.size() * 8 + m_skips.size() * 16;
+               p.sampleLocations.size() * p.sampleLocations.entryBytes() + p.sampleLocBegin.size() * 16 +
+               p.values.size() * 8 + p.labels.size() * sizeof(Label) + p.labelSetBegin.size() * 8 +
+               p.sampleLabelSet.size() * 4 + m_labelSets.heldBytes() + m_bigIds.size() * 8 + m_skips.size() * 16;
     }
     void checkMemory(const CodedInputStream &in) const
     {
