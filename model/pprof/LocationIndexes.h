@@ -72,7 +72,7 @@ public:
     }
     void reserve(size_t n) { m_wide ? m_32.reserve(n) : m_16.reserve(n); }
     void resize(size_t n) { m_wide ? m_32.resize(n) : m_16.resize(n); }
-    // Makes every entry 4 bytes, as when one above kNarrowMax comes (kept so until cleared).
+    // Makes every entry 4 bytes, as when one above kNarrowMax comes (kept so from then on).
     void widen()
     {
         if (m_wide)
@@ -94,11 +94,6 @@ public:
     // their writer: it may change their values but not make a narrow one hold more than kNarrowMax.
     template <typename F>
     decltype(auto) visitVector(F &&f)
-    {
-        return m_wide ? f(m_32) : f(m_16);
-    }
-    template <typename F>
-    decltype(auto) visitVector(F &&f) const
     {
         return m_wide ? f(m_32) : f(m_16);
     }
