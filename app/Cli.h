@@ -27,6 +27,14 @@ std::string cliVerbList();
 // 2 bad input). The verb table (VerbTable.h) picks the form, its one parser reads the arguments.
 int runCli(const std::string &verb, const std::vector<std::string> &args);
 
+// The run functions of the verbs that read files, registered in the verb table (which links none, so that the
+// `qflame` program, built without Qt, links only the verbs it runs itself): info and top, which need no Qt
+// (Cli.cpp), and every one of them (VerbRuns.cpp, on QtCore; runHeadless calls it).
+void registerCoreVerbs();
+void registerFileVerbs();
+// Whether this program has the run function of the verb form these arguments choose.
+bool hasVerbRun(const std::string &verb, const std::vector<std::string> &args);
+
 // The verbs that ask a server (CliQryn.cpp) belong to qflame-gui, which registers their run functions in the verb
 // table before runHeadless: QtNetwork and the dozen libraries it loads cost 2.2 ms of every start of `qflame`,
 // which hands those verbs to qflame-gui as it hands it the verbs that draw.
@@ -55,6 +63,8 @@ bool roundsWantsWindow(const std::vector<std::string> &args);
 std::optional<int> runHeadless(int &argc, char **argv);
 // Ends a verb's process with `status` once its output is flushed (status 2 when it could not be written).
 [[noreturn]] void endVerbProcess(int status);
+// Before a verb runs: malloc keeps large blocks it frees for reuse rather than unmapping them.
+void keepVerbHeap();
 // Keeps Qt's own chatter (runtime dirs, fonts) out of the verbs' one-line error reports.
 void quietQtMessages();
 

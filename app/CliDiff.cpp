@@ -145,8 +145,8 @@ int runDiff(const ParsedArgs &args)
         usageError("diff takes exactly two FILEs: BASE NEW");
     const DiffPlan plan = planDiff(a);
     const ReadOptions ro = readOptions(a);
-    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
-    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
+    const auto base = readProfileFile(a.positional[0], ro);
+    const auto comparison = readProfileFile(a.positional[1], ro);
     return reportDiff(a, plan, base, comparison, {}, {});
 }
 

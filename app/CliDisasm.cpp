@@ -13,6 +13,7 @@
 #include "tree/PprofRegex.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdlib>
 #include <iostream>
@@ -67,11 +68,11 @@ int runDisasm(const ParsedArgs &argv)
     const DisasmArgs a = disasmArgsFrom(argv);
     if (a.positional.size() < 2)
         usageError("disasm takes a REGEX and one or more FILEs (several are merged)");
-    const QRegularExpression re = compileRequiredPprofRegex(a.positional[0], "disasm");
+    const Regex re = compileRequiredPprofRegex(a.positional[0], "disasm");
     const ReadOptions read = readOptionsFor(a.maxSize);
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (size_t i = 1; i < a.positional.size(); ++i) {
-        profiles.push_back(readProfileFile(QString::fromStdString(a.positional[i]), read));
+        profiles.push_back(readProfileFile(a.positional[i], read));
         leaveToProcessEnd(profiles.back());
     }
     const size_t type = chosenSampleType(*profiles.front(), a.sample);
@@ -100,10 +101,10 @@ int runDiffDisasm(const ParsedArgs &argv)
         if (end == a.noise->c_str() || *end || !(noiseK >= 0))
             usageError("--noise takes a number of standard errors >= 0, not '" + *a.noise + "'");
     }
-    const QRegularExpression re = compileRequiredPprofRegex(*a.disasm, "disasm");
+    const Regex re = compileRequiredPprofRegex(*a.disasm, "disasm");
     const ReadOptions read = readOptionsFor(a.maxSize);
-    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), read);
-    const auto next = readProfileFile(QString::fromStdString(a.positional[1]), read);
+    const auto base = readProfileFile(a.positional[0], read);
+    const auto next = readProfileFile(a.positional[1], read);
     leaveToProcessEnd(base);
     leaveToProcessEnd(next);
     const size_t type = chosenSampleType(*base, a.sample);

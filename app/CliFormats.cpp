@@ -94,7 +94,7 @@ int runConvert(const ParsedArgs &argv)
     std::vector<std::shared_ptr<const Profile>> profiles;
     uint64_t inputBytes = 0;
     for (const std::string &f : a.inputs) {
-        profiles.push_back(readProfileFile(QString::fromStdString(f), read));
+        profiles.push_back(readProfileFile(f, read));
         leaveToProcessEnd(profiles.back());
         inputBytes += f == "-" ? 0 : uint64_t(QFileInfo(QString::fromStdString(f)).size());
     }

@@ -179,7 +179,7 @@ int runGraph(const ParsedArgs &argv)
     const ReadOptions ro = readOptionsFor(a.maxSize);
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (const std::string &f : a.positional)
-        profiles.push_back(readProfileFile(QString::fromStdString(f), ro));
+        profiles.push_back(readProfileFile(f, ro));
     const size_t type = chosenSampleType(*profiles.front(), a.sample);
     auto graph = CallGraph::build(profiles, type, build, options);
     for (auto &p : profiles)
@@ -208,8 +208,8 @@ int runDiffGraph(const ParsedArgs &argv)
             usageError("--noise takes a number of standard errors >= 0 (0 turns it off), not '" + *a.noise + "'");
     }
     const ReadOptions ro = readOptionsFor(a.maxSize);
-    const auto base = readProfileFile(QString::fromStdString(a.positional[0]), ro);
-    const auto comparison = readProfileFile(QString::fromStdString(a.positional[1]), ro);
+    const auto base = readProfileFile(a.positional[0], ro);
+    const auto comparison = readProfileFile(a.positional[1], ro);
     const size_t type = chosenSampleType(*base, a.sample);
     auto graph = CallGraph::buildDiff({base}, {comparison}, type, build, options, diff);
     // The inlining changes the PGO panel finds (its sample type: samples/count, cpu, else the default), on the

@@ -78,7 +78,7 @@ int runHeatmap(const ParsedArgs &argv)
         o.rows = uint32_t(*rows);
     }
     o.threadRegex = a.thread.value_or(std::string());
-    const auto profile = readProfileFile(QString::fromStdString(*a.file), readOptionsFor(a.maxSize));
+    const auto profile = readProfileFile(*a.file, readOptionsFor(a.maxSize));
     leaveToProcessEnd(profile);
     o.type = chosenSampleType(*profile, a.sample);
     const Heatmap h = computeHeatmap(*profile, o);

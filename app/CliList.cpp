@@ -198,11 +198,11 @@ int runList(const ParsedArgs &argv)
         usageError("list takes a REGEX and one or more FILEs (several are merged)");
     if (a.granularity && *a.granularity != "lines")
         usageError("list shows source lines: --granularity takes only lines, not '" + *a.granularity + "'");
-    const QRegularExpression re = compileRequiredPprofRegex(a.positional[0], "list");
+    const Regex re = compileRequiredPprofRegex(a.positional[0], "list");
     const ReadOptions read = readOptionsFor(a.maxSize);
     std::vector<std::shared_ptr<const Profile>> profiles;
     for (size_t i = 1; i < a.positional.size(); ++i) {
-        profiles.push_back(readProfileFile(QString::fromStdString(a.positional[i]), read));
+        profiles.push_back(readProfileFile(a.positional[i], read));
         leaveToProcessEnd(profiles.back());
     }
     const Profile &first = *profiles.front();
@@ -221,7 +221,7 @@ int printDiffListing(const std::shared_ptr<const Profile> &base, const std::shar
                      size_t sampleType, const std::string &regex, const ListPaths &paths, bool tsv, double noiseK,
                      bool json)
 {
-    const QRegularExpression re = compileRequiredPprofRegex(regex, "list");
+    const Regex re = compileRequiredPprofRegex(regex, "list");
     SourceFinder finder = finderFor(paths, {base, next});
     const SourceListing listing = diffListing({base}, {next}, sampleType, re, finder, noiseK);
     requireMatches(listing, regex);

@@ -1,17 +1,9 @@
-// The start of both programs' main(): what runs without a window.
+// The start of qflame-gui's main and of libqflame-cli.so's: what runs without a window, on QtCore.
 #include "Cli.h"
 #include "VerbTable.h"
 
 #include <QCoreApplication>
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
-#include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -29,6 +21,7 @@ void quietQtMessages()
 
 std::optional<int> runHeadless(int &argc, char **argv)
 {
+    registerFileVerbs();
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         std::cout << mainHelp();
         return 0;
@@ -59,29 +52,9 @@ std::optional<int> runHeadless(int &argc, char **argv)
     if (!verbRunsHere(argv[1], args))
         return std::nullopt;
     quietQtMessages();
-#ifdef __GLIBC__
-    // Blocks from 128 KB up were mapped and unmapped one by one (glibc's default), so every growing array and
-    // every temporary buffer touched fresh pages: 1,700 of the 15,300 page faults of `qflame top` on r2048,
-    // 6% of its time. A verb's process is short; its heap keeps what it frees for the next block instead.
-    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);   // glibc's maximum on 64-bit systems
-#endif
+    keepVerbHeap();
     QCoreApplication app(argc, argv);
     endVerbProcess(runCli(argv[1], args));
-}
-
-void endVerbProcess(int status)
-{
-    // The output is complete; what is left is tearing down (the application object, the libraries' static
-    // objects, everything leaveToProcessEnd kept), which the process's end does at once: 6-11 ms of `qflame
-    // top` on the two profiles benchmarked closest to zcat (docs/benchmarks.md). Files the verb wrote are
-    // closed by then: they belong to the verb's scope. Output lost to a full disk must not pass for success
-    // (a verb that failed has said why already).
-    std::cout.flush();
-    const bool written = std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
-    if (!written && status == 0)
-        std::cerr << "qflame: cannot write the output: " << std::strerror(errno) << "\n";
-    std::fflush(nullptr);
-    std::_Exit(!written && status == 0 ? 2 : status);
 }
 
 }   // namespace qflame

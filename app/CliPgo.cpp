@@ -78,7 +78,7 @@ int runPgo(const ParsedArgs &argv)
     uint64_t inputBytes = 0;
     bool sizeKnown = true;
     for (const std::string &f : a.inputs) {
-        profiles.push_back(readProfileFile(QString::fromStdString(f), read));
+        profiles.push_back(readProfileFile(f, read));
         leaveToProcessEnd(profiles.back());
         if (f == "-")
             sizeKnown = false;

@@ -32,7 +32,7 @@ VerbSpec diffForm()
                    {"--source-path", "DIRS", "with --list: where sources are found (DIR[:DIR])"},
                    {"--trim-path", "PREFIXES", "with --list: path prefixes cut before looking"}},
                   labelFrames(), timeRange(), files()}),
-            VerbNeeds::Files, runDiff};
+            VerbNeeds::Files};
 }
 
 VerbSpec diffGraphForm()
@@ -46,7 +46,7 @@ VerbSpec diffGraphForm()
                     "the scaled values as decimals); the nodes and edges kept are pprof's for the raw values"},
                    kNoise},
                   graphOptions()}),
-            VerbNeeds::Files, runDiffGraph};
+            VerbNeeds::Files};
 }
 
 VerbSpec diffDisasmForm()
@@ -60,7 +60,7 @@ VerbSpec diffDisasmForm()
                    {"--tsv", nullptr, "exact integers, one row per group and instruction"},
                    {"--json", nullptr, "the groups, their instructions, per-instruction deltas and inlining marks as JSON (docs/json.md)"}},
                   timeRange(), files()}),
-            VerbNeeds::Files, runDiffDisasm};
+            VerbNeeds::Files};
 }
 
 VerbSpec convertForm()
@@ -78,7 +78,7 @@ VerbSpec convertForm()
                     "start lines, samples/count and cpu/nanoseconds, the period), checked to give the same edges; "
                     "the sizes before and after go to standard error"}},
                   labelFrames(), {timeRange().front()}, files()}),
-            VerbNeeds::Files, runConvert};
+            VerbNeeds::Files};
 }
 
 VerbSpec pgoForm()
@@ -94,7 +94,7 @@ VerbSpec pgoForm()
                    {"--json", nullptr, "readiness, edges and candidates (docs/json.md)"},
                    {"--preprofile", "OUT", "go tool preprofile's text to OUT ('-': standard output)"}},
                   files()}),
-            VerbNeeds::Files, runPgo};
+            VerbNeeds::Files};
 }
 
 VerbSpec roundsForm()
@@ -108,7 +108,7 @@ VerbSpec roundsForm()
                       kGranularity, kNoise,
                       {"--duration", "SECONDS", "the duration of files without duration_nanos"}},
                      roundOutputs(), files()}),
-               VerbNeeds::Files, runRounds};
+               VerbNeeds::Files};
     v.windowWithoutOutput = true;
     return v;
 }
@@ -124,7 +124,7 @@ VerbSpec roundsGraphForm()
                    {"--graph", nullptr, "the call graph of the first and last rounds"}, kSample, kGranularity,
                    kNoise},
                   graphPruning(), graphOutputs(), files()}),
-            VerbNeeds::Files, runRoundsGraph};
+            VerbNeeds::Files};
 }
 
 VerbSpec listForm()
@@ -140,7 +140,7 @@ VerbSpec listForm()
                       {"--tsv", nullptr, "function<TAB>file<TAB>line<TAB>flat<TAB>cum<TAB>text, file the one read"},
                       {"--json", nullptr, "the files and lines as JSON"}},
                      files()}),
-               VerbNeeds::Files, runList};
+               VerbNeeds::Files};
     v.regexFirst = true;
     return v;
 }
@@ -155,7 +155,7 @@ VerbSpec disasmForm()
                        "function<TAB>address<TAB>flat<TAB>cum<TAB>file:line<TAB>instruction, address in hex"},
                       {"--json", nullptr, "the routines and their instructions as JSON (docs/json.md)"}},
                      files()}),
-               VerbNeeds::Files, runDisasm};
+               VerbNeeds::Files};
     v.regexFirst = true;
     return v;
 }
@@ -171,7 +171,7 @@ VerbSpec heatmapForm()
                    {"--tsv", nullptr, "column_start_ns<TAB>row<TAB>value per non-empty cell"},
                    {"--json", nullptr, "the non-empty cells of --tsv as JSON (docs/json.md)"}},
                   timeRange(), files()}),
-            VerbNeeds::Files, runHeatmap};
+            VerbNeeds::Files};
 }
 
 }   // namespace qflame

@@ -1,14 +1,6 @@
 // The verb table's rows (VerbTable.h): options by group, as several verbs share them, then every verb's forms.
 #include "VerbTable.h"
 
-#include "CliDiff.h"
-#include "CliDisasm.h"
-#include "CliFormats.h"
-#include "CliGraph.h"
-#include "CliHeatmap.h"
-#include "CliList.h"
-#include "CliPgo.h"
-#include "CliRounds.h"
 #include "CliVerbs.h"
 #include "VerbGroups.h"
 
@@ -98,23 +90,22 @@ const OptionSpec kInverted{"--inverted", nullptr, "the flamegraph bottom-up (lea
 // The options of every verb that asks a server (and of the window's --url).
 Options server(bool query)
 {
-    Options o = {{"--url", "URL", "the qryn or Grafana Pyroscope server"},
-                 {"--type", "ID", "the profile type, e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds"}};
-    if (query)
-        o.insert(o.end(),
-                 {{"--query", "SELECTOR", "a label selector, e.g. '{service_name=\"api\"}' (default {}: all)"},
-                  {"--from", "TIME", "RFC 3339 (2026-11-29T21:00:00Z), epoch seconds or ms, now, now-1h, now-20m"},
-                  {"--to", "TIME", "the window's end, as --from"}});
-    o.insert(o.end(),
-             {{"--user", "U", "HTTP basic auth user"},
-              {"--password-env", "VAR", "HTTP basic auth password, from environment variable VAR"},
-              {"--token-env", "VAR", "bearer token from environment variable VAR"},
-              {"--tenant", "T", "X-Scope-OrgID header (Grafana Pyroscope multi-tenancy)"},
-              {"--ca-file", "PEM", "also trust these CA certificates (TLS is always verified)"},
-              {"--protocol", "qryn|connect", "connect adds Connect-Protocol-Version: 1 (Grafana Pyroscope)"},
-              {"--timeout", "SECONDS", "per request (default 60)"},
-              {"--max-size", "MIB", "largest answer accepted (default 1024)"}});
-    return o;
+    const Options where = {{"--url", "URL", "the qryn or Grafana Pyroscope server"},
+                           {"--type", "ID", "the profile type, e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds"}};
+    const Options window = {
+        {"--query", "SELECTOR", "a label selector, e.g. '{service_name=\"api\"}' (default {}: all)"},
+        {"--from", "TIME", "RFC 3339 (2026-11-29T21:00:00Z), epoch seconds or ms, now, now-1h, now-20m"},
+        {"--to", "TIME", "the window's end, as --from"}};
+    const Options access = {
+        {"--user", "U", "HTTP basic auth user"},
+        {"--password-env", "VAR", "HTTP basic auth password, from environment variable VAR"},
+        {"--token-env", "VAR", "bearer token from environment variable VAR"},
+        {"--tenant", "T", "X-Scope-OrgID header (Grafana Pyroscope multi-tenancy)"},
+        {"--ca-file", "PEM", "also trust these CA certificates (TLS is always verified)"},
+        {"--protocol", "qryn|connect", "connect adds Connect-Protocol-Version: 1 (Grafana Pyroscope)"},
+        {"--timeout", "SECONDS", "per request (default 60)"},
+        {"--max-size", "MIB", "largest answer accepted (default 1024)"}};
+    return query ? join({where, window, access}) : join({where, access});
 }
 
 Options graphPruning()
@@ -176,7 +167,7 @@ std::vector<VerbSpec> buildTable()
                  "the explorer on a saved connection, with its last query loaded unless --type gives one",
                  join({{{"--connection", "NAME", "the saved connection's name"}}, server()}), VerbNeeds::Window});
     t.push_back({"info", nullptr, "FILE [--json]", "sample types, counts, period, time, duration, totals",
-                 join({{kJson}, files()}), VerbNeeds::Files, runInfo});
+                 join({{kJson}, files()}), VerbNeeds::Files});
     t.push_back({"top", nullptr, "FILE... [options]",
                  "flat/cum table per function; several FILEs are merged (with filters, percentages are of what "
                  "they keep)",
@@ -186,7 +177,7 @@ std::vector<VerbSpec> buildTable()
                        filters(),
                        {{"--collapse-recursion", nullptr, "fold direct self-calls (flat/cum unchanged)"}},
                        labelFrames(), timeRange(), files()}),
-                 VerbNeeds::Files, runTop});
+                 VerbNeeds::Files});
     t.push_back({"top", "--url", "URL --type PROFILE_TYPE_ID [--query SELECTOR] --from TIME --to TIME [options]",
                  "the table of `qflame top FILE` for the server's merged flamegraph",
                  join({server(),
@@ -246,7 +237,7 @@ std::vector<VerbSpec> buildTable()
     t.push_back({"graph", nullptr, "FILE... [options]",
                  "the call graph as go tool pprof draws it (-dot): nodes with flat and cum, calls with their weight, "
                  "pruned as pprof prunes, residual edges through dropped nodes",
-                 graphOptions(), VerbNeeds::Files, runGraph});
+                 graphOptions(), VerbNeeds::Files});
     t.push_back(disasmForm());
     t.push_back(heatmapForm());
     return t;

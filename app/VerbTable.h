@@ -24,7 +24,7 @@ struct OptionSpec {
 };
 
 enum class VerbNeeds {
-    Files,    // runs on QtCore alone, in `qflame`
+    Files,    // runs in `qflame`: without Qt (info, top) or in its libqflame-cli.so, on QtCore
     Server,   // asks a server (QtNetwork): run by qflame-gui, which registers its run function
     Window,   // the window's own command line (documentation only: main.cpp opens the window)
 };
@@ -38,7 +38,7 @@ struct VerbSpec {
     const char *summary;    // what it does, for --help and the man page
     std::vector<OptionSpec> options;
     VerbNeeds needs = VerbNeeds::Files;
-    VerbRun run = nullptr;        // nullptr for a server form until qflame-gui registers it
+    VerbRun run = nullptr;        // registered (setVerbRun): the table links no verb's code (Cli.h)
     bool regexFirst = false;      // the first positional is a regex, which may begin with '-'
     bool windowWithoutOutput = false;   // without one of its output options it opens the window (rounds)
 

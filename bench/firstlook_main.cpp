@@ -34,7 +34,7 @@ int main(int argc, char **argv)
     const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
     const int64_t divisor = argc > 3 ? std::atoll(argv[3]) : StagedTreeBuild::kCullDivisor;
     const bool inverted = std::getenv("INVERTED") != nullptr;
-    auto profile = readProfileFile(QString::fromLocal8Bit(argv[1]));
+    auto profile = readProfileFile(std::string(argv[1]));
     using Clock = std::chrono::steady_clock;
     const auto ms = [](Clock::time_point a, Clock::time_point b) {
         return std::chrono::duration<double, std::milli>(b - a).count();

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
     ReadOptions options;
     options.sampleLabels = false;   // as `qflame top` reads
-    auto profile = readProfileFile(QString::fromLocal8Bit(argv[1]), options);
+    auto profile = readProfileFile(std::string(argv[1]), options);
     using Clock = std::chrono::steady_clock;
     for (int r = 0; r < runs; ++r) {
         const auto t0 = Clock::now();

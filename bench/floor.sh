@@ -42,7 +42,7 @@ LOCK=()
 [ -e /tmp/qflame-build.lock ] && command -v flock > /dev/null && LOCK=(flock /tmp/qflame-build.lock)
 JOBS=$(nproc)
 [ "$JOBS" -gt 2 ] && [ ${#LOCK[@]} -gt 0 ] && JOBS=2
-"${LOCK[@]}" cmake --build "$BUILD" -j"$JOBS" --target qflame qflame-gui qflame-window qflame-bench-measure qflame-bench-thread-start > "$BUILD/floor-build.log" 2>&1 || {
+"${LOCK[@]}" cmake --build "$BUILD" -j"$JOBS" --target qflame qflame-cli qflame-gui qflame-window qflame-bench-measure qflame-bench-thread-start > "$BUILD/floor-build.log" 2>&1 || {
     tail -30 "$BUILD/floor-build.log" >&2
     exit 1
 }

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
         if (eq != std::string::npos)
             attributes.emplace_back(a.substr(0, eq), a.substr(eq + 1));
     }
-    const auto profile = readProfileFile(QString::fromLocal8Bit(argv[1]), {});
+    const auto profile = readProfileFile(std::string(argv[1]), {});
     GraphOptions options;
     options.nodeCount = argc > 2 ? std::atoll(argv[2]) : 2000;
     options.nodeFraction = 0;

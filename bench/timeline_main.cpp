@@ -39,7 +39,7 @@ int main(int argc, char **argv)
         ReadOptions options;
         options.maxDecompressedBytes = uint64_t(1) << 40;   // the hour is ~10 GB of text
         std::shared_ptr<const Profile> p;
-        std::printf("read %.3f\n", seconds([&] { p = readProfileFile(QString::fromLocal8Bit(argv[1]), options); }));
+        std::printf("read %.3f\n", seconds([&] { p = readProfileFile(std::string(argv[1]), options); }));
         if (!p->timeline) {
             std::fprintf(stderr, "qflame-bench-timeline: %s has no sample times\n", argv[1]);
             return 1;

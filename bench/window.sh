@@ -34,7 +34,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > /dev/null
 fi
 say "building"
-cmake --build "$BUILD" -j"$(nproc)" --target qflame qflame-gui qflame-window qflame-bench-measure qflame-bench-gen \
+cmake --build "$BUILD" -j"$(nproc)" --target qflame qflame-cli qflame-gui qflame-window qflame-bench-measure qflame-bench-gen \
     qflame-bench-reopen qflame-bench-explorer > "$BUILD/window-build.log" 2>&1 || {
     tail -30 "$BUILD/window-build.log" >&2
     exit 1

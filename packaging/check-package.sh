@@ -61,6 +61,8 @@ GUI="$ROOT/usr/bin/qflame-gui"   # the window; `qflame` runs the headless verbs 
 [ -x "$GUI" ] || fail "no executable usr/bin/qflame-gui in the package"
 MODULE="$ROOT/usr/lib/qflame/libqflame-window.so"   # qflame-gui as a library, which `qflame FILE` loads (app/WindowHandoff.h)
 [ -s "$MODULE" ] || fail "no usr/lib/qflame/libqflame-window.so in the package"
+CLI_MODULE="$ROOT/usr/lib/qflame/libqflame-cli.so"   # the verbs on QtCore, which `qflame` (built without Qt) loads
+[ -s "$CLI_MODULE" ] || fail "no usr/lib/qflame/libqflame-cli.so in the package"
 declared=" $(echo "$depends" | tr ',|' '\n\n' | sed -E 's/\(.*\)//; s/:any//; s/[[:space:]]//g' | tr '\n' ' ') "
 # The cache listing goes to a file first: `ldconfig -p | awk '... exit'` kills ldconfig with SIGPIPE when awk
 # stops early, and under pipefail that ended this script silently on machines with a long cache.
@@ -74,7 +76,7 @@ while read -r soname; do
   pkg="${owner%%:*}"
   [ -n "$pkg" ] || fail "no Debian package owns $path ($soname)"
   case "$declared" in *" $pkg "*) ;; *) fail "$soname comes from $pkg, which Depends does not name" ;; esac
-done < <(readelf -d "$BIN" "$GUI" "$MODULE" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
+done < <(readelf -d "$BIN" "$GUI" "$MODULE" "$CLI_MODULE" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
 ok "every NEEDED library of qflame, qflame-gui and the window module is in a declared dependency"
 if readelf -d "$BIN" | grep -qE 'NEEDED.*\[(libQt6Gui|libQt6Widgets)'; then fail "qflame links the GUI libraries"; fi
 ok "qflame (the headless verbs) links no GUI library"
@@ -86,7 +88,7 @@ grep -q "^Inst qflame " "$WORK/apt.log" || { cat "$WORK/apt.log"; fail "apt-get 
 ok "apt-get install --simulate accepts it and its dependencies"
 
 # The files of a desktop application.
-for f in usr/bin/qflame usr/bin/qflame-gui usr/lib/qflame/libqflame-window.so usr/share/applications/qflame.desktop usr/share/metainfo/io.github.qflame.qflame.metainfo.xml \
+for f in usr/bin/qflame usr/bin/qflame-gui usr/lib/qflame/libqflame-window.so usr/lib/qflame/libqflame-cli.so usr/share/applications/qflame.desktop usr/share/metainfo/io.github.qflame.qflame.metainfo.xml \
          usr/share/mime/packages/qflame.xml usr/share/icons/hicolor/scalable/apps/qflame.svg \
          usr/share/man/man1/qflame.1.gz usr/share/qflame/examples/baseline.cpu.pb.gz; do
   [ -s "$ROOT/$f" ] || fail "the package lacks /$f"

@@ -19,6 +19,7 @@ PACKAGES=(
   # every run asked apt for it again
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev
   libisal-dev   # ISA-L: gzip inflated three times as fast as zlib (model/io/Inflater.h; -DQFLAME_WITH_ISAL=OFF where Debian has none)
+  libpcre2-dev   # PCRE2, the regex library Qt wraps, used directly so that `qflame top` loads no Qt (model/io/Regex.h)
   libiberty-dev   # demangling C++ and Rust (legacy and v0) names as c++filt does (model/names)
   libgraphviz-dev   # Graphviz's library (cgraph + gvc) lays out the call graph view (model/graph/GraphLayout)
   rapidjson-dev   # streaming the JSON formats (header-only: nothing at run time; model/formats/JsonStream)
@@ -68,7 +69,7 @@ build() {
   fi
   cmake "${configure[@]}"
   if [ "$mode" = run ]; then
-    cmake --build "$BUILD_DIR" -j"$(nproc)" --target qflame qflame-gui qflame-window
+    cmake --build "$BUILD_DIR" -j"$(nproc)" --target qflame qflame-cli qflame-gui qflame-window
   else
     cmake --build "$BUILD_DIR" -j"$(nproc)"
   fi

@@ -46,7 +46,7 @@ bool printsFileOffsets(const AddressCosts &costs, const Picked &pick)
 }
 
 // The mappings with a node the regex matches, each with its binary; the explicit file goes to the one of most cum.
-std::vector<Picked> pickBinaries(const AddressCosts &costs, const QRegularExpression &functions,
+std::vector<Picked> pickBinaries(const AddressCosts &costs, const Regex &functions,
                                  const BinarySearch &search, std::vector<std::string> &errors)
 {
     std::map<std::string, int64_t> cumOf;
@@ -83,7 +83,7 @@ std::vector<Picked> pickBinaries(const AddressCosts &costs, const QRegularExpres
 
 }   // namespace
 
-std::string matchSymbol(const Symbol &symbol, const QRegularExpression &functions)
+std::string matchSymbol(const Symbol &symbol, const Regex &functions)
 {
     for (const std::string &name : symbol.names) {
         if (pprofMatch(functions, name))
@@ -98,7 +98,7 @@ std::string matchSymbol(const Symbol &symbol, const QRegularExpression &function
 }
 
 Disassembly disassembleProfiles(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t sampleType,
-                                const QRegularExpression &functions, const BinarySearch &search,
+                                const Regex &functions, const BinarySearch &search,
                                 const std::string &regexText, Disassembler disassembler)
 {
     Disassembly out;

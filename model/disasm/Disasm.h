@@ -9,9 +9,8 @@
 #include "disasm/Binary.h"
 #include "disasm/Jumps.h"
 #include "disasm/Objdump.h"
+#include "io/Regex.h"
 #include "pprof/Profile.h"
-
-#include <QRegularExpression>
 
 #include <cstdint>
 #include <memory>
@@ -45,11 +44,11 @@ struct Disassembly {
 // Throws ProfileError: no match ("no matches found for regexp: R", pprof's words), a binary missing, of another
 // build id or stripped, objdump failing.
 Disassembly disassembleProfiles(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t sampleType,
-                                const QRegularExpression &functions, const BinarySearch &search,
+                                const Regex &functions, const BinarySearch &search,
                                 const std::string &regexText, Disassembler disassembler = Disassembler::Auto);
 
 // pprof's symbol match: the first name of the symbol the regex matches, raw or demangled (c++filt's, then
 // without parameters, then without template arguments either); empty when none does.
-std::string matchSymbol(const Symbol &symbol, const QRegularExpression &functions);
+std::string matchSymbol(const Symbol &symbol, const Regex &functions);
 
 }   // namespace qflame

@@ -377,9 +377,10 @@ void installUrlReader(const qryn::ConnectionSettings &settings, bool keepFetched
         kept().keep = keepFetched;
         kept().settings = settings;
     }
-    setUrlReader([settings](const QString &url, const ReadOptions &options, std::string *sourceName) {
+    setUrlReader([settings](const std::string &path, const ReadOptions &options, std::string *sourceName) {
+        const QString url = QString::fromStdString(path);
         *sourceName = sourceNameOf(QUrl(url)).toStdString();
-        return fetchProfileBytes(url, settings, options);
+        return fetchProfileBytes(url, settings, options).toStdString();
     });
 }
 

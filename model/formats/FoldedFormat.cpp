@@ -3,7 +3,6 @@
 #include "formats/StackProfile.h"
 #include "io/ReadOptions.h"
 
-#include <QStringDecoder>
 
 #include <charconv>
 #include <optional>
@@ -75,10 +74,38 @@ std::optional<std::string> fromUtf16(std::string_view text)
     const bool le = text.substr(0, 2) == "\xFF\xFE", be = text.substr(0, 2) == "\xFE\xFF";
     if (!le && !be)
         return std::nullopt;
-    QStringDecoder decode(le ? QStringConverter::Utf16LE : QStringConverter::Utf16BE,
-                          QStringConverter::Flag::Stateless);
-    const QString s = decode(QByteArrayView(text.data() + 2, qsizetype((text.size() - 2) & ~size_t(1))));
-    return s.toStdString();
+    const auto *p = reinterpret_cast<const unsigned char *>(text.data()) + 2;
+    const size_t n = (text.size() - 2) & ~size_t(1);
+    bool little = le;
+    auto unit = [&](size_t i) { return little ? uint32_t(p[i] | p[i + 1] << 8) : uint32_t(p[i] << 8 | p[i + 1]); };
+    std::string out;
+    out.reserve(n + n / 2);
+    size_t i = 0;
+    // A second mark right after the first is dropped, and one in the other order swaps it (as Qt's decoder did).
+    if (n >= 2 && (unit(0) == 0xFEFF || unit(0) == 0xFFFE)) {
+        little = unit(0) == 0xFEFF ? little : !little;
+        i = 2;
+    }
+    for (; i < n; i += 2) {
+        uint32_t c = unit(i);
+        if (c >= 0xD800 && c <= 0xDBFF && i + 3 < n && unit(i + 2) >= 0xDC00 && unit(i + 2) <= 0xDFFF) {
+            c = 0x10000 + ((c - 0xD800) << 10) + (unit(i + 2) - 0xDC00);
+            i += 2;
+        } else if (c >= 0xD800 && c <= 0xDFFF) {
+            c = 0xFFFD;   // a lone half of a surrogate pair
+        }
+        if (c < 0x80) {
+            out += char(c);
+        } else if (c < 0x800) {
+            out += char(0xC0 | c >> 6), out += char(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            out += char(0xE0 | c >> 12), out += char(0x80 | (c >> 6 & 0x3F)), out += char(0x80 | (c & 0x3F));
+        } else {
+            out += char(0xF0 | c >> 18), out += char(0x80 | (c >> 12 & 0x3F)), out += char(0x80 | (c >> 6 & 0x3F));
+            out += char(0x80 | (c & 0x3F));
+        }
+    }
+    return out;
 }
 
 std::string_view withoutBom(std::string_view text)

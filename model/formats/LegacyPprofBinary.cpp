@@ -5,6 +5,7 @@
 #include "formats/LegacyPprofBuilder.h"
 #include "formats/LegacyPprofRules.h"
 
+#include <charconv>
 #include <unordered_map>
 
 namespace qflame::legacy {
@@ -66,29 +67,29 @@ CpuHeader cpuHeader(std::string_view bytes, Words *after = nullptr)
     return {};
 }
 
-const QRegularExpression &javaLocation()
+const Regex &javaLocation()
 {
-    static const QRegularExpression re(QStringLiteral("^[\\t\\n\\f\\r ]*0x([[:xdigit:]]+)[\\t\\n\\f\\r ]+(.*)[\\t\\n\\f\\r ]*\\z"));
+    static const Regex re = bytesRegex("^[\\t\\n\\f\\r ]*0x([[:xdigit:]]+)[\\t\\n\\f\\r ]+(.*)[\\t\\n\\f\\r ]*\\z");
     return re;
 }
-const QRegularExpression &javaFileLine()
+const Regex &javaFileLine()
 {
-    static const QRegularExpression re(QStringLiteral("^(.*)[\\t\\n\\f\\r ]+\\((.+):(-?[[:digit:]]+)\\)\\z"));
+    static const Regex re = bytesRegex("^(.*)[\\t\\n\\f\\r ]+\\((.+):(-?[[:digit:]]+)\\)\\z");
     return re;
 }
-const QRegularExpression &javaPath()
+const Regex &javaPath()
 {
-    static const QRegularExpression re(QStringLiteral("^(.*)[\\t\\n\\f\\r ]+\\((.*)\\)\\z"));
+    static const Regex re = bytesRegex("^(.*)[\\t\\n\\f\\r ]+\\((.*)\\)\\z");
     return re;
 }
-const QRegularExpression &javaAttribute()
+const Regex &javaAttribute()
 {
-    static const QRegularExpression re(QStringLiteral("([\\w ]+)=([\\w ]+)"));
+    static const Regex re = bytesRegex("([\\w ]+)=([\\w ]+)");
     return re;
 }
-const QRegularExpression &javaSample()
+const Regex &javaSample()
 {
-    static const QRegularExpression re(QStringLiteral(" *(\\d+) +(\\d+) +@ +([ x0-9a-f]*)"));
+    static const Regex re = bytesRegex(" *(\\d+) +(\\d+) +@ +([ x0-9a-f]*)");
     return re;
 }
 
@@ -115,32 +116,32 @@ void readJavaLocations(Builder &b, std::string_view text)
         const std::string_view line = trimmed(raw);
         if (line.empty())
             continue;
-        const QRegularExpressionMatch m = javaLocation().match(latin1(line));
+        const RegexMatch m = javaLocation().match(line);
         if (!m.hasMatch())
             continue;
-        bool fits = false;
-        const uint64_t address = m.captured(1).toULongLong(&fits, 16);
-        if (!fits)
+        const std::string_view hex = m.captured(1);
+        uint64_t address = 0;
+        if (std::from_chars(hex.data(), hex.data() + hex.size(), address, 16).ec != std::errc())
             b.fail("the address of a frame does not fit 64 bits: '" + std::string(line.substr(0, 80)) + "'");
         const uint32_t location = b.findLocation(address);
         if (location == kNone)
             continue;
-        const QString what = m.captured(2);
+        const std::string_view what = m.captured(2);
         std::string function, file;
         int64_t lineNumber = 0;
-        if (const QRegularExpressionMatch fl = javaFileLine().match(what); fl.hasMatch()) {
-            function = bytesOf(fl.captured(1));
-            file = bytesOf(fl.captured(2));
+        if (const RegexMatch fl = javaFileLine().match(what); fl.hasMatch()) {
+            function = std::string(fl.captured(1));
+            file = std::string(fl.captured(2));
             int64_t n = 0;
-            if (parseGoInt(fl.captured(3).toStdString(), 10, &n) && n > 0)
+            if (parseGoInt(fl.captured(3), 10, &n) && n > 0)
                 lineNumber = n;
-        } else if (const QRegularExpressionMatch path = javaPath().match(what); path.hasMatch()) {
-            function = bytesOf(path.captured(1));
-            file = std::string(baseName(bytesOf(path.captured(2))));
-        } else if (what.contains(QLatin1String("generated stub/JIT"))) {
+        } else if (const RegexMatch path = javaPath().match(what); path.hasMatch()) {
+            function = std::string(path.captured(1));
+            file = std::string(baseName(path.captured(2)));
+        } else if (what.find("generated stub/JIT") != std::string_view::npos) {
             function = "STUB";
         } else {
-            function = bytesOf(what);
+            function = std::string(what);
         }
         b.nameLocation(location, function, file, lineNumber);
     }
@@ -250,11 +251,11 @@ std::shared_ptr<const Profile> readJavaText(std::string_view bytes, const std::s
     };
     std::string unrecognized;
     eachLine([&](std::string_view line) {
-        const QRegularExpressionMatch m = javaAttribute().match(latin1(line));
+        const RegexMatch m = javaAttribute().match(line);
         if (!m.hasMatch())
             return false;
-        const std::string key = std::string(heap ? "heap/" : "contention/") + std::string(trimmed(bytesOf(m.captured(1))));
-        const std::string value(trimmed(bytesOf(m.captured(2))));
+        const std::string key = std::string(heap ? "heap/" : "contention/") + std::string(trimmed(m.captured(1)));
+        const std::string value(trimmed(m.captured(2)));
         int64_t number = 0;
         if (key == "heap/format" || key == "contention/format") {
             if (value != "java")
@@ -282,13 +283,13 @@ std::shared_ptr<const Profile> readJavaText(std::string_view bytes, const std::s
     const int64_t period = b.profile().period;
     std::vector<uint64_t> ids;
     eachLine([&](std::string_view line) {
-        const QRegularExpressionMatch m = javaSample().match(latin1(line));
+        const RegexMatch m = javaSample().match(line);
         if (!m.hasMatch())
             return false;
         int64_t values[2] = {};   // Java writes the value first and the count second: pprof swaps them
-        if (!parseGoInt(m.captured(2).toStdString(), 0, &values[0]) || !parseGoInt(m.captured(1).toStdString(), 0, &values[1]))
+        if (!parseGoInt(m.captured(2), 0, &values[0]) || !parseGoInt(m.captured(1), 0, &values[1]))
             b.fail("a value is not a number that fits 64 bits: '" + std::string(line.substr(0, 80)) + "'");
-        if (!hexAddresses(bytesOf(m.captured(3)), &ids))
+        if (!hexAddresses(m.captured(3), &ids))
             b.fail("a frame id does not fit 64 bits: '" + std::string(line.substr(0, 80)) + "'");
         for (uint64_t id : ids)
             b.pushLocation(b.location(id));

@@ -3,9 +3,9 @@
 #include "formats/LegacyPprofRules.h"
 #include "pprof/LabelSets.h"
 
-#include <QRegularExpression>
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 
 namespace qflame::legacy {
@@ -33,43 +33,40 @@ uint32_t hashOf(uint64_t v)
 // Go's \s is [\t\n\f\r ], written out below (PCRE's takes \v too).
 #define WS "[\\t\\n\\f\\r ]"
 #define NWS "[^\\t\\n\\f\\r ]"
-const QString kHexRange = QStringLiteral("^" WS "*(?:0x)?([[:xdigit:]]+)(?:" WS "|-)?" WS "*(?:0x)?([[:xdigit:]]+):?");
-const QString kPerm = QStringLiteral("(?:" WS "+([-rwxp]+))?");
+const std::string kHexRange = "^" WS "*(?:0x)?([[:xdigit:]]+)(?:" WS "|-)?" WS "*(?:0x)?([[:xdigit:]]+):?";
+const std::string kPerm = "(?:" WS "+([-rwxp]+))?";
 
 // /proc/PID/maps: start-limit perms offset dev inode file.
-const QRegularExpression &procMapsLine()
+const Regex &procMapsLine()
 {
-    static const QRegularExpression re(kHexRange + kPerm + QStringLiteral("(?:" WS "+([[:xdigit:]]+))?" WS
-                                                                          "+[[:xdigit:]]+:[[:xdigit:]]+" WS
-                                                                          "+[[:digit:]]+(?:" WS "+(" NWS "+))?"));
+    static const Regex re = bytesRegex(kHexRange + kPerm + "(?:" WS "+([[:xdigit:]]+))?" WS
+                                       "+[[:xdigit:]]+:[[:xdigit:]]+" WS "+[[:digit:]]+(?:" WS "+(" NWS "+))?");
     return re;
 }
 
 // pprof's brief form: start-limit [perms] [file] [(@offset)] [build id].
-const QRegularExpression &briefMapsLine()
+const Regex &briefMapsLine()
 {
-    static const QRegularExpression re(kHexRange + kPerm + QStringLiteral("(?:" WS "+(" NWS "+))?(?:" WS
-                                                                          "+\\(@([[:xdigit:]]+)\\))?(?:" WS
-                                                                          "+([[:xdigit:]]+))?"));
+    static const Regex re = bytesRegex(kHexRange + kPerm + "(?:" WS "+(" NWS "+))?(?:" WS
+                                       "+\\(@([[:xdigit:]]+)\\))?(?:" WS "+([[:xdigit:]]+))?");
     return re;
 }
 
 // A glog prefix ("I0101 12:00:00.000 file.cc:12] "), taken off a memory map line.
-const QRegularExpression &logPrefix()
+const Regex &logPrefix()
 {
-    static const QRegularExpression re(QStringLiteral("^[^\\[\\]]+:[0-9]+\\]" WS));
+    static const Regex re = bytesRegex("^[^\\[\\]]+:[0-9]+\\]" WS);
     return re;
 }
 #undef WS
 #undef NWS
 
-bool parseHex(const QString &text, uint64_t *out)
+bool parseHex(std::string_view text, uint64_t *out)
 {
-    if (text.isEmpty())
+    if (text.empty())
         return true;
-    bool ok = false;
-    *out = text.toULongLong(&ok, 16);
-    return ok;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out, 16);
+    return ec == std::errc() && end == text.data() + text.size();
 }
 
 // Go's strings.NewReplacer(pairs...).Replace: left to right, at each position the first pair (in order) whose
@@ -269,32 +266,33 @@ void Builder::parseMemoryMap(std::string_view text)
 {
     std::vector<std::pair<std::string, std::string>> attributes;   // "$name" -> value, from "name=value" lines
     forEachLine(text, [&](std::string_view raw) {
-        QString line = latin1(replaceAll(raw, attributes));
-        if (const QRegularExpressionMatch log = logPrefix().match(line); log.hasMatch())
-            line = line.mid(log.capturedEnd());
-        QString start, limit, perm, file, offset, buildId;
-        if (const QRegularExpressionMatch m = procMapsLine().match(line); m.hasMatch()) {
+        const std::string replaced = replaceAll(raw, attributes);
+        std::string_view line = replaced;
+        if (const RegexMatch log = logPrefix().match(line); log.hasMatch())
+            line.remove_prefix(log.capturedEnd());
+        std::string_view start, limit, perm, file, offset, buildId;
+        if (const RegexMatch m = procMapsLine().match(line); m.hasMatch()) {
             start = m.captured(1), limit = m.captured(2), perm = m.captured(3), offset = m.captured(4),
             file = m.captured(5);
-        } else if (const QRegularExpressionMatch b = briefMapsLine().match(line); b.hasMatch()) {
+        } else if (const RegexMatch b = briefMapsLine().match(line); b.hasMatch()) {
             start = b.captured(1), limit = b.captured(2), perm = b.captured(3), file = b.captured(4),
             offset = b.captured(5), buildId = b.captured(6);
         } else {
-            const std::string plain = bytesOf(line);
+            const std::string_view plain = line;
             if (const size_t eq = plain.find('='); eq != std::string::npos) {
                 std::string name(1, '$');   // (not "$" + string: GCC 12 warns of a false overlap)
-                name.append(trimmed(std::string_view(plain).substr(0, eq)));
-                attributes.emplace_back(std::move(name), std::string(trimmed(std::string_view(plain).substr(eq + 1))));
+                name.append(trimmed(plain.substr(0, eq)));
+                attributes.emplace_back(std::move(name), std::string(trimmed(plain.substr(eq + 1))));
             }
             return true;
         }
-        if (!perm.isEmpty() && !perm.contains(QLatin1Char('x')))
+        if (!perm.empty() && perm.find('x') == std::string_view::npos)
             return true;   // not executable: no code in it
         MapEntry e;
         if (!parseHex(start, &e.start) || !parseHex(limit, &e.limit) || !parseHex(offset, &e.offset))
             return true;   // does not fit 64 bits: skipped like any line that is not a mapping
-        e.file = bytesOf(file);
-        e.buildId = bytesOf(buildId);
+        e.file = std::string(file);
+        e.buildId = std::string(buildId);
         m_maps.push_back(std::move(e));
         return true;
     });

@@ -3,8 +3,7 @@
 // and regular expressions matched byte for byte.
 #pragma once
 
-#include <QRegularExpression>
-#include <QString>
+#include "io/Regex.h"
 
 #include <cmath>
 #include <cstdint>
@@ -42,14 +41,10 @@ private:
     size_t m_number = 0;
 };
 
-// Text in and out of QRegularExpression one character per byte (Latin-1), so bytes that are not UTF-8 survive.
-inline QString latin1(std::string_view s)
+// A regex on lines read one character per byte (Latin-1), as Go's regexp reads the bytes it is given.
+inline Regex bytesRegex(std::string_view pattern)
 {
-    return QString::fromLatin1(s.data(), qsizetype(s.size()));
-}
-inline std::string bytesOf(const QString &s)
-{
-    return s.toLatin1().toStdString();
+    return Regex(pattern, Regex::Text::Bytes);
 }
 
 // strconv.ParseInt(s, base, 64) for base 10, or 0 (a "0x", "0o", "0b" or "0" prefix picks the base). No

@@ -13,46 +13,46 @@ using namespace legacy;
 
 namespace {
 
-const QRegularExpression &heapHeader()
+const Regex &heapHeader()
 {
-    static const QRegularExpression re(QStringLiteral(
-        "heap profile: *(\\d+): *(\\d+) *\\[ *(\\d+): *(\\d+) *\\] *@ *(heap[_a-z0-9]*)/?(\\d*)"));
+    static const Regex re = bytesRegex(
+        "heap profile: *(\\d+): *(\\d+) *\\[ *(\\d+): *(\\d+) *\\] *@ *(heap[_a-z0-9]*)/?(\\d*)");
     return re;
 }
-const QRegularExpression &growthOrFragmentationHeader()
+const Regex &growthOrFragmentationHeader()
 {
-    static const QRegularExpression re(QStringLiteral(
-        "heap profile: *(\\d+): *(\\d+) *\\[ *(\\d+): *(\\d+) *\\] @ (?:growthz?|fragmentationz?)"));
+    static const Regex re = bytesRegex(
+        "heap profile: *(\\d+): *(\\d+) *\\[ *(\\d+): *(\\d+) *\\] @ (?:growthz?|fragmentationz?)");
     return re;
 }
-const QRegularExpression &heapSample()
+const Regex &heapSample()
 {
-    static const QRegularExpression re(QStringLiteral("(-?\\d+): *(-?\\d+) *\\[ *(\\d+): *(\\d+) *\\] @([ x0-9a-f]*)"));
+    static const Regex re = bytesRegex("(-?\\d+): *(-?\\d+) *\\[ *(\\d+): *(\\d+) *\\] @([ x0-9a-f]*)");
     return re;
 }
-const QRegularExpression &countHeader()
+const Regex &countHeader()
 {
-    static const QRegularExpression re(QStringLiteral("\\A([^\\t\\n\\f\\r ]+) profile: total \\d+\\z"));
+    static const Regex re = bytesRegex("\\A([^\\t\\n\\f\\r ]+) profile: total \\d+\\z");
     return re;
 }
-const QRegularExpression &countSample()
+const Regex &countSample()
 {
-    static const QRegularExpression re(QStringLiteral("\\A(\\d+) @((?: 0x[0-9a-f]+)+)\\z"));
+    static const Regex re = bytesRegex("\\A(\\d+) @((?: 0x[0-9a-f]+)+)\\z");
     return re;
 }
-const QRegularExpression &threadzHeader()
+const Regex &threadzHeader()
 {
-    static const QRegularExpression re(QStringLiteral("--- threadz \\d+ ---"));
+    static const Regex re = bytesRegex("--- threadz \\d+ ---");
     return re;
 }
-const QRegularExpression &threadHeader()
+const Regex &threadHeader()
 {
-    static const QRegularExpression re(QStringLiteral("--- Thread ([[:xdigit:]]+) \\(name: (.*)/(\\d+)\\) stack: ---"));
+    static const Regex re = bytesRegex("--- Thread ([[:xdigit:]]+) \\(name: (.*)/(\\d+)\\) stack: ---");
     return re;
 }
-const QRegularExpression &contentionSample()
+const Regex &contentionSample()
 {
-    static const QRegularExpression re(QStringLiteral("(\\d+) *(\\d+) @([ x0-9a-f]*)"));
+    static const Regex re = bytesRegex("(\\d+) *(\\d+) @([ x0-9a-f]*)");
     return re;
 }
 
@@ -93,25 +93,25 @@ std::shared_ptr<const Profile> readHeap(std::string_view bytes, const std::strin
         return nullptr;
     bool v2 = false, hasAlloc = false;
     int64_t rate = 1;
-    const QString first = latin1(s.text());
-    if (const QRegularExpressionMatch h = heapHeader().match(first); h.hasMatch()) {
+    const std::string_view first = s.text();
+    if (const RegexMatch h = heapHeader().match(first); h.hasMatch()) {
         rate = 0;
-        if (!h.captured(6).isEmpty() && !parseGoInt(h.captured(6).toStdString(), 10, &rate)) {
+        if (!h.captured(6).empty() && !parseGoInt(h.captured(6), 10, &rate)) {
             *why = "the heap profile's sampling rate does not fit 64 bits";
             return nullptr;
         }
-        hasAlloc = (h.captured(3) != h.captured(1) && h.captured(3) != QLatin1String("0")) ||
-                   (h.captured(4) != h.captured(2) && h.captured(4) != QLatin1String("0"));
-        const QString kind = h.captured(5);
-        if (kind == QLatin1String("heapz_v2") || kind == QLatin1String("heap_v2")) {
+        hasAlloc = (h.captured(3) != h.captured(1) && h.captured(3) != "0") ||
+                   (h.captured(4) != h.captured(2) && h.captured(4) != "0");
+        const std::string_view kind = h.captured(5);
+        if (kind == "heapz_v2" || kind == "heap_v2") {
             v2 = true;
-        } else if (kind == QLatin1String("heapprofile")) {
+        } else if (kind == "heapprofile") {
             rate = 1;
-        } else if (kind == QLatin1String("heap")) {   // Go's legacy text: the header says twice the rate
+        } else if (kind == "heap") {   // Go's legacy text: the header says twice the rate
             v2 = true;
             rate /= 2;
         } else {
-            *why = "a heap profile of an unknown kind '" + kind.toStdString() + "'";
+            *why = "a heap profile of an unknown kind '" + std::string(kind) + "'";
             return nullptr;
         }
     } else if (!growthOrFragmentationHeader().match(first).hasMatch()) {
@@ -130,7 +130,7 @@ std::shared_ptr<const Profile> readHeap(std::string_view bytes, const std::strin
             continue;
         if (isMemoryMapSentinel(line))
             break;
-        const QRegularExpressionMatch m = heapSample().match(latin1(line));
+        const RegexMatch m = heapSample().match(line);
         if (!m.hasMatch())
             b.fail("line " + std::to_string(s.lineNumber()) + ": not a sample 'INUSE_COUNT: INUSE_BYTES [ALLOC_COUNT: "
                    "ALLOC_BYTES] @ ADDRESS...': " + quoted(line));
@@ -138,8 +138,8 @@ std::shared_ptr<const Profile> readHeap(std::string_view bytes, const std::strin
         size_t n = 0;
         auto add = [&](int countGroup, int sizeGroup, const char *what) {
             int64_t count = 0, size = 0;
-            if (!parseGoInt(m.captured(countGroup).toStdString(), 10, &count) ||
-                !parseGoInt(m.captured(sizeGroup).toStdString(), 10, &size))
+            if (!parseGoInt(m.captured(countGroup), 10, &count) ||
+                !parseGoInt(m.captured(sizeGroup), 10, &size))
                 b.fail("line " + std::to_string(s.lineNumber()) + ": a value does not fit 64 bits: " + quoted(line));
             if (count == 0 && size != 0)
                 b.fail("line " + std::to_string(s.lineNumber()) + ": " + what + " count is 0 but " + what +
@@ -155,7 +155,7 @@ std::shared_ptr<const Profile> readHeap(std::string_view bytes, const std::strin
         if (hasAlloc)
             add(3, 4, "allocation");
         add(1, 2, "inuse");
-        addressesOf(b, s, bytesOf(m.captured(5)), &addresses);
+        addressesOf(b, s, m.captured(5), &addresses);
         pushStack(b, addresses, false);
         b.endSample(values, true, blockSize);
     }
@@ -170,10 +170,10 @@ std::shared_ptr<const Profile> readGoCount(std::string_view bytes, const std::st
     Scanner s(bytes);
     while (s.scan() && isSpaceOrComment(s.text())) {
     }
-    const QRegularExpressionMatch header = countHeader().match(latin1(s.text()));
+    const RegexMatch header = countHeader().match(s.text());
     if (!header.hasMatch())
         return nullptr;
-    const std::string type = bytesOf(header.captured(1));
+    const std::string type = std::string(header.captured(1));
     Builder b(sourceName + ": legacy " + type + " profile: ", options, bytes.size());
     b.setPeriod(type, "count", 1);
     b.setTypes({{type, "count"}});
@@ -184,11 +184,11 @@ std::shared_ptr<const Profile> readGoCount(std::string_view bytes, const std::st
             continue;
         if (line.substr(0, 3) == "---")
             break;
-        const QRegularExpressionMatch m = countSample().match(latin1(line));
+        const RegexMatch m = countSample().match(line);
         int64_t count = 0;
-        if (!m.hasMatch() || !parseGoInt(m.captured(1).toStdString(), 0, &count))
+        if (!m.hasMatch() || !parseGoInt(m.captured(1), 0, &count))
             b.fail("line " + std::to_string(s.lineNumber()) + ": not a sample 'COUNT @ ADDRESS...': " + quoted(line));
-        addressesOf(b, s, bytesOf(m.captured(2)), &addresses);
+        addressesOf(b, s, m.captured(2), &addresses);
         pushStack(b, addresses, false);
         b.endSample(&count);
     }
@@ -229,13 +229,13 @@ std::shared_ptr<const Profile> readThreads(std::string_view bytes, const std::st
     while (s.scan() && isSpaceOrComment(s.text())) {
     }
     std::string_view line = s.text();
-    if (threadzHeader().match(latin1(line)).hasMatch()) {
+    if (threadzHeader().match(line).hasMatch()) {
         while (s.scan()) {   // comments up to the first stack
             line = s.text();
             if (isMemoryMapSentinel(line) || line.substr(0, 1) == "-")
                 break;
         }
-    } else if (!threadHeader().match(latin1(line)).hasMatch()) {
+    } else if (!threadHeader().match(line).hasMatch()) {
         return nullptr;
     }
     Builder b(sourceName + ": legacy thread profile: ", options, bytes.size());
@@ -245,7 +245,7 @@ std::shared_ptr<const Profile> readThreads(std::string_view bytes, const std::st
     while (!isMemoryMapSentinel(line)) {
         if (line.substr(0, 23) == "---- no stack trace for")
             break;
-        if (!threadHeader().match(latin1(line)).hasMatch()) {
+        if (!threadHeader().match(line).hasMatch()) {
             // pprof stops here too: a thread profile ends with its memory map or "---- no stack trace for".
             *why = "line " + std::to_string(s.lineNumber()) +
                    ": not a thread header '--- Thread HEX (name: NAME/ID) stack: ---' nor the memory map: " +
@@ -310,20 +310,20 @@ std::shared_ptr<const Profile> readContention(std::string_view bytes, const std:
         if (line.substr(0, 3) == "---")
             break;
         if (!isSpaceOrComment(line)) {
-            const QRegularExpressionMatch m = contentionSample().match(latin1(line));
+            const RegexMatch m = contentionSample().match(line);
             if (!m.hasMatch()) {
                 *why = "line " + std::to_string(s.lineNumber()) + ": not a sample 'DELAY COUNT @ ADDRESS...': " + quoted(line);
                 return nullptr;
             }
             int64_t delay = 0, count = 0;
-            if (!parseGoInt(m.captured(1).toStdString(), 10, &delay) || !parseGoInt(m.captured(2).toStdString(), 10, &count))
+            if (!parseGoInt(m.captured(1), 10, &delay) || !parseGoInt(m.captured(2), 10, &count))
                 b.fail("line " + std::to_string(s.lineNumber()) + ": a value does not fit 64 bits: " + quoted(line));
             if (period > 0) {   // unsampled; delays from cycles to nanoseconds
                 if (cyclesPerSecond > 0)
                     delay = goInt64(double(delay) * double(period) / (double(cyclesPerSecond) / 1e9));
                 count = int64_t(uint64_t(count) * uint64_t(period));
             }
-            addressesOf(b, s, bytesOf(m.captured(3)), &addresses);
+            addressesOf(b, s, m.captured(3), &addresses);
             pushStack(b, addresses, false);
             const int64_t values[2] = {count, delay};
             b.endSample(values);
@@ -354,8 +354,7 @@ bool looksLikeLegacyPprof(std::string_view head)
     };
     const std::string_view first = s.text();
     if (has(first, "heap profile:")) {
-        const QString firstText = latin1(first);
-        if (heapHeader().match(firstText).hasMatch() || growthOrFragmentationHeader().match(firstText).hasMatch())
+        if (heapHeader().matches(first) || growthOrFragmentationHeader().matches(first))
             return true;
     }
     if (first.rfind("--- contentionz ", 0) == 0 || first.rfind("--- mutex:", 0) == 0 ||
@@ -368,10 +367,9 @@ bool looksLikeLegacyPprof(std::string_view head)
     while (t.scan() && isSpaceOrComment(t.text())) {
     }
     const std::string_view text = t.text();
-    const QString header = latin1(text);
-    return (has(text, " profile: total ") && countHeader().match(header).hasMatch()) ||
-           (has(text, "--- threadz ") && threadzHeader().match(header).hasMatch()) ||
-           (has(text, "--- Thread ") && threadHeader().match(header).hasMatch());
+    return (has(text, " profile: total ") && countHeader().matches(text)) ||
+           (has(text, "--- threadz ") && threadzHeader().matches(text)) ||
+           (has(text, "--- Thread ") && threadHeader().matches(text));
 }
 
 std::shared_ptr<const Profile> readLegacyPprof(std::string_view bytes, const std::string &sourceName,

@@ -219,12 +219,12 @@ std::shared_ptr<const Profile> readAndDemangle(std::string_view bytes, const std
     return options.collapseTemplates ? collapseTemplates(std::move(profile)) : profile;
 }
 
-std::shared_ptr<const Profile> readFileThroughDoor(const QString &path, const ReadOptions &options,
+std::shared_ptr<const Profile> readFileThroughDoor(const std::string &path, const ReadOptions &options,
                                                    std::optional<ProfileFormat> only)
 {
     std::string name;
-    const QByteArray bytes = readInputBytes(path, options, &name);
-    return readAndDemangle(std::string_view(bytes.constData(), size_t(bytes.size())), name, options, only);
+    const InputBytes bytes = readInputBytes(path, options, &name);
+    return readAndDemangle(bytes.view(), name, options, only);
 }
 
 }   // namespace
@@ -280,7 +280,7 @@ std::shared_ptr<const Profile> readProfile(std::string_view bytes, const std::st
     return readAndDemangle(bytes, sourceName, options, std::nullopt);
 }
 
-std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options)
+std::shared_ptr<const Profile> readProfileFile(const std::string &path, const ReadOptions &options)
 {
     return readFileThroughDoor(path, options, std::nullopt);
 }
@@ -291,7 +291,7 @@ std::shared_ptr<const Profile> readPprof(std::string_view bytes, const std::stri
     return readAndDemangle(bytes, sourceName, options, ProfileFormat::Pprof);
 }
 
-std::shared_ptr<const Profile> readPprofFile(const QString &path, const ReadOptions &options)
+std::shared_ptr<const Profile> readPprofFile(const std::string &path, const ReadOptions &options)
 {
     return readFileThroughDoor(path, options, ProfileFormat::Pprof);
 }

@@ -9,12 +9,12 @@
 #include "io/ReadOptions.h"
 #include "pprof/Profile.h"
 
-#include <QString>
-
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+class QString;
 
 namespace qflame {
 
@@ -53,12 +53,15 @@ uint64_t inputSizeCap(const ReadOptions &options);
 std::shared_ptr<const Profile> readProfile(std::string_view bytes, const std::string &sourceName,
                                            const ReadOptions &options = {});
 // A file of any format; "-" reads standard input.
+std::shared_ptr<const Profile> readProfileFile(const std::string &path, const ReadOptions &options = {});
+// The same for a path held by Qt code (formats/ProfileInputQt.cpp: the core of the model links no Qt).
 std::shared_ptr<const Profile> readProfileFile(const QString &path, const ReadOptions &options = {});
 
 // The same door with the format fixed to pprof, for callers that hold pprof whatever the bytes look like (a
 // server's pprof answer, tests of the pprof decoder).
 std::shared_ptr<const Profile> readPprof(std::string_view bytes, const std::string &sourceName,
                                          const ReadOptions &options = {});
+std::shared_ptr<const Profile> readPprofFile(const std::string &path, const ReadOptions &options = {});
 std::shared_ptr<const Profile> readPprofFile(const QString &path, const ReadOptions &options = {});
 
 }   // namespace qflame

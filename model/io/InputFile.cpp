@@ -2,14 +2,20 @@
 
 #include "io/Prefault.h"
 
-#include <QFile>
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace qflame {
 
 namespace {
 
-constexpr qint64 kHugeFrom = qint64(4) << 20;
-constexpr qint64 kPopulateFrom = qint64(256) << 10;
+constexpr uint64_t kHugeFrom = uint64_t(4) << 20;
+constexpr uint64_t kPopulateFrom = uint64_t(256) << 10;
 
 UrlReader &urlReader()
 {
@@ -17,74 +23,125 @@ UrlReader &urlReader()
     return reader;
 }
 
+bool startsWithNoCase(const std::string &s, const char *prefix)
+{
+    return strncasecmp(s.c_str(), prefix, std::strlen(prefix)) == 0;
+}
+
+// Closes the descriptor it holds (not standard input's).
+struct Descriptor {
+    int fd = -1;
+    ~Descriptor()
+    {
+        if (fd > 0)
+            ::close(fd);
+    }
+};
+
+// read() until `size` bytes or the end; -1 on an error (errno says which).
+ssize_t readFully(int fd, char *into, size_t size)
+{
+    size_t got = 0;
+    while (got < size) {
+        const ssize_t n = ::read(fd, into + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += size_t(n);
+    }
+    return ssize_t(got);
+}
+
+std::string cannot(const std::string &name, const char *what)
+{
+    return name + ": cannot " + what + ": " + std::strerror(errno);
+}
+
 }   // namespace
+
+InputBytes InputBytes::uninitialized(size_t size)
+{
+    InputBytes b;
+    b.m_block.reset(static_cast<char *>(std::malloc(size ? size : 1)));
+    if (!b.m_block)
+        throw std::bad_alloc();
+    b.m_blockSize = size;
+    return b;
+}
+
+void InputBytes::shrink(size_t size)
+{
+    if (m_block)
+        m_blockSize = std::min(m_blockSize, size);
+    else if (size < m_text.size())
+        m_text.resize(size);
+}
 
 void setUrlReader(UrlReader reader)
 {
     urlReader() = std::move(reader);
 }
 
-QByteArray readInputBytes(const QString &path, const ReadOptions &options, std::string *sourceName)
+InputBytes readInputBytes(const std::string &path, const ReadOptions &options, std::string *sourceName)
 {
     // A URL is never a file name here: "http:" would be a folder of the working directory, which nobody has.
-    if (path.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
-        path.startsWith(QLatin1String("https://"), Qt::CaseInsensitive)) {
-        *sourceName = path.toStdString();
+    if (startsWithNoCase(path, "http://") || startsWithNoCase(path, "https://")) {
+        *sourceName = path;
         if (!urlReader())
             throw ProfileError(*sourceName + ": this program cannot fetch URLs (qflame-gui can)");
-        return urlReader()(path, options, sourceName);
+        return InputBytes(urlReader()(path, options, sourceName));
     }
-    QFile file;
-    std::string name = path.toStdString();
-    bool ok;
-    if (path == QLatin1String("-")) {
-        name = "<stdin>";
-        ok = file.open(stdin, QIODevice::ReadOnly);
-    } else {
-        file.setFileName(path);
-        ok = file.open(QIODevice::ReadOnly);
-    }
+    const bool standardInput = path == "-";
+    const std::string name = standardInput ? "<stdin>" : path;
     *sourceName = name;
-    if (!ok)
-        throw ProfileError(name + ": cannot open: " + file.errorString().toStdString());
+    Descriptor file;
+    file.fd = standardInput ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st = {};
+    if (file.fd < 0 || ::fstat(file.fd, &st) != 0)
+        throw ProfileError(cannot(name, "open"));
+    if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        throw ProfileError(cannot(name, "open"));
+    }
     // Compressed input is at most ~1/1000 of its inflated size for real data; refusing files far over the cap
     // before reading them keeps a huge wrong file from being slurped into memory.
-    if (file.size() > 0 && uint64_t(file.size()) > options.maxDecompressedBytes)
+    const bool regular = S_ISREG(st.st_mode);
+    if (regular && st.st_size > 0 && uint64_t(st.st_size) > options.maxDecompressedBytes)
         throw ProfileError(name + ": the file is larger than the size limit of " +
                            std::to_string(options.maxDecompressedBytes) + " bytes");
-    QByteArray bytes;
-    if (file.isSequential()) {
-        while (!file.atEnd()) {
-            bytes += file.read(1 << 20);
-            if (uint64_t(bytes.size()) > options.maxDecompressedBytes)
+    if (!regular) {   // a pipe, a terminal, a device: read in steps, up to the cap
+        std::string text;
+        for (;;) {
+            const size_t at = text.size();
+            text.resize(at + (size_t(1) << 20));
+            const ssize_t n = readFully(file.fd, text.data() + at, size_t(1) << 20);
+            if (n < 0)
+                throw ProfileError(cannot(name, "read"));
+            text.resize(at + size_t(n));
+            if (uint64_t(text.size()) > options.maxDecompressedBytes)
                 throw ProfileError(name + ": the input is larger than the size limit of " +
                                    std::to_string(options.maxDecompressedBytes) + " bytes");
-            if (file.error() != QFileDevice::NoError)
-                break;
+            if (n == 0)
+                return InputBytes(std::move(text));
         }
-    } else if (file.size() >= kPopulateFrom) {
-        // Read straight into memory on huge pages (Prefault.h): 10 MB of fresh 4 KiB pages filled by read() cost
-        // 10-20 ms of page faults on this project's VM, a fifth of what `qflame top` spends beside the work.
-        // Smaller files get no huge page (they would not fill one), but their pages are faulted in with one
-        // call before the read: read() into fresh memory took 138 of the 660 page faults of `qflame top
-        // pprof__large.cpu` (1.2 MB).
-        bytes = QByteArray(file.size(), Qt::Uninitialized);
-        if (file.size() >= kHugeFrom)
-            adviseHugePages(bytes.data(), size_t(bytes.size()));
-        populateForWrite(bytes.data(), size_t(bytes.size()));
-        qint64 got = 0;
-        while (got < bytes.size()) {
-            const qint64 n = file.read(bytes.data() + got, bytes.size() - got);
-            if (n <= 0)
-                break;
-            got += n;
-        }
-        bytes.resize(got);
-    } else {
-        bytes = file.readAll();
     }
-    if (file.error() != QFileDevice::NoError)
-        throw ProfileError(name + ": cannot read: " + file.errorString().toStdString());
+    // Read straight into memory on huge pages (Prefault.h): 10 MB of fresh 4 KiB pages filled by read() cost
+    // 10-20 ms of page faults on this project's VM, a fifth of what `qflame top` spends beside the work. Smaller
+    // files get no huge page (they would not fill one), but their pages are faulted in with one call before the
+    // read: read() into fresh memory took 138 of the 660 page faults of `qflame top pprof__large.cpu` (1.2 MB).
+    const size_t size = size_t(st.st_size);
+    InputBytes bytes = InputBytes::uninitialized(size);
+    if (size >= kHugeFrom)
+        adviseHugePages(bytes.data(), size);
+    if (size >= kPopulateFrom)
+        populateForWrite(bytes.data(), size);
+    const ssize_t n = readFully(file.fd, bytes.data(), size);
+    if (n < 0)
+        throw ProfileError(cannot(name, "read"));
+    bytes.shrink(size_t(n));
     return bytes;
 }
 

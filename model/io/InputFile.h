@@ -3,21 +3,45 @@
 
 #include "io/ReadOptions.h"
 
-#include <QByteArray>
-#include <QString>
-
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace qflame {
 
+// Bytes read for a reader: a block of a file's size (read straight into it, on huge pages when large), or a
+// string (standard input, a URL's body).
+class InputBytes {
+public:
+    InputBytes() = default;
+    explicit InputBytes(std::string text) : m_text(std::move(text)) {}
+    // `size` bytes, not yet written (malloc; throws std::bad_alloc).
+    static InputBytes uninitialized(size_t size);
+
+    char *data() { return m_block ? m_block.get() : m_text.data(); }
+    size_t size() const { return m_block ? m_blockSize : m_text.size(); }
+    std::string_view view() const { return m_block ? std::string_view(m_block.get(), m_blockSize) : m_text; }
+    void shrink(size_t size);   // to at most `size` bytes
+
+private:
+    struct Free {
+        void operator()(char *p) const { std::free(p); }
+    };
+    std::string m_text;
+    std::unique_ptr<char, Free> m_block;
+    size_t m_blockSize = 0;
+};
+
 // The bytes of an http(s) URL given where a FILE is expected (fetch/ProfileFetch.h installs it, with QtNetwork,
 // which this layer does not link). Sets *sourceName like readInputBytes; throws ProfileError.
-using UrlReader = std::function<QByteArray(const QString &url, const ReadOptions &options, std::string *sourceName)>;
+using UrlReader =
+    std::function<std::string(const std::string &url, const ReadOptions &options, std::string *sourceName)>;
 void setUrlReader(UrlReader reader);
 
-// The raw bytes of a file ("-": standard input; an http:// or https:// URL through the UrlReader), refusing more than options.maxDecompressedBytes; sets
-// *sourceName to the name for messages. Throws ProfileError.
-QByteArray readInputBytes(const QString &path, const ReadOptions &options, std::string *sourceName);
+// The raw bytes of a file ("-": standard input; an http:// or https:// URL through the UrlReader), refusing more
+// than options.maxDecompressedBytes; sets *sourceName to the name for messages. Throws ProfileError.
+InputBytes readInputBytes(const std::string &path, const ReadOptions &options, std::string *sourceName);
 
 }   // namespace qflame

@@ -3,7 +3,8 @@
 #include "pprof/Units.h"
 #include "report/JsonOut.h"
 
-#include <QDateTime>
+#include <chrono>
+#include <cstdio>
 
 namespace qflame {
 
@@ -13,7 +14,20 @@ std::string formatTime(int64_t nanos)
 {
     if (nanos == 0)
         return "-";
-    return QDateTime::fromMSecsSinceEpoch(nanos / 1000000, Qt::UTC).toString(Qt::ISODateWithMs).toStdString();
+    // ISO 8601 in UTC with milliseconds ("2026-11-29T20:18:23.205Z"); nothing for a year past 0-9999, which
+    // that form cannot write (as Qt's ISODateWithMs, which this wrote before).
+    using namespace std::chrono;
+    const sys_time<milliseconds> at{milliseconds(nanos / 1000000)};
+    const sys_days day = floor<days>(at);
+    const year_month_day ymd(day);
+    if (int(ymd.year()) < 0 || int(ymd.year()) > 9999)
+        return "";
+    const hh_mm_ss<milliseconds> t(at - day);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", int(ymd.year()), unsigned(ymd.month()),
+                  unsigned(ymd.day()), int(t.hours().count()), int(t.minutes().count()), int(t.seconds().count()),
+                  int(t.subseconds().count()));
+    return buf;
 }
 
 }   // namespace

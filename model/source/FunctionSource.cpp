@@ -4,14 +4,12 @@
 #include "pprof/SampleTypes.h"
 #include "tree/PprofRegex.h"
 
-#include <QRegularExpression>
 
 namespace qflame {
 
-QRegularExpression exactFunction(const std::string &function)
+Regex exactFunction(const std::string &function)
 {
-    return QRegularExpression(QStringLiteral("^") + QRegularExpression::escape(QString::fromStdString(function)) +
-                              QStringLiteral("$"));
+    return Regex("^" + regexEscaped(function) + "$");
 }
 
 SourceFinder sourceFinderFor(const SourcePaths &paths, const std::vector<std::shared_ptr<const Profile>> &profiles)
@@ -26,7 +24,7 @@ SourceFinder sourceFinderFor(const SourcePaths &paths, const std::vector<std::sh
 }
 
 LineCosts lineCostsFor(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
-                       const QRegularExpression &functions, const SourceFinder &finder)
+                       const Regex &functions, const SourceFinder &finder)
 {
     return computeLineCosts(profiles, type, functions,
                             [&finder](const std::string &p) { return finder.displayPath(p); });
@@ -48,7 +46,7 @@ FunctionSource listFunction(const std::vector<std::shared_ptr<const Profile>> &p
 
 SourceListing diffListing(const std::vector<std::shared_ptr<const Profile>> &before,
                           const std::vector<std::shared_ptr<const Profile>> &after, size_t type,
-                          const QRegularExpression &functions, SourceFinder &finder, double noiseK)
+                          const Regex &functions, SourceFinder &finder, double noiseK)
 {
     const Profile &first = *before.front(), &next = *after.front();
     const int afterType = findExactSampleType(next, first.typeName(type), first.unitName(type));

@@ -2,6 +2,7 @@
 // SourceListing as `qflame list` (the function matched exactly by name), run off the GUI thread.
 #pragma once
 
+#include "io/Regex.h"
 #include "pprof/Profile.h"
 #include "source/SourceFinder.h"
 #include "source/SourceListing.h"
@@ -20,13 +21,13 @@ struct FunctionSource {
 };
 
 // The regex that matches `function` and nothing else (the source pane lists one function by its exact name).
-QRegularExpression exactFunction(const std::string &function);
+Regex exactFunction(const std::string &function);
 // A finder for `paths` that knows the GOROOT the profiles were built with.
 SourceFinder sourceFinderFor(const SourcePaths &paths, const std::vector<std::shared_ptr<const Profile>> &profiles);
 
 // computeLineCosts with the finder's display paths (pprof's trimming).
 LineCosts lineCostsFor(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
-                       const QRegularExpression &functions, const SourceFinder &finder);
+                       const Regex &functions, const SourceFinder &finder);
 
 // The listing of `function` (exact name) in the merged `profiles` at sample type `type` (an index of the first).
 FunctionSource listFunction(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t type,
@@ -38,7 +39,7 @@ FunctionSource listFunction(const std::vector<std::shared_ptr<const Profile>> &p
 // the window's source pane both list through it.
 SourceListing diffListing(const std::vector<std::shared_ptr<const Profile>> &before,
                           const std::vector<std::shared_ptr<const Profile>> &after, size_t type,
-                          const QRegularExpression &functions, SourceFinder &finder, double noiseK);
+                          const Regex &functions, SourceFinder &finder, double noiseK);
 
 // diffListing of one function (exact name), its error caught: before and after, with the noise test of diff --list (samples/count where both sides have it, K = `noiseK`).
 FunctionSource listFunctionDiff(const std::vector<std::shared_ptr<const Profile>> &before,

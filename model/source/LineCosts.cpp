@@ -45,7 +45,7 @@ uint32_t intern(Map &ids, std::vector<Key> &list, const Key &key)
 }   // namespace
 
 LineCosts computeLineCosts(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t sampleType,
-                           const QRegularExpression &functions,
+                           const Regex &functions,
                            const std::function<std::string(const std::string &)> &displayPath)
 {
     LineCosts out;

@@ -4,9 +4,8 @@
 // innermost line of the first location). Functions are kept in name order, each with its files in name order.
 #pragma once
 
+#include "io/Regex.h"
 #include "pprof/Profile.h"
-
-#include <QRegularExpression>
 
 #include <cstdint>
 #include <functional>
@@ -42,7 +41,7 @@ struct LineCosts {
 // (ProfileError otherwise). `displayPath` maps a profile's file name to the path pprof groups and shows it by
 // (its trimming; then cleaned as Go's filepath.Clean, tree/FrameTable's cleanPath); null keeps it.
 LineCosts computeLineCosts(const std::vector<std::shared_ptr<const Profile>> &profiles, size_t sampleType,
-                           const QRegularExpression &functions,
+                           const Regex &functions,
                            const std::function<std::string(const std::string &)> &displayPath = {});
 
 }   // namespace qflame

@@ -62,7 +62,7 @@ struct RoundCosts {
     std::string basis;
 };
 
-RoundCosts roundCosts(const RoundInput &round, const SampleTypeInfo &type, const QRegularExpression &re,
+RoundCosts roundCosts(const RoundInput &round, const SampleTypeInfo &type, const Regex &re,
                       const SourceFinder &finder, int64_t givenDuration)
 {
     RoundCosts rc;
@@ -147,7 +147,7 @@ RoundsSource listFunctionRounds(const std::vector<RoundInput> &rounds, const Sam
         if (all.empty())
             throw ProfileError("round " + rounds.front().name + " has no profiles");
         SourceFinder finder = sourceFinderFor(paths, all);
-        const QRegularExpression re = exactFunction(function);
+        const Regex re = exactFunction(function);
 
         std::vector<RoundCosts> costs;
         for (const RoundInput &r : rounds)

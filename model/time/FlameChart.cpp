@@ -1,13 +1,12 @@
 #include "time/FlameChart.h"
 
 #include "io/ReadOptions.h"
+#include "io/Regex.h"
 #include "time/FlameChartLane.h"
 #include "time/TimeRange.h"
 #include "time/Timeline.h"
 #include "tree/PprofRegex.h"
 #include "tree/ProfileFrames.h"
-
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -113,12 +112,11 @@ public:
         // The lanes: the threads kept that have samples.
         std::vector<uint8_t> keep(t.threadNames.size(), 1);
         if (!options.threadRegex.empty()) {
-            const QRegularExpression re(QString::fromStdString(options.threadRegex));
+            const Regex re(options.threadRegex);
             if (!re.isValid())
-                throw FilterError("the thread regex '" + options.threadRegex + "' is not valid: " +
-                                  re.errorString().toStdString());
+                throw FilterError("the thread regex '" + options.threadRegex + "' is not valid: " + re.errorString());
             for (size_t i = 0; i < keep.size(); ++i)
-                keep[i] = re.match(QString::fromStdString(t.threadNames[i])).hasMatch();
+                keep[i] = re.matches(t.threadNames[i]);
         }
         std::vector<size_t> count(t.threadNames.size(), 0);
         for (uint32_t s : t.sample)

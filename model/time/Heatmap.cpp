@@ -1,10 +1,9 @@
 #include "time/Heatmap.h"
 
 #include "io/ReadOptions.h"
+#include "io/Regex.h"
 #include "time/TimeRange.h"
 #include "time/Timeline.h"
-
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -50,11 +49,11 @@ Heatmap computeHeatmap(const Profile &profile, const HeatmapOptions &options)
     h.cells.assign(h.columns * h.rows, 0);
     std::vector<uint8_t> keepThread(t.threadNames.size(), 1);
     if (!options.threadRegex.empty()) {
-        const QRegularExpression re(QString::fromStdString(options.threadRegex));
+        const Regex re(options.threadRegex);
         if (!re.isValid())
-            throw ProfileError("the thread regex '" + options.threadRegex + "' is not valid: " + re.errorString().toStdString());
+            throw ProfileError("the thread regex '" + options.threadRegex + "' is not valid: " + re.errorString());
         for (size_t i = 0; i < keepThread.size(); ++i)
-            keepThread[i] = re.match(QString::fromStdString(t.threadNames[i])).hasMatch();
+            keepThread[i] = re.matches(t.threadNames[i]);
     }
     const EventValues value(profile, options.type);
     // The events come in time order, so the cell of one is the last one's or a later one: the row is found by

@@ -16,7 +16,7 @@ struct HeatmapOptions {
     int64_t columnNanos = 1000000000;
     uint32_t rows = 50;
     size_t type = 0;           // sample type
-    std::string threadRegex;   // threads whose name matches (QRegularExpression, unanchored); empty: all
+    std::string threadRegex;   // threads whose name matches (io/Regex.h, unanchored); empty: all
 };
 
 struct Heatmap {

@@ -4,10 +4,11 @@
 #include "pprof/LabelSets.h"
 #include "time/Timeline.h"
 
-#include <QDateTime>
-#include <QRegularExpression>
+#include "io/Regex.h"
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -62,6 +63,34 @@ std::optional<int64_t> secondsToNanos(const std::string &text)
     return m[1].length() ? -nanos : nanos;
 }
 
+int digitsValue(std::string_view digits)
+{
+    int v = 0;
+    std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    return v;
+}
+
+// Seconds since the epoch of an RFC 3339 date ("2024-05-01"), time ("10:00:00") and zone ("Z", "+02:00"), or
+// nothing for a day or time that does not exist.
+std::optional<int64_t> epochSeconds(std::string_view date, std::string_view time, std::string_view zone)
+{
+    using namespace std::chrono;
+    const year_month_day day{year{digitsValue(date.substr(0, 4))}, month(unsigned(digitsValue(date.substr(5, 2)))),
+                             std::chrono::day(unsigned(digitsValue(date.substr(8, 2))))};
+    const int h = digitsValue(time.substr(0, 2)), m = digitsValue(time.substr(3, 2));
+    const int s = digitsValue(time.substr(6, 2));
+    if (!day.ok() || h > 23 || m > 59 || s > 59)
+        return std::nullopt;
+    int64_t offset = 0;
+    if (zone != "Z" && zone != "z") {
+        const int zh = digitsValue(zone.substr(1, 2)), zm = digitsValue(zone.substr(4, 2));
+        if (zh > 23 || zm > 59)
+            return std::nullopt;
+        offset = (zone[0] == '-' ? -1 : 1) * (int64_t(zh) * 3600 + zm * 60);
+    }
+    return int64_t(sys_days(day).time_since_epoch().count()) * 86400 + h * 3600 + m * 60 + s - offset;
+}
+
 }   // namespace
 
 int64_t parseTimePoint(const Timeline &timeline, const std::string &text, const std::string &sourceName)
@@ -69,22 +98,19 @@ int64_t parseTimePoint(const Timeline &timeline, const std::string &text, const 
     if (const auto nanos = secondsToNanos(text))
         return *nanos;
     // RFC 3339: a date, 'T' or ' ', a time with optional fraction, and Z or an offset.
-    static const QRegularExpression rfc(QStringLiteral(
-        R"(^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$)"));
-    const QRegularExpressionMatch m = rfc.match(QString::fromStdString(text));
-    const QDateTime when = m.hasMatch()
-        ? QDateTime::fromString(m.captured(1) + QLatin1Char('T') + m.captured(2) +
-                                    (m.captured(4).toUpper() == QLatin1String("Z") ? QStringLiteral("Z") : m.captured(4)),
-                                Qt::ISODate)
-        : QDateTime();
-    if (!when.isValid())
+    static const Regex rfc(
+        R"(^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$)");
+    const RegexMatch m = rfc.match(text);
+    const std::optional<int64_t> when =
+        m.hasMatch() ? epochSeconds(m.captured(1), m.captured(2), m.captured(4)) : std::nullopt;
+    if (!when)
         throw ProfileError(sourceName + ": '" + text + "' is neither seconds from the first sample nor an RFC 3339 time");
     if (!timeline.wallClock)
         throw ProfileError(sourceName + ": '" + text + "' is a clock time, but the file's sample times are not "
                            "(give seconds from the first sample)");
-    QString fraction = m.captured(3);
-    fraction = fraction.leftJustified(9, QLatin1Char('0'));
-    const int64_t epoch = int64_t(when.toSecsSinceEpoch()) * 1000000000 + fraction.toLongLong();
+    std::string fraction(m.captured(3));
+    fraction.resize(9, '0');
+    const int64_t epoch = *when * 1000000000 + std::stoll(fraction);
     return epoch - timeline.startNanos;
 }
 
@@ -142,11 +168,11 @@ std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profi
     // The threads kept.
     std::vector<uint8_t> keepThread(t.threadNames.size(), 1);
     if (!threadRegex.empty()) {
-        const QRegularExpression re(QString::fromStdString(threadRegex));
+        const Regex re(threadRegex);
         if (!re.isValid())
-            throw ProfileError("the thread regex '" + threadRegex + "' is not valid: " + re.errorString().toStdString());
+            throw ProfileError("the thread regex '" + threadRegex + "' is not valid: " + re.errorString());
         for (size_t i = 0; i < keepThread.size(); ++i)
-            keepThread[i] = re.match(QString::fromStdString(t.threadNames[i])).hasMatch();
+            keepThread[i] = re.matches(t.threadNames[i]);
     }
     std::vector<EventValues> values;
     for (size_t k = 0; k < types; ++k)

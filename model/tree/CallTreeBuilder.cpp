@@ -3,6 +3,7 @@
 #include "tree/ProfileFrames.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace qflame {
 

@@ -7,8 +7,6 @@
 #include "tree/FlatHashMap.h"
 #include "tree/SampleFilter.h"
 
-#include <QtGlobal>
-
 #include <functional>
 #include <memory>
 #include <vector>
@@ -54,7 +52,7 @@ public:
     // added to how that child was reached. `hash` must be pathHash(hash(parent), frame).
     // Forced inline: it runs once per frame of every sample (tens of millions of times on large profiles),
     // and GCC does not inline it into the build loop by itself.
-    Q_ALWAYS_INLINE NodeId child(NodeId parent, FrameId frame, uint8_t callKinds, uint32_t hash)
+    [[gnu::always_inline]] inline NodeId child(NodeId parent, FrameId frame, uint8_t callKinds, uint32_t hash)
     {
         bool inserted = false;
         const NodeId id = m_children.findOrInsertHashed((uint64_t(parent) << 32) | frame, hash,

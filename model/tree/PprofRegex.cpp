@@ -2,18 +2,16 @@
 
 namespace qflame {
 
-QRegularExpression compileRequiredPprofRegex(const std::string &pattern, const char *option)
+Regex compileRequiredPprofRegex(const std::string &pattern, const char *option)
 {
-    QRegularExpression re(QString::fromStdString(pattern));
+    Regex re(pattern);
     if (!re.isValid())
-        throw FilterError(std::string("parsing ") + option + " regexp: " + re.errorString().toStdString() +
-                          " at offset " + std::to_string(re.patternErrorOffset()));
-    // Matched once per function, mapping or label, then cached: compile now rather than on first use.
-    re.optimize();
+        throw FilterError(std::string("parsing ") + option + " regexp: " + re.errorString() + " at offset " +
+                          std::to_string(re.errorOffset()));
     return re;
 }
 
-std::optional<QRegularExpression> compilePprofRegex(const std::string &pattern, const char *option)
+std::optional<Regex> compilePprofRegex(const std::string &pattern, const char *option)
 {
     if (pattern.empty())
         return std::nullopt;

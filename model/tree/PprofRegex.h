@@ -1,12 +1,12 @@
 // Regexes as pprof's options take them: Go RE2 syntax, matched anywhere in the text (regexp.MatchString).
 //
-// They are compiled with QRegularExpression (PCRE2), which accepts every RE2 construct and more (lookaround,
+// They are compiled with PCRE2 (io/Regex.h), which accepts every RE2 construct and more (lookaround,
 // backreferences). Differences on the same pattern: PCRE's `$` (without (?m)) also matches before a final "\n"
-// where Go's matches only at the very end, and PCRE's `\s` also matches "\v". Text is matched as UTF-16, with
-// invalid UTF-8 read as U+FFFD, as Go reads it.
+// where Go's matches only at the very end, and PCRE's `\s` also matches "\v". Text is matched as code points,
+// with each byte that is not UTF-8 read as U+FFFD, as Go reads it.
 #pragma once
 
-#include <QRegularExpression>
+#include "io/Regex.h"
 
 #include <optional>
 #include <stdexcept>
@@ -23,15 +23,15 @@ public:
 
 // Compiles one regex option as pprof does: an empty pattern means "unset" (nullopt). Throws FilterError naming
 // `option`: "parsing focus regexp: missing closing parenthesis at offset 3".
-std::optional<QRegularExpression> compilePprofRegex(const std::string &pattern, const char *option);
+std::optional<Regex> compilePprofRegex(const std::string &pattern, const char *option);
 
 // Compiles a regex that must exist (an empty pattern matches everything, as in Go).
-QRegularExpression compileRequiredPprofRegex(const std::string &pattern, const char *option);
+Regex compileRequiredPprofRegex(const std::string &pattern, const char *option);
 
 // regexp.MatchString on pprof's byte strings.
-inline bool pprofMatch(const QRegularExpression &re, std::string_view text)
+inline bool pprofMatch(const Regex &re, std::string_view text)
 {
-    return re.match(QString::fromUtf8(text.data(), qsizetype(text.size()))).hasMatch();
+    return re.matches(text);
 }
 
 }   // namespace qflame

@@ -1,6 +1,6 @@
 #include "tree/ProfileFrames.h"
 
-#include <QRegularExpression>
+#include "io/Regex.h"
 
 #include <string>
 #include <string_view>
@@ -35,18 +35,15 @@ Pruning computePruning(const Profile &p)
     Pruning r;
     if (p.dropFrames == 0 || p.str(p.dropFrames).empty())
         return r;
-    const QRegularExpression drop(QStringLiteral("^(") + QString::fromStdString(std::string(p.str(p.dropFrames))) +
-                                  QStringLiteral(")$"));
+    const Regex drop("^(" + std::string(p.str(p.dropFrames)) + ")$");
     if (!drop.isValid())
-        throw ProfileError(p.sourceName + ": drop_frames is not a valid regular expression: " +
-                           drop.errorString().toStdString());
-    QRegularExpression keep;
+        throw ProfileError(p.sourceName + ": drop_frames is not a valid regular expression: " + drop.errorString());
+    Regex keep;
     const bool hasKeep = p.keepFrames != 0 && !p.str(p.keepFrames).empty();
     if (hasKeep) {
-        keep.setPattern(QStringLiteral("^(") + QString::fromStdString(std::string(p.str(p.keepFrames))) + QStringLiteral(")$"));
+        keep = Regex("^(" + std::string(p.str(p.keepFrames)) + ")$");
         if (!keep.isValid())
-            throw ProfileError(p.sourceName + ": keep_frames is not a valid regular expression: " +
-                               keep.errorString().toStdString());
+            throw ProfileError(p.sourceName + ": keep_frames is not a valid regular expression: " + keep.errorString());
     }
     r.active = true;
     std::vector<int8_t> fnDropped(p.functions.size(), -1);
@@ -55,8 +52,8 @@ Pruning computePruning(const Profile &p)
             const std::string_view name = p.str(p.functions[fn].name);
             bool d = false;
             if (!name.empty()) {
-                const QString n = QString::fromStdString(withoutArguments(std::string(name)));
-                d = drop.match(n).hasMatch() && !(hasKeep && keep.match(n).hasMatch());
+                const std::string n = withoutArguments(std::string(name));
+                d = drop.matches(n) && !(hasKeep && keep.matches(n));
             }
             fnDropped[fn] = d;
         }

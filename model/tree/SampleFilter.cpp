@@ -7,14 +7,14 @@ namespace {
 // url.Parse(file).IsAbs(): the text starts with a scheme.
 bool isUrl(std::string_view s)
 {
-    static const QRegularExpression scheme(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*:"));
-    return scheme.match(QString::fromUtf8(s.data(), qsizetype(s.size()))).hasMatch();
+    static const Regex scheme("^[A-Za-z][A-Za-z0-9+.-]*:");
+    return scheme.matches(s);
 }
 
 // Whether a regex matches a function's name or file name, or a mapping's file, computed once per object.
 class NameMatcher {
 public:
-    NameMatcher(const QRegularExpression &re, const Profile &p)
+    NameMatcher(const Regex &re, const Profile &p)
         : m_re(re), m_p(p), m_function(p.functions.size(), -1), m_mapping(p.mappings.size(), -1)
     {
     }
@@ -46,7 +46,7 @@ public:
     }
 
 private:
-    const QRegularExpression &m_re;
+    const Regex &m_re;
     const Profile &m_p;
     std::vector<int8_t> m_function, m_mapping;
 };

@@ -9,8 +9,6 @@
 #include "tree/PprofRegex.h"
 #include "tree/TagFilter.h"
 
-#include <QRegularExpression>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -70,7 +68,7 @@ public:
 private:
     friend class ProfileFilter;
     SampleFilters m_spec;
-    std::optional<QRegularExpression> m_focus, m_ignore, m_hide, m_show;
+    std::optional<Regex> m_focus, m_ignore, m_hide, m_show;
     std::optional<TagFilter> m_tagFocus, m_tagIgnore;
     NumLabelUnits m_units;
 };

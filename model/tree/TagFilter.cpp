@@ -2,8 +2,6 @@
 
 #include "tree/PprofRegex.h"
 
-#include <QString>
-
 #include <array>
 #include <cerrno>
 #include <cstdlib>
@@ -54,10 +52,28 @@ const std::vector<UnitKindDef> &unitKinds()
     return kinds;
 }
 
+// strings.ToLower, for comparing with the units' names, which are ASCII: of the characters beyond ASCII only the
+// Kelvin sign (U+212A) lower-cases to an ASCII letter ('k'); every other one leaves a name that matches none.
+std::string lowerForUnits(const std::string &unit)
+{
+    std::string u;
+    u.reserve(unit.size());
+    for (size_t i = 0; i < unit.size(); ++i) {
+        if (unit.compare(i, 3, "\xE2\x84\xAA") == 0) {
+            u += 'k';
+            i += 2;
+        } else {
+            const char c = unit[i];
+            u += c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+        }
+    }
+    return u;
+}
+
 // unitType.sniffUnit: lower-cased, one trailing "s" dropped from names longer than two bytes.
 const UnitDef *sniffUnit(const UnitKindDef &kind, const std::string &unit)
 {
-    std::string u = QString::fromStdString(unit).toLower().toStdString();
+    std::string u = lowerForUnits(unit);
     if (u.size() > 2 && u.back() == 's')
         u.pop_back();
     for (const UnitDef &d : kind.units)
@@ -283,7 +299,7 @@ bool TagMatcher::valueMatches(uint32_t str)
 {
     if (m_valueMatch[str] < 0) {
         m_valueMatch[str] = 0;
-        for (const QRegularExpression &re : m_filter.m_regexes)
+        for (const Regex &re : m_filter.m_regexes)
             if (pprofMatch(re, m_p.str(str))) {
                 m_valueMatch[str] = 1;
                 break;
@@ -298,7 +314,7 @@ bool TagMatcher::pairMatches(uint32_t key, uint32_t str, size_t regex)
     if (m.empty()) {
         // The TODO in pprof says it may one day match the value alone; 1.19 matches "key:value".
         const std::string text = std::string(m_p.str(key)) + ":" + std::string(m_p.str(str));
-        for (const QRegularExpression &re : m_filter.m_regexes)
+        for (const Regex &re : m_filter.m_regexes)
             m.push_back(pprofMatch(re, text));
     }
     return m[regex];

@@ -2,9 +2,8 @@
 // numeric ranges (pprof's internal/measurement), as go tool pprof 1.19 does it.
 #pragma once
 
+#include "io/Regex.h"
 #include "pprof/Profile.h"
-
-#include <QRegularExpression>
 
 #include <cstdint>
 #include <map>
@@ -72,7 +71,7 @@ private:
     Bound m_bound = Bound::Equal;
     double m_low = 0, m_high = 0;
     std::string m_unit;                        // the range's unit after scaling, compared with the label's
-    std::vector<QRegularExpression> m_regexes;
+    std::vector<Regex> m_regexes;
 };
 
 // A TagFilter applied to the samples of one profile, with caches so that each distinct label, and each label

@@ -43,9 +43,21 @@ void tst_VerbTable::everyVerbHasItsForms()
         // The form a verb's selector names is the one chosen; a server form runs only where it was registered.
         if (*v.name && v.selector)
             QCOMPARE(verbForm(v.name, {v.selector, "x"}), &v);
+    }
+    // The table links no run function (`qflame` registers the two it runs without Qt); once registered, every
+    // form on files has one, and only info and top are the core's.
+    for (const VerbSpec &v : verbTable())
+        QVERIFY2(!v.run, v.name);
+    registerCoreVerbs();
+    std::vector<std::string> core;
+    for (const VerbSpec &v : verbTable())
+        if (v.run)
+            core.push_back(v.title());
+    QCOMPARE(core, std::vector<std::string>({"info", "top"}));
+    registerFileVerbs();
+    for (const VerbSpec &v : verbTable())
         if (v.needs == VerbNeeds::Files)
             QVERIFY2(v.run, v.name);
-    }
 }
 
 void tst_VerbTable::helpListsEveryOption()

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void skipsCommentsAndInvalidLines();
     void readsUtf16_data();
     void readsUtf16();
+    void readsBrokenUtf16();
     void writesExactLines();
     void writesSeparatorsItCannotEscape();
     void pprofRoundTrip_data();
@@ -226,6 +227,32 @@ void tst_Folded::readsUtf16()
     const auto p = readProfile(bytes.toStdString(), "t.folded");
     QCOMPARE(describe(*::tree(p)), QStringLiteral("<root>=5/0 main=5/0 main;f\u00fcr=3/0 main;f\u00fcr;\u8a08\u7b97=3/3 "
                                                   "main;\U0001F525=2/2"));
+}
+
+void tst_Folded::readsBrokenUtf16()
+{
+    // Halves of surrogate pairs without their other half are U+FFFD each; a second byte order mark right after the
+    // first is dropped, and a swapped one switches the order (as Qt's decoder did); an odd last byte is dropped.
+    const std::vector<uint16_t> main = {'m', 'a', 'i', 'n', ';'};
+    auto text = [&](std::initializer_list<uint16_t> frame, std::initializer_list<uint16_t> prefix = {}) {
+        std::vector<uint16_t> all(prefix);
+        all.insert(all.end(), main.begin(), main.end());
+        all.insert(all.end(), frame.begin(), frame.end());
+        for (uint16_t u : {' ', '3', '\n'})
+            all.push_back(u);
+        std::string out = "\xFF\xFE";
+        for (uint16_t u : all)
+            out += char(u & 0xff), out += char(u >> 8);
+        return out;
+    };
+    QCOMPARE(describe(*::tree(readProfile(text({'a', 0xD800, 'b'}), "t"))),
+             QStringLiteral("<root>=3/0 main=3/0 main;a\uFFFDb=3/3"));
+    QCOMPARE(describe(*::tree(readProfile(text({'a', 0xDC00}), "t"))), QStringLiteral("<root>=3/0 main=3/0 main;a\uFFFD=3/3"));
+    QCOMPARE(describe(*::tree(readProfile(text({'a'}, {0xFEFF}), "t"))), QStringLiteral("<root>=3/0 main=3/0 main;a=3/3"));
+    std::string swapped = "\xFF\xFE\xFE\xFF";   // then big-endian
+    for (char c : std::string("main;x 2\n"))
+        swapped += '\0', swapped += c;
+    QCOMPARE(describe(*::tree(readProfile(swapped + "\x41", "t"))), QStringLiteral("<root>=2/0 main=2/0 main;x=2/2"));
 }
 
 void tst_Folded::writesExactLines()

@@ -45,6 +45,9 @@ void tst_TagFilter::scalesLikePprof_data()
     QTest::newRow("GCU") << qint64(1) << "gigagcu" << "megagcu" << 1000.0 << "M*GCU";
     // "μs" is three bytes long, so sniffUnit drops its "s" and knows no "μ": it is no time unit to pprof.
     QTest::newRow("micro sign") << qint64(1) << "\xce\xbcs" << "ns" << 1.0 << "ns";
+    // strings.ToLower makes the Kelvin sign (U+212A) a 'k': "KB" is kilobytes to pprof.
+    QTest::newRow("Kelvin sign") << qint64(2) << "\u212AB" << "B" << 2048.0 << "B";
+    QTest::newRow("K with a ring is no k") << qint64(2) << "\u00C5B" << "B" << 2.0 << "B";
 }
 
 void tst_TagFilter::scalesLikePprof()

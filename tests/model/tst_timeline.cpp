@@ -373,6 +373,18 @@ void tst_Timeline::refusals()
     QCOMPARE(parseTimePoint(wall, "2025-12-04T11:00:01.5Z", "in"), int64_t(1500000000));
     QCOMPARE(parseTimePoint(wall, "2025-12-04T12:00:02+01:00", "in"), int64_t(2000000000));
     QCOMPARE(parseTimePoint(wall, "1.25", "in"), int64_t(1250000000));
+    // RFC 3339 as the regex and the calendar take it: ' ' or 't' for 'T', 'z' for 'Z', negative offsets, days
+    // before the first sample; days and times that do not exist are refused.
+    QCOMPARE(parseTimePoint(wall, "2025-12-04 11:00:01-00:30", "in"), int64_t(1801000000000));
+    QCOMPARE(parseTimePoint(wall, "2025-12-04t11:00:00.000000001z", "in"), int64_t(1));
+    QCOMPARE(parseTimePoint(wall, "2025-12-03T11:00:00Z", "in"), int64_t(-86400000000000));
+    // a leap day 644 days before: 366 to 2025-03-01, then 31+30+31+30+31+31+30+31+30 = 275 to 2025-12-01, and 3
+    QCOMPARE(parseTimePoint(wall, "2024-02-29T11:00:00Z", "in"), int64_t(-(366 + 275 + 3) * 86400000000000LL));
+    for (const char *missing : {"2025-02-29T00:00:00Z", "2025-12-04T24:00:00Z", "2025-13-01T00:00:00Z",
+                                "2025-12-04T11:60:00Z", "2025-12-04T11:00:00+24:00", "2025-04-31T00:00:00Z"})
+        QCOMPARE(error([&] { parseTimePoint(wall, missing, "in"); }),
+                 QStringLiteral("in: '%1' is neither seconds from the first sample nor an RFC 3339 time")
+                     .arg(QLatin1String(missing)));
     HeatmapOptions h;
     h.columnNanos = 1;
     QVERIFY(error([&] { computeHeatmap(*p, h); }).contains(QStringLiteral("choose wider columns")));

@@ -2,6 +2,7 @@
 
 #include "asmview/AsmDelegates.h"
 
+#include "io/Regex.h"
 #include "pprof/PprofLabels.h"
 
 #include <QFile>
@@ -35,11 +36,10 @@ std::vector<QString> readLines(const std::string &path)
 
 namespace {
 
-QRegularExpression exactName(const std::string &function)
+Regex exactName(const std::string &function)
 {
     // The name whole, wherever pprof's printable name (address, name, file:line) or a symbol holds it.
-    const QString escaped = QRegularExpression::escape(QString::fromStdString(function));
-    return QRegularExpression(QStringLiteral("(?:^|\\s)") + escaped + QStringLiteral("(?:\\s|$)"));
+    return Regex("(?:^|\\s)" + regexEscaped(function) + "(?:\\s|$)");
 }
 
 BinarySearch envSearch()
