@@ -462,7 +462,7 @@ void tst_Cli::headlessProgramLeavesTheGuiToQflameGui()
         QSKIP("readelf (binutils) is not installed");
     QVERIFY(readelf.waitForFinished());
     const QByteArray dynamic = readelf.readAllStandardOutput();
-    QVERIFY2(dynamic.contains("[libstdc++.so.6]"), dynamic.constData());   // the listing is the program's
+    QVERIFY2(dynamic.contains("[libc.so.6]"), dynamic.constData());   // the listing is the program's
     for (const char *qt : {"libQt6", "keychain", "libicu", "libglib"})
         QVERIFY2(!dynamic.contains(qt), dynamic.constData());
     // No library search path of its own: the one CMake used to leave there (":::", empty entries) sent the
