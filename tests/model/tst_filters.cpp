@@ -281,6 +281,7 @@ private Q_SLOTS:
     void badOptionsThrow_data();
     void badOptionsThrow();
     void noFilterBuildsTheSameTree();
+    void mappingFilesThatAreUrls();
 };
 
 void tst_Filters::initTestCase()
@@ -484,6 +485,24 @@ void tst_Filters::noFilterBuildsTheSameTree()
         QCOMPARE(filtered->total(n), plain->total(n));
         QCOMPARE(filtered->parent(n), plain->parent(n));
     }
+}
+
+void tst_Filters::mappingFilesThatAreUrls()
+{
+    // url.Parse(file).IsAbs(): a mapping without a build id whose file starts with a scheme
+    // ([A-Za-z][A-Za-z0-9+.-]*:) is matched by focus and ignore as "".
+    const std::vector<std::pair<std::string, bool>> files = {
+        {"https://example.com/remote.so", true}, {"a+b.c-d:x", true}, {"z:", true}, {"/usr/bin/app", false},
+        {"1abc:x", false}, {"ab", false}, {"a_b:x", false}, {"", false}, {"C:\\app.exe", true}};
+    Writer w(std::vector<std::pair<std::string, std::string>>{{"samples", "count"}});
+    for (const auto &[file, url] : files)
+        w.mapping(file, "");
+    w.mapping("https://example.com/with-id.so", "id1");
+    const auto p = readPprof(w.proto().SerializeAsString(), "made");
+    QCOMPARE(p->mappings.size(), files.size() + 1);
+    for (size_t m = 0; m < files.size(); ++m)
+        QVERIFY2(filterMappingFile(*p, uint32_t(m)) == (files[m].second ? "" : files[m].first), files[m].first.c_str());
+    QCOMPARE(std::string(filterMappingFile(*p, uint32_t(files.size()))), std::string("https://example.com/with-id.so"));
 }
 
 QTEST_GUILESS_MAIN(tst_Filters)
