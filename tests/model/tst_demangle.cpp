@@ -62,6 +62,7 @@ private Q_SLOTS:
     void modes();
     void readableNamesStay();
     void framesMergeWithExactValues();
+    void onlyTablesWithAMangledString();
     void cliOption();
 };
 
@@ -191,6 +192,32 @@ void tst_Demangle::framesMergeWithExactValues()
     QCOMPARE(full.at("int work::accumulate<int>(std::vector<int, std::allocator<int> > const&, int)").first, int64_t(3000000000000));
     QCOMPARE(full.at("leaf(long)").first, int64_t(5));
     QCOMPARE(full.at("leaf").first, int64_t(6));
+}
+
+// A profile with no mangled string comes back as it is, without a look at its functions; one whose only mangled
+// string is the table's last is demangled all the same.
+void tst_Demangle::onlyTablesWithAMangledString()
+{
+    StackProfileBuilder readable(std::vector<StackProfileBuilder::SampleType>{{"samples", "count"}});
+    readable.addStack({"main", "_start", "_R"}, {2});
+    readable.addStack({"main", "leaf"}, {3});
+    const auto p = readable.build("stacks");
+    for (DemangleMode m : {DemangleMode::Simple, DemangleMode::Templates, DemangleMode::Full})
+        QCOMPARE(demangleProfile(p, m).get(), p.get());
+
+    StackProfileBuilder lastMangled(std::vector<StackProfileBuilder::SampleType>{{"samples", "count"}});
+    lastMangled.addStack({"main", "leaf"}, {3});
+    lastMangled.addStack({"main", "_Z4leafl"}, {4});
+    const auto q = lastMangled.build("stacks");
+    QCOMPARE(std::string(q->strings[q->strings.size() - 1]), std::string("_Z4leafl"));
+    const auto simple = demangleProfile(q, DemangleMode::Simple);
+    QVERIFY(simple.get() != q.get());
+    const auto t = FlatTable::compute({simple}, 0, BuildOptions{});
+    QCOMPARE(t->rows().size(), size_t(2));
+    QCOMPARE(std::string(t->label(0)), std::string("leaf"));
+    QCOMPARE(t->rows()[0].flat, int64_t(7));
+    QCOMPARE(std::string(t->label(1)), std::string("main"));
+    QCOMPARE(t->rows()[1].cum, int64_t(7));
 }
 
 void tst_Demangle::cliOption()
