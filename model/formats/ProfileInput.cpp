@@ -153,15 +153,24 @@ std::string sizeLimitMessage(uint64_t limit)
     return "the input is larger than the size limit of " + std::to_string(limit) + " bytes";
 }
 
+// `file`, where given, holds `bytes` and may still have to read the rest of them (InputBytes::readRest).
 std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std::string &sourceName,
-                                               const ReadOptions &options, std::optional<ProfileFormat> only)
+                                               const ReadOptions &options, std::optional<ProfileFormat> only,
+                                               InputBytes *file)
 {
     const uint64_t cap = inputSizeCap(options);
     if (bytes.empty())
         throw ProfileError(sourceName + ": empty input: not a profile");
     const Compression c = sniffCompression(bytes);
+    auto readAll = [&] {
+        if (file) {
+            file->readRest();
+            bytes = file->view();
+        }
+    };
     try {
         if (c == Compression::None) {
+            readAll();
             const FormatReader &reader = only ? readerFor(*only) : sniffReader(bytes);
             // pprof's protobuf streams count in int, so it stops at 2 GiB (the cap); the text and JSON readers
             // take what --max-size allows: an hour of perf script on 8 threads at 1 kHz is 11 GB (issue #35).
@@ -178,7 +187,12 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
         }
         // Compressed: the first inflated block tells the format. A streaming reader (pprof) decodes while the
         // rest is still being inflated; the others get the whole inflated text, which the cap bounds.
-        const auto in = named(sourceName, [&] { return std::make_unique<InflatingStream>(bytes, c, cap); });
+        const auto in = named(sourceName, [&] {
+            return std::make_unique<InflatingStream>(bytes, c, cap, InflatingStream::kDefaultBlockSize,
+                                                     InflatingStream::Threading::Auto, defaultGzipLibrary(),
+                                                     file ? file->arrival() : nullptr);
+        });
+        readAll();   // the rest of the file, while its beginning inflates
         const std::string_view head = in->peek();
         if (head.empty()) {
             named(sourceName, [&] { in->finish(); return 0; });
@@ -204,15 +218,18 @@ std::shared_ptr<const Profile> readThroughDoor(std::string_view bytes, const std
 // Names are made readable after the reader, for every format alike (readers keep names exactly as they arrive),
 // then their template arguments collapsed when asked.
 std::shared_ptr<const Profile> readAndDemangle(std::string_view bytes, const std::string &sourceName,
-                                               const ReadOptions &options, std::optional<ProfileFormat> only)
+                                               const ReadOptions &options, std::optional<ProfileFormat> only,
+                                               InputBytes *file = nullptr)
 {
     std::shared_ptr<const Profile> read;
     try {
-        read = readThroughDoor(bytes, sourceName, options, only);
+        read = readThroughDoor(bytes, sourceName, options, only, file);
     } catch (const SampleLabelsNeeded &) {   // labels dropped, one of them bad: again with them, for its error
         ReadOptions withLabels = options;
         withLabels.sampleLabels = true;
-        read = readThroughDoor(bytes, sourceName, withLabels, only);
+        if (file)
+            file->readRest();
+        read = readThroughDoor(file ? file->view() : bytes, sourceName, withLabels, only, nullptr);
     }
     auto profile = demangleProfile(cutToTimeOptions(std::move(read), options.timeFrom, options.timeTo),
                                    options.demangle);
@@ -223,8 +240,8 @@ std::shared_ptr<const Profile> readFileThroughDoor(const std::string &path, cons
                                                    std::optional<ProfileFormat> only)
 {
     std::string name;
-    const InputBytes bytes = readInputBytes(path, options, &name);
-    return readAndDemangle(bytes.view(), name, options, only);
+    InputBytes bytes = readInputBytes(path, options, &name);
+    return readAndDemangle(bytes.view(), name, options, only, &bytes);
 }
 
 }   // namespace

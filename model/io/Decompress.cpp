@@ -1,6 +1,8 @@
 // gzip and zstd inflation with a hard cap on the output, so a decompression bomb is an error, not an OOM kill.
 #include "io/Inflater.h"
 
+#include "io/InputArrival.h"
+
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY   // ZSTD_decompressBound: stable since zstd 1.4.0, still filed as experimental
 #include <zstd.h>
@@ -33,6 +35,7 @@ std::string mib(uint64_t bytes)
 
 struct Inflater::Impl {
     std::string_view input;
+    const InputArrival *arrival = nullptr;   // none: all of `input` is there
     Compression compression;
     uint64_t cap;
     uint64_t produced = 0;
@@ -59,6 +62,37 @@ struct Inflater::Impl {
 
     const char *name() const { return compressionName(compression); }
 
+    // The bytes of the input past `consumed` that have arrived, waiting for some while none have and more are
+    // to come: 0 only where the input ends.
+    size_t more(size_t consumed) const
+    {
+        if (!arrival)
+            return input.size() - consumed;
+        InputArrival::State s = arrival->now();
+        if (s.arrived <= consumed && !s.complete)
+            s = arrival->moreThan(consumed);
+        return s.arrived - consumed;
+    }
+    // Every byte past `consumed`, once all have arrived: what follows a gzip member or the last zstd frame is
+    // judged on all of it.
+    size_t rest(size_t consumed) const { return (arrival ? arrival->all() : input.size()) - consumed; }
+    // Whether the input ends at `consumed`.
+    bool endsAt(size_t consumed) const
+    {
+        if (!arrival)
+            return consumed >= input.size();
+        const InputArrival::State s = arrival->now();
+        return s.complete && s.arrived <= consumed;
+    }
+    // The input as far as it is known to be complete: all of it, or nothing while bytes are still to come.
+    std::string_view whole() const
+    {
+        if (!arrival)
+            return input;
+        const InputArrival::State s = arrival->now();
+        return s.complete ? input.substr(0, s.arrived) : std::string_view();
+    }
+
     void count(size_t n)
     {
         produced += n;
@@ -68,10 +102,11 @@ struct Inflater::Impl {
 
     size_t readNone(char *out, size_t size)
     {
-        const size_t n = std::min(size, input.size() - size_t(produced));
+        const size_t total = arrival ? arrival->all() : input.size();
+        const size_t n = std::min(size, total - size_t(produced));
         count(n);
         std::memcpy(out, input.data() + (produced - n), n);
-        ended = produced == input.size();
+        ended = produced == total;
         return n;
     }
 
@@ -79,6 +114,7 @@ struct Inflater::Impl {
     {
         size_t written = 0;
         while (written < size && !ended) {
+            zs.avail_in = uInt(more(consumedBy(zs.next_in)));
             zs.next_out = reinterpret_cast<Bytef *>(out + written);
             zs.avail_out = uInt(std::min<size_t>(size - written, 1u << 30));
             const uInt before = zs.avail_out;
@@ -87,6 +123,7 @@ struct Inflater::Impl {
             written += got;
             count(got);
             if (rc == Z_STREAM_END) {
+                zs.avail_in = uInt(rest(consumedBy(zs.next_in)));
                 // pprof writers sometimes concatenate gzip members; read them all, as gzip(1) and Go do.
                 if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
                     inflateReset(&zs);
@@ -115,6 +152,7 @@ struct Inflater::Impl {
         inflate_state &st = *isal;
         size_t written = 0;
         while (written < size && !ended) {
+            st.avail_in = uint32_t(more(consumedBy(st.next_in)));
             if (isalMemberStart) {
                 isalMemberStart = false;
                 // zlib refuses a member header with a reserved flag bit set; ISA-L reads on and fails later with
@@ -134,6 +172,7 @@ struct Inflater::Impl {
                 throw ProfileError(std::string("gzip: corrupt data (") + isalError(rc) + ") at compressed byte " +
                                    std::to_string(input.size() - st.avail_in));
             if (st.block_state == ISAL_BLOCK_FINISH) {
+                st.avail_in = uint32_t(rest(consumedBy(st.next_in)));
                 if (st.avail_in >= 2 && st.next_in[0] == 0x1f && st.next_in[1] == 0x8b) {
                     uint8_t *next = st.next_in;
                     const uint32_t left = st.avail_in;
@@ -149,7 +188,7 @@ struct Inflater::Impl {
                 ended = true;
                 break;
             }
-            if (got == 0 && st.avail_in == 0)
+            if (got == 0 && st.avail_in == 0 && endsAt(consumedBy(st.next_in)))
                 throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(input.size()) +
                                    " bytes without its end marker)");
         }
@@ -170,10 +209,13 @@ struct Inflater::Impl {
     }
 #endif
 
+    size_t consumedBy(const void *next) const { return size_t(static_cast<const char *>(next) - input.data()); }
+
     size_t readZstd(char *out, size_t size)
     {
         size_t written = 0;
         while (written < size && !ended) {
+            zin.size = zin.pos + more(zin.pos);
             if (zin.pos == zin.size && zstdPending == 0) {
                 ended = true;   // every frame complete and flushed
                 break;
@@ -204,10 +246,11 @@ GzipLibrary defaultGzipLibrary()
     return QFLAME_WITH_ISAL ? GzipLibrary::Isal : GzipLibrary::Zlib;
 }
 
-Inflater::Inflater(std::string_view input, Compression c, uint64_t cap, GzipLibrary gzip)
+Inflater::Inflater(std::string_view input, Compression c, uint64_t cap, GzipLibrary gzip, const InputArrival *arrival)
     : d(std::make_unique<Impl>())
 {
     d->input = input;
+    d->arrival = arrival;
     d->compression = c;
     d->cap = cap;
     switch (c) {
@@ -218,7 +261,7 @@ Inflater::Inflater(std::string_view input, Compression c, uint64_t cap, GzipLibr
             isal_inflate_init(d->isal.get());
             d->isal->crc_flag = ISAL_GZIP;   // parses the header, checks the trailer's CRC and length
             d->isal->next_in = reinterpret_cast<uint8_t *>(const_cast<char *>(input.data()));
-            d->isal->avail_in = uint32_t(input.size());
+            d->isal->avail_in = 0;   // what has arrived, before each step
             break;
         }
 #endif
@@ -227,13 +270,13 @@ Inflater::Inflater(std::string_view input, Compression c, uint64_t cap, GzipLibr
             throw ProfileError("gzip: cannot initialise zlib");
         d->zlibReady = true;
         d->zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(input.data()));
-        d->zs.avail_in = uInt(input.size());   // callers keep inputs below 4 GiB (the read cap)
+        d->zs.avail_in = 0;   // what has arrived, before each step; callers keep inputs below 4 GiB (the read cap)
         break;
     case Compression::Zstd: {
         d->zstd = ZSTD_createDCtx();
         if (!d->zstd)
             throw ProfileError("zstd: cannot create a decompression context");
-        d->zin = ZSTD_inBuffer{input.data(), input.size(), 0};
+        d->zin = ZSTD_inBuffer{input.data(), 0, 0};   // what has arrived, before each step
         const uint64_t declared = announcedSize();
         if (declared > cap)
             capExceeded("zstd", cap);
@@ -290,13 +333,20 @@ uint64_t Inflater::sizeBound() const
 {
     if (d->compression != Compression::Zstd)
         return 0;
-    const unsigned long long bound = ZSTD_decompressBound(d->input.data(), d->input.size());
-    return bound == ZSTD_CONTENTSIZE_ERROR ? 0 : std::min<uint64_t>(bound, uint64_t(d->input.size()) * 64);
+    const std::string_view in = d->whole();
+    if (in.empty())
+        return 0;
+    const unsigned long long bound = ZSTD_decompressBound(in.data(), in.size());
+    return bound == ZSTD_CONTENTSIZE_ERROR ? 0 : std::min<uint64_t>(bound, uint64_t(in.size()) * 64);
 }
 
 uint64_t Inflater::announcedSize() const
 {
-    const std::string_view in = d->input;
+    // A gzip trailer is at the end, so only an input that has all arrived announces a size; a zstd frame header
+    // is at the start.
+    const std::string_view in = d->compression == Compression::Gzip ? d->whole()
+                                : d->arrival ? d->input.substr(0, d->arrival->now().arrived)
+                                             : d->input;
     switch (d->compression) {
     case Compression::Gzip: {
         if (in.size() < 18)

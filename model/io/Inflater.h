@@ -12,6 +12,8 @@
 
 namespace qflame {
 
+class InputArrival;
+
 // Which library inflates gzip. ISA-L (Intel's storage library, libisal) inflates about three times as fast as
 // zlib on x86-64 (issue #31: 890 against 330 MB/s on the largest corpus profile), and streams as zlib does; zlib
 // stays for builds without it (QFLAME_WITH_ISAL=OFF, or architectures Debian builds no libisal for). Both
@@ -23,8 +25,11 @@ GzipLibrary defaultGzipLibrary();   // ISA-L where built with it
 class Inflater {
 public:
     // `input` must outlive the inflater. Compression::None passes the bytes through (the cap still applies).
-    // `gzip` picks the library for gzip input; one not built in falls back to zlib.
-    Inflater(std::string_view input, Compression c, uint64_t cap, GzipLibrary gzip = defaultGzipLibrary());
+    // `gzip` picks the library for gzip input; one not built in falls back to zlib. With `arrival`, the bytes of
+    // `input` come in while it inflates (io/InputArrival.h; not for Compression::None): it inflates what has
+    // arrived and waits for more, and `input` may end short of its size (arrival's end says where).
+    Inflater(std::string_view input, Compression c, uint64_t cap, GzipLibrary gzip = defaultGzipLibrary(),
+             const InputArrival *arrival = nullptr);
     ~Inflater();
     Inflater(const Inflater &) = delete;
     Inflater &operator=(const Inflater &) = delete;

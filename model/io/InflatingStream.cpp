@@ -7,8 +7,8 @@
 namespace qflame {
 
 InflatingStream::InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize,
-                                 Threading threading, GzipLibrary gzip)
-    : m_inflater(input, c, cap, gzip),
+                                 Threading threading, GzipLibrary gzip, const InputArrival *arrival)
+    : m_inflater(input, c, cap, gzip, arrival),
       m_blockSize(threading == Threading::Reader || (threading == Threading::Auto && input.size() < kBackgroundFromBytes)
                       ? std::min(blockSize, std::max<size_t>(input.size() * 4, 64 * 1024))
                       : blockSize)

@@ -31,8 +31,10 @@ public:
 
     // Starts inflating `input` (which must outlive the stream). `blockSize` and `threading` are for tests:
     // small blocks make fields straddle them.
+    // With `arrival`, input's bytes come in while it inflates (Inflater.h).
     InflatingStream(std::string_view input, Compression c, uint64_t cap, size_t blockSize = kDefaultBlockSize,
-                    Threading threading = Threading::Auto, GzipLibrary gzip = defaultGzipLibrary());
+                    Threading threading = Threading::Auto, GzipLibrary gzip = defaultGzipLibrary(),
+                    const InputArrival *arrival = nullptr);
     ~InflatingStream() override;
 
     // ZeroCopyInputStream. Next() waits for the next block; it returns false at the end of the data and when
