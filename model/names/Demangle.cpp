@@ -121,13 +121,18 @@ std::shared_ptr<const Profile> demangleProfile(std::shared_ptr<const Profile> pr
 {
     if (mode == DemangleMode::None || !profile)
         return profile;
-    // Most profiles (Go's) hold no mangled string at all. One pass over the string table in memory order says so
-    // where asking function by function reads the table at random: 0.7-1 ms of `qflame top pprof__large.cpu`
-    // (23,038 functions), about 4 % of it.
+    // Most profiles (Go's) hold no mangled string at all. A search for '_' through all the table's characters at
+    // once says so where asking function by function read the table at random: 0.7-1 ms of `qflame top
+    // pprof__large.cpu` (23,038 functions), about 4 % of it; string by string in order, 0.6 ms still.
     const StringTable &strings = profile->strings;
+    const std::string_view all = strings.chars();
     bool anyMangled = false;
-    for (size_t i = 0; i < strings.size() && !anyMangled; ++i)
-        anyMangled = looksMangled(strings[i]);
+    for (size_t at = all.find('_'); at != std::string_view::npos && !anyMangled; at = all.find('_', at + 1)) {
+        if (at + 1 < all.size() && (all[at + 1] == 'Z' || all[at + 1] == 'R')) {
+            const size_t i = strings.stringAt(at);
+            anyMangled = strings.beginOf(i) == at && looksMangled(strings[i]);
+        }
+    }
     if (!anyMangled)
         return profile;
     return renameFunctions(std::move(profile), [mode](std::string_view name) { return demangledName(name, mode); });

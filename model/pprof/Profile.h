@@ -6,6 +6,7 @@
 
 #include "pprof/LocationIndexes.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -57,6 +58,14 @@ public:
     void reserve(size_t strings) { m_ends.reserve(strings); }
     // Bytes held (for the decoder's memory budget).
     size_t bytes() const { return m_chars.size() + 4 * m_ends.size(); }
+    // Every string's characters one after the other, and which string a character of them is in: a search through
+    // all strings at once (names/Demangle.cpp).
+    std::string_view chars() const { return m_chars; }
+    size_t stringAt(size_t offset) const
+    {
+        return size_t(std::upper_bound(m_ends.begin(), m_ends.end(), uint32_t(offset)) - m_ends.begin());
+    }
+    size_t beginOf(size_t i) const { return i ? m_ends[i - 1] : 0; }
     std::vector<std::string> toVector() const
     {
         std::vector<std::string> out;

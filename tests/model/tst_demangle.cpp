@@ -201,7 +201,10 @@ void tst_Demangle::onlyTablesWithAMangledString()
     StackProfileBuilder readable(std::vector<StackProfileBuilder::SampleType>{{"samples", "count"}});
     readable.addStack({"main", "_start", "_R"}, {2});
     readable.addStack({"main", "leaf"}, {3});
+    readable.addStack({"main", "a_Z4leafl", "_", "Z4leafl"}, {1});   // "_Z" inside a name, and across two
     const auto p = readable.build("stacks");
+    const std::string_view chars = p->strings.chars();
+    QVERIFY(chars.find("a_Z4leafl") != std::string_view::npos && chars.find("_Z4leafl") != std::string_view::npos);
     for (DemangleMode m : {DemangleMode::Simple, DemangleMode::Templates, DemangleMode::Full})
         QCOMPARE(demangleProfile(p, m).get(), p.get());
 
