@@ -3,6 +3,8 @@
 #include "io/ReadOptions.h"
 #include "profile.pb.h"
 
+#include <algorithm>
+
 namespace qflame {
 
 namespace pb = perftools::profiles;
@@ -53,6 +55,7 @@ void MetadataReader::addMapping(const pb::Mapping &m)
     const size_t i = m_out.mappings.size();
     Mapping &o = m_out.mappings.emplace_back();
     o.id = m.id();
+    m_mappingIdsInOrder = m_mappingIdsInOrder && o.id == i + 1;
     o.memoryStart = m.memory_start();
     o.memoryLimit = m.memory_limit();
     o.fileOffset = m.file_offset();
@@ -74,10 +77,12 @@ void MetadataReader::addFunction(const wire::FunctionFields &f)
     const size_t i = m_out.functions.size();
     Function &o = m_out.functions.emplace_back();
     o.id = f.id;
+    m_functionIdsInOrder = m_functionIdsInOrder && o.id == i + 1;
     o.name = keep(f.name, FunctionName, i);
     o.systemName = keep(f.systemName, FunctionSystemName, i);
     o.filename = keep(f.filename, FunctionFilename, i);
     o.startLine = f.startLine;
+    m_largestFunctionString = std::max({m_largestFunctionString, o.name, o.systemName, o.filename});
 }
 
 void MetadataReader::addLocation(const pb::Location &l)
@@ -96,9 +101,15 @@ void MetadataReader::addLocation(const wire::LocationFields &l, const std::vecto
     o.isFolded = l.isFolded;
     o.firstLine = uint32_t(m_out.lines.size());
     o.lineCount = uint32_t(lines.size());
+    // The references as indexes if the ids are in order (checked in finish, which resolves them again if not).
+    o.mapping = l.mappingId == 0 ? kNone : uint32_t(l.mappingId - 1);
+    m_largestMappingRef = std::max(m_largestMappingRef, l.mappingId);
     m_locationMappingIds.push_back(l.mappingId);
     for (const wire::LineFields &ln : lines) {
-        m_out.lines.push_back(Line{kNone, ln.line, 0});   // no column: go tool pprof 1.19 reads none
+        // no column: go tool pprof 1.19 reads none
+        m_out.lines.push_back(Line{ln.functionId == 0 ? kNone : uint32_t(ln.functionId - 1), ln.line, 0});
+        m_largestFunctionRef = std::max(m_largestFunctionRef, ln.functionId);
+        m_lineWithoutFunction = m_lineWithoutFunction || ln.functionId == 0;
         m_lineFunctionIds.push_back(ln.functionId);
     }
 }
@@ -161,13 +172,20 @@ void MetadataReader::finish(const pb::Profile &rest, size_t sampleCount)
         m.file = check(m.file, MappingFile, i, "mapping", m.id, "filename");
         m.buildId = check(m.buildId, MappingBuildId, i, "mapping", m.id, "build_id");
     }
-    for (size_t i = 0; i < m_out.functions.size(); ++i) {
+    // Every function's strings at once where the largest index is in the table: a pass over the functions read
+    // 0.4 ms of memory on pprof__large.cpu's 23,038 (perf), to find nothing. Otherwise one by one, for the first
+    // bad one.
+    for (size_t i = 0; m_largestFunctionString >= m_out.strings.size() && i < m_out.functions.size(); ++i) {
         Function &f = m_out.functions[i];
         f.name = check(f.name, FunctionName, i, "function", f.id, "name");
         f.systemName = check(f.systemName, FunctionSystemName, i, "function", f.id, "system_name");
         f.filename = check(f.filename, FunctionFilename, i, "function", f.id, "filename");
     }
 
+    // Ids in order are unique and not 0, and references no larger than the count are each to its item.
+    if (m_mappingIdsInOrder && m_functionIdsInOrder && !m_lineWithoutFunction &&
+        m_largestMappingRef <= m_out.mappings.size() && m_largestFunctionRef <= m_out.functions.size())
+        return;
     std::vector<uint64_t> ids;
     ids.reserve(std::max(m_out.mappings.size(), m_out.functions.size()));
     for (const Mapping &m : m_out.mappings)
@@ -179,6 +197,7 @@ void MetadataReader::finish(const pb::Profile &rest, size_t sampleCount)
     const IdIndex functions(ids, "function");
     for (size_t i = 0; i < m_out.locations.size(); ++i) {
         Location &l = m_out.locations[i];
+        l.mapping = kNone;
         if (const uint64_t mappingId = m_locationMappingIds[i]) {
             l.mapping = mappings.find(mappingId);
             if (l.mapping == kNone)

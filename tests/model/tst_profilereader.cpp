@@ -67,6 +67,7 @@ private Q_SLOTS:
     void zstdAndGzipGiveTheSameProfile();
     void readsEveryField();
     void readsFromMemory();
+    void resolvesIdsInAnyOrder();
     void rejectsBadInput_data();
     void rejectsBadInput();
     void capsDecompressedSize();
@@ -167,6 +168,38 @@ void tst_ProfileReader::readsFromMemory()
     QCOMPARE(p->defaultSampleType, -1);   // Go heap profiles name no default: pprof shows the last type
     QCOMPARE(p->typeName(size_t(p->effectiveDefaultType())), std::string("inuse_space"));
     QCOMPARE(p->total(1), int64_t(62869263));
+}
+
+// Ids 1, 2, 3... in file order are resolved as the locations are read, others through an index at the end: the
+// same lines and mappings either way, whichever of the two kinds of ids is out of order.
+void tst_ProfileReader::resolvesIdsInAnyOrder()
+{
+    const auto inOrder = readPprof(bytesOf(richProfile()), "in order", ReadOptions{});
+    QCOMPARE(inOrder->lines.size(), size_t(2));
+    QCOMPARE(inOrder->str(inOrder->functions[inOrder->lines[0].function].name), std::string_view("inl"));
+    QCOMPARE(inOrder->str(inOrder->functions[inOrder->lines[1].function].name), std::string_view("main"));
+    QCOMPARE(inOrder->locations[0].mapping, uint32_t(0));
+    for (int variant = 0; variant < 3; ++variant) {
+        pb::Profile p = richProfile();
+        const bool functions = variant != 1, mappings = variant != 0;
+        if (functions) {   // main and inl swap their ids: 2 and 1, or 20 and 10
+            p.mutable_function(0)->set_id(variant == 0 ? 2 : 20);
+            p.mutable_function(1)->set_id(variant == 0 ? 1 : 10);
+            for (pb::Location &l : *p.mutable_location())
+                for (pb::Line &ln : *l.mutable_line())
+                    ln.set_function_id(ln.function_id() == 1 ? p.function(0).id() : p.function(1).id());
+        }
+        if (mappings) {
+            p.mutable_mapping(0)->set_id(7);
+            for (pb::Location &l : *p.mutable_location())
+                l.set_mapping_id(7);
+        }
+        const auto other = readPprof(bytesOf(p), "renumbered", ReadOptions{});
+        QVERIFY(other->lines == inOrder->lines);
+        QCOMPARE(other->locations.size(), inOrder->locations.size());
+        for (size_t i = 0; i < other->locations.size(); ++i)
+            QCOMPARE(other->locations[i].mapping, inOrder->locations[i].mapping);
+    }
 }
 
 void tst_ProfileReader::rejectsBadInput_data()
