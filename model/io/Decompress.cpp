@@ -84,6 +84,8 @@ struct Inflater::Impl {
         const InputArrival::State s = arrival->now();
         return s.complete && s.arrived <= consumed;
     }
+    // The input's size as far as it has arrived (for messages, once it has ended).
+    size_t arrivedSize() const { return arrival ? arrival->now().arrived : input.size(); }
     // The input as far as it is known to be complete: all of it, or nothing while bytes are still to come.
     std::string_view whole() const
     {
@@ -136,11 +138,11 @@ struct Inflater::Impl {
                 break;
             }
             if (rc == Z_BUF_ERROR && zs.avail_in == 0)
-                throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(input.size()) +
+                throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(arrivedSize()) +
                                    " bytes without its end marker)");
             if (rc != Z_OK && rc != Z_BUF_ERROR)
                 throw ProfileError(std::string("gzip: corrupt data (") + (zs.msg ? zs.msg : "inflate failed") +
-                                   ") at compressed byte " + std::to_string(input.size() - zs.avail_in));
+                                   ") at compressed byte " + std::to_string(consumedBy(zs.next_in)));
         }
         return written;
     }
@@ -159,7 +161,7 @@ struct Inflater::Impl {
                 // another error. The same input is the same error whichever library reads it (fuzz_pprof).
                 if (st.avail_in >= 4 && (st.next_in[3] & 0xe0) != 0)
                     throw ProfileError("gzip: corrupt data (unknown header flags set) at compressed byte " +
-                                       std::to_string(input.size() - st.avail_in + 3));
+                                       std::to_string(consumedBy(st.next_in) + 3));
             }
             st.next_out = reinterpret_cast<uint8_t *>(out + written);
             st.avail_out = uint32_t(std::min<size_t>(size - written, 1u << 30));
@@ -170,7 +172,7 @@ struct Inflater::Impl {
             count(got);
             if (rc < 0)
                 throw ProfileError(std::string("gzip: corrupt data (") + isalError(rc) + ") at compressed byte " +
-                                   std::to_string(input.size() - st.avail_in));
+                                   std::to_string(consumedBy(st.next_in)));
             if (st.block_state == ISAL_BLOCK_FINISH) {
                 st.avail_in = uint32_t(rest(consumedBy(st.next_in)));
                 if (st.avail_in >= 2 && st.next_in[0] == 0x1f && st.next_in[1] == 0x8b) {
@@ -189,7 +191,7 @@ struct Inflater::Impl {
                 break;
             }
             if (got == 0 && st.avail_in == 0 && endsAt(consumedBy(st.next_in)))
-                throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(input.size()) +
+                throw ProfileError("gzip: truncated data (the stream ends after " + std::to_string(arrivedSize()) +
                                    " bytes without its end marker)");
         }
         return written;
@@ -230,7 +232,7 @@ struct Inflater::Impl {
             count(output.pos);
             if (output.pos == 0 && zin.pos == inBefore && zin.pos == zin.size)
                 throw ProfileError("zstd: truncated data (the last frame is incomplete after " +
-                                   std::to_string(input.size()) + " bytes)");
+                                   std::to_string(arrivedSize()) + " bytes)");
         }
         return written;
     }
@@ -315,9 +317,9 @@ double Inflater::consumedFraction() const
     case Compression::Gzip:
 #if QFLAME_WITH_ISAL
         if (d->isal)
-            return double(total - d->isal->avail_in) / double(total);
+            return double(d->consumedBy(d->isal->next_in)) / double(total);
 #endif
-        return double(total - d->zs.avail_in) / double(total);
+        return double(d->consumedBy(d->zs.next_in)) / double(total);
     case Compression::Zstd: return double(d->zin.pos) / double(total);
     case Compression::None: break;
     }

@@ -1,8 +1,8 @@
 #include "io/InputFile.h"
 
+#include "io/Compression.h"
 #include "io/InputArrival.h"
 #include "io/Prefault.h"
-#include "io/Compression.h"
 
 #include <cerrno>
 #include <cstring>
