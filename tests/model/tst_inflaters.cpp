@@ -2,6 +2,7 @@
 // streams and produce the same bytes: every input here goes through both, in large and in tiny reads, and the
 // outcomes are compared. Damaged streams must be refused by both with the same kind of error (corrupt, truncated,
 // trailing data, over the cap); the byte position in the message may differ (ISA-L reads ahead in larger steps).
+#include "InflateOutcome.h"
 #include "ProfileFactory.h"
 #include "io/Compression.h"
 #include "io/Inflater.h"
@@ -19,30 +20,11 @@ using namespace qflame;
 
 namespace {
 
-struct Outcome {
-    std::string bytes;   // what came out before the end or the error
-    std::string error;   // empty when the stream was accepted
-    QString kind() const
-    {
-        if (error.empty())
-            return QStringLiteral("ok");
-        const size_t cut = error.find_first_of("(");
-        return QString::fromStdString(error.substr(0, cut));
-    }
-};
+using Outcome = test::InflateOutcome;
 
 Outcome inflateWith(GzipLibrary library, const std::string &in, size_t readSize, uint64_t cap = 1u << 30)
 {
-    Outcome o;
-    try {
-        Inflater inflater(in, Compression::Gzip, cap, library);
-        std::string block(readSize, '\0');
-        while (size_t got = inflater.read(block.data(), block.size()))
-            o.bytes.append(block.data(), got);
-    } catch (const ProfileError &e) {
-        o.error = e.what();
-    }
-    return o;
+    return test::inflateAll(in, Compression::Gzip, library, readSize, cap);
 }
 
 // Raw deflate of `raw` with zlib, for hand-made gzip headers.

@@ -4,6 +4,7 @@
 // part is garbage, and must give the same bytes and the same outcome as when it is all there at once; with gzip
 // through each library built in. Then the two-step read of a real file, a file that shrinks between the steps, and
 // a profile read through the whole door.
+#include "InflateOutcome.h"
 #include "ProfileFactory.h"
 #include "formats/ProfileInput.h"
 #include "io/Compression.h"
@@ -25,25 +26,12 @@ using namespace qflame;
 
 namespace {
 
-struct Outcome {
-    std::string bytes;
-    std::string error;   // empty when accepted
-};
+using Outcome = test::InflateOutcome;
 
-// Reads all of `in` through an inflater, in reads of `readSize`; `arrival` as the inflater is given it.
 Outcome inflate(std::string_view in, Compression c, GzipLibrary lib, size_t readSize,
                 const InputArrival *arrival = nullptr)
 {
-    Outcome o;
-    try {
-        Inflater inflater(in, c, 1u << 30, lib, arrival);
-        std::string block(readSize, '\0');
-        while (size_t got = inflater.read(block.data(), block.size()))
-            o.bytes.append(block.data(), got);
-    } catch (const ProfileError &e) {
-        o.error = e.what();
-    }
-    return o;
+    return test::inflateAll(in, c, lib, readSize, 1u << 30, arrival);
 }
 
 // The error without its byte position (the position depends on how far the library had read).
