@@ -87,7 +87,9 @@ InputBytes &InputBytes::operator=(InputBytes &&) noexcept = default;
 
 InputBytes::~InputBytes()
 {
-    if (m_rest && !m_rest->ended)   // no one waits by now; for the rule's sake
+    // Unread only where the door stopped before readRest (an error): its inflater is gone by now, but nothing
+    // is left waiting on an input that will not come.
+    if (m_rest && !m_rest->ended)
         m_rest->arrival.end(m_rest->read);
 }
 
@@ -205,25 +207,19 @@ InputBytes readInputBytes(const std::string &path, const ReadOptions &options, s
     const ssize_t n = readFully(file.fd, bytes.data(), first);
     if (n < 0)
         throw ProfileError(cannot(name, "read"));
-    if (size_t(n) == first && first < size &&
-        sniffCompression(std::string_view(bytes.data(), size_t(n))) != Compression::None) {
-        bytes.m_rest = std::make_unique<InputBytes::Rest>();
-        bytes.m_rest->file.fd = std::exchange(file.fd, -1);
-        bytes.m_rest->name = name;
-        bytes.m_rest->read = size_t(n);
-        bytes.m_rest->arrival.arrived(size_t(n));
+    if (size_t(n) < first || first == size) {   // all of it, or all there is (the file got shorter)
+        bytes.shrink(size_t(n));
         return bytes;
     }
-    if (size_t(n) == first && first < size) {   // not compressed: the rest at once, as before
-        if (size - first >= kPopulateFrom)
-            populateForWrite(bytes.data() + first, size - first);
-        const ssize_t more = readFully(file.fd, bytes.data() + first, size - first);
-        if (more < 0)
-            throw ProfileError(cannot(name, "read"));
-        bytes.shrink(first + size_t(more));
-        return bytes;
+    bytes.m_rest = std::make_unique<InputBytes::Rest>();
+    bytes.m_rest->file.fd = std::exchange(file.fd, -1);
+    bytes.m_rest->name = name;
+    bytes.m_rest->read = size_t(n);
+    bytes.m_rest->arrival.arrived(size_t(n));
+    if (sniffCompression(std::string_view(bytes.data(), size_t(n))) == Compression::None) {
+        bytes.readRest();   // nothing inflates it: the rest at once, and the bytes are read at once to the reader
+        bytes.m_rest.reset();
     }
-    bytes.shrink(size_t(n));
     return bytes;
 }
 

@@ -52,7 +52,7 @@ Outcome inflateArriving(const std::string &in, size_t room, Compression c, GzipL
         size_t at = 0;
         while (at < in.size()) {
             const size_t piece = std::min(in.size() - at, size_t(1) << (rng() % 17));
-            std::copy(in.begin() + std::ptrdiff_t(at), in.begin() + std::ptrdiff_t(at + piece), buffer.begin() + std::ptrdiff_t(at));
+            std::copy_n(in.begin() + std::ptrdiff_t(at), piece, buffer.begin() + std::ptrdiff_t(at));
             at += piece;
             arrival.arrived(at);
             if (rng() % 8 == 0)
