@@ -161,9 +161,10 @@ std::string crossCheckSampleWire(std::string_view bytes)
     LocationIndexes locations{7};   // something before, which must stay as it was
     std::vector<int64_t> values{-1};
     std::vector<Label> labels{Label{1, 2, 3, 4}};
+    uint32_t largest = 0;
     wire::SampleShape shape;
     const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
-    const bool mine = wire::decodeSample(p, p + bytes.size(), {locations, values, labels}, shape);
+    const bool mine = wire::decodeSample(p, p + bytes.size(), {locations, values, labels, largest}, shape);
     if (!mine)
         return locations.size() == 1 && values.size() == 1 && labels.size() == 1
                    ? std::string()
@@ -176,9 +177,12 @@ std::string crossCheckSampleWire(std::string_view bytes)
         values.size() != 1 + shape.values || labels.size() != 1 + shape.labels)
         return "the decoders read different numbers of ids, values or labels";
     bool zero = true;
-    for (int i = 0; i < s.location_id_size(); ++i)
-        if (locations[size_t(i) + 1] != s.location_id(i))
+    for (int i = 0; i < s.location_id_size(); ++i) {   // kept less one
+        if (uint64_t(locations[size_t(i) + 1]) + 1 != s.location_id(i))
             return "location id " + std::to_string(i) + " differs";
+        if (locations[size_t(i) + 1] > largest)
+            return "location id " + std::to_string(i) + " is larger than the largest noted";
+    }
     for (int i = 0; i < s.value_size(); ++i) {
         zero &= s.value(i) == 0;
         if (values[size_t(i) + 1] != s.value(i))
@@ -195,7 +199,7 @@ std::string crossCheckSampleWire(std::string_view bytes)
     }
     pb::Sample known;
     for (size_t i = 1; i < locations.size(); ++i)
-        known.add_location_id(locations[i]);
+        known.add_location_id(uint64_t(locations[i]) + 1);
     for (size_t i = 1; i < values.size(); ++i)
         known.add_value(values[i]);
     for (size_t i = 1; i < labels.size(); ++i) {

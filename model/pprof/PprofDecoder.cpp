@@ -31,8 +31,9 @@ namespace {
 
 constexpr int kLengthDelimited = 2;   // protobuf wire type of messages, strings and packed arrays
 
-// Location ids are kept as read until the locations, usually written after the samples, are known. Ids that
-// do not fit 31 bits (rare: ids are 1..N in practice) are kept aside and referred to with the high bit set.
+// Location ids are kept less one (as indexes, if the locations turn out numbered 1..N: SampleWire.h) until the
+// locations, usually written after the samples, are known. Id 0 and ids that do not fit 31 bits (rare: ids are
+// 1..N in practice) are kept aside as read and referred to with the high bit set.
 constexpr uint32_t kBigId = 0x80000000u;
 
 // String indexes of labels are checked once the string table is complete; ones that cannot fit any table are
@@ -160,6 +161,13 @@ public:
                     if (i >= m_out.strings.size() && badLabelIndex[set] == 0)
                         badLabelIndex[set] = i;
         const size_t n = m_out.sampleCount();
+        if (!index && std::all_of(badLabelIndex.begin(), badLabelIndex.end(), [](uint32_t i) { return i == 0; })) {
+            // Nothing left to find sample by sample but a value count that differs, noted where it was read:
+            // the walk over every sample took 2 ms of r64's read.
+            if (m_oddStored <= n)
+                badValueCount(m_oddSample, m_oddValueCount, m_out.sampleTypes.size());
+            return;
+        }
         if (n < kResolveInTwoFrom) {
             checkSamples(index, badLabelIndex, 0, n);
             return;
@@ -223,41 +231,25 @@ private:
         return stored + (it == m_skips.begin() ? 0 : std::prev(it)->second);
     }
 
-    // Location ids 1..N in file order, as Go and most writers number them, are resolved by subtracting one, in
-    // one flat pass that also finds the largest result, instead of a lookup per entry (1.7 ms of `qflame top
-    // pprof__large.cpu` on the critical path). The entries go back as they were, for the lookups to find and
-    // report the first bad one, when some is out of range; false then, or when the ids are numbered otherwise.
+    // The entries are the ids less one (SampleWire.h): indexes already, when the locations are numbered 1..N in
+    // file order, as Go and most writers number them, and no entry is N or more. Otherwise they go back to the
+    // ids, for the lookups to resolve them and to find and report the first bad one; false then.
     bool resolveOrdinalIds()
     {
-        if (!m_bigIds.empty())
-            return false;
         const size_t count = m_out.locations.size();
-        for (size_t i = 0; i < count; ++i)
-            if (m_out.locations[i].id != i + 1)
-                return false;
-        return m_out.sampleLocations.visitVector([&](auto &ids) {
-            using Id = typename std::decay_t<decltype(ids)>::value_type;
-            auto convert = [&ids](size_t from, size_t to) {
-                uint32_t largest = 0;
-                for (size_t k = from; k < to; ++k) {
-                    const uint32_t index = uint32_t(ids[k]) - 1u;   // id 0 wraps around to 2^32 - 1
-                    ids[k] = Id(index);
-                    largest = std::max(largest, index);
-                }
-                return largest;
-            };
-            const size_t n = ids.size();
-            uint32_t first = 0, second = 0;
-            if (m_out.sampleCount() < kResolveInTwoFrom)
-                first = convert(0, n);
-            else
-                runBeside([&] { second = convert(n / 2, n); }, [&] { first = convert(0, n / 2); });
-            if (std::max(first, second) < count)
-                return true;
-            for (Id &id : ids)
-                ++id;
-            return false;
+        bool ordinal = m_bigIds.empty() && (m_out.sampleLocations.empty() || m_largestLocation < count);
+        for (size_t i = 0; ordinal && i < count; ++i)
+            ordinal = m_out.locations[i].id == i + 1;
+        if (ordinal)
+            return true;
+        if (m_largestLocation >= LocationIndexes::kNarrowMax)
+            m_out.sampleLocations.widen();   // an entry of 65,535 is id 65,536
+        m_out.sampleLocations.visitVector([](auto &ids) {
+            for (auto &id : ids)
+                if (!(uint32_t(id) & kBigId))
+                    ++id;
         });
+        return false;
     }
 
     // Checks samples [from, to) in file order and, given the locations' ids, turns their ids into indexes.
@@ -353,7 +345,8 @@ private:
     {
         const uint64_t locations = m_out.sampleLocations.size(), labels = m_out.labels.size();
         wire::SampleShape shape;
-        if (!wire::decodeSample(data, data + size, {m_out.sampleLocations, m_out.values, m_out.labels}, shape))
+        if (!wire::decodeSample(data, data + size,
+                                {m_out.sampleLocations, m_out.values, m_out.labels, m_largestLocation}, shape))
             return false;
         const uint32_t labelSet = closeLabels(labels);
         noteValueCount(shape.values);
@@ -413,20 +406,13 @@ private:
             m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
         m_labelSets.setSampleSet(m_out.sampleLocBegin.size(), closeLabels(labels));
         m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
-        const auto &ids = s.location_id();
-        uint64_t highBits = 0;
-        for (uint64_t id : ids)
-            highBits |= id;
-        if (highBits < kBigId) {   // the usual case, copied at once
-            m_out.sampleLocations.append(ids.begin(), ids.end());
-        } else {
-            for (uint64_t id : ids) {
-                if (id < kBigId) {
-                    m_out.sampleLocations.push_back(uint32_t(id));
-                } else {
-                    m_out.sampleLocations.push_back(kBigId | uint32_t(m_bigIds.size()));
-                    m_bigIds.push_back(id);
-                }
+        for (uint64_t id : s.location_id()) {   // less one, as the hand-written decoder keeps them
+            if (id - 1 < kBigId - 1) {
+                m_out.sampleLocations.push_back(uint32_t(id - 1));
+                m_largestLocation = std::max(m_largestLocation, uint32_t(id - 1));
+            } else {
+                m_out.sampleLocations.push_back(kBigId | uint32_t(m_bigIds.size()));
+                m_bigIds.push_back(id);
             }
         }
         m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
@@ -501,6 +487,7 @@ private:
     Profile &m_out;
     const ReadOptions &m_limits;
     uint32_t m_droppedLabelIndex = 0;          // the largest string index of the labels dropped
+    uint32_t m_largestLocation = 0;            // at least every location entry but those of kBigId
     const std::function<uint64_t()> *m_sizeHintLater = nullptr;   // asked once, by reserveForRest
     uint64_t m_sizeHint = 0;
     pb::Sample m_sample;                       // reused: its arrays keep their capacity

@@ -60,10 +60,14 @@ inline bool varintFields(const uint8_t *p, const uint8_t *end, Set set)
     return true;
 }
 
+// Location ids are stored less one: as the indexes they are when the locations are numbered 1..N in file order,
+// as Go and most writers number them, so that no pass over every entry is needed to make them so (4 ms of r64's
+// read on the critical path). Ids 1 to 2^31 - 1 are taken; 0 and the ones past are left to libprotobuf.
 struct SampleArrays {
-    LocationIndexes &locations;         // ids as read; ids of 2^31 and more are left to libprotobuf
+    LocationIndexes &locations;         // ids less one
     std::vector<int64_t> &values;
     std::vector<Label> &labels;         // indexes below 2^32 - 1; others are left to libprotobuf
+    uint32_t &largestLocation;          // at least every entry appended to `locations` (refused samples' too)
 };
 
 struct SampleShape {
@@ -120,29 +124,38 @@ bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep
 }
 
 // Function objects, not functions: passed as pointers, packed() called them through the pointer (not inlined).
-// A location id is kept in the width the ids have so far (2 bytes, or 4 once one has needed more).
+// A location id is kept less one (SampleArrays), in the width the entries have so far (2 bytes, or 4 once one has
+// needed more), and the largest entry noted in `largest`: in the decoding loop, 4 ms less of r64's decoding
+// than a pass over each field's entries afterwards.
 template <typename T>
-inline constexpr auto location = [](uint64_t v, T &t) {
-    t = T(v);
-    return v < 0x80000000u && v <= std::numeric_limits<T>::max();
+struct LocationEntry {
+    uint32_t &largest;
+    bool operator()(uint64_t v, T &t) const
+    {
+        const uint64_t index = v - 1;   // id 0 wraps around, past every limit
+        t = T(index);
+        largest = std::max(largest, uint32_t(index));
+        return index < 0x7fffffffu && index <= std::numeric_limits<T>::max();
+    }
 };
 
-// A packed location_id field onto the ids: the first id that does not fit 2 bytes makes every id 4.
-inline bool packedLocations(const uint8_t *p, const uint8_t *end, LocationIndexes &ids)
+// A packed location_id field onto the entries: the first that does not fit 2 bytes makes every entry 4.
+inline bool packedLocations(const uint8_t *p, const uint8_t *end, LocationIndexes &ids, uint32_t &largest)
 {
     const size_t before = ids.size();
-    const bool fits = ids.visitVector([&](auto &v) {
+    uint32_t high = 0;   // the field's, in a local the loop can keep in a register
+    const auto decode = [&](auto &v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
-        return packed(p, end, v, location<T>);
-    });
-    if (fits || ids.isWide())
-        return fits;
-    ids.resize(before);   // not mine, or an id above 65,535: tried again 4 bytes wide
-    ids.widen();
-    return ids.visitVector([&](auto &v) {
-        using T = typename std::decay_t<decltype(v)>::value_type;
-        return packed(p, end, v, location<T>);
-    });
+        return packed(p, end, v, LocationEntry<T>{high});
+    };
+    bool fits = ids.visitVector(decode);
+    if (!fits && !ids.isWide()) {
+        ids.resize(before);   // not mine, or an id above 65,536: tried again 4 bytes wide
+        ids.widen();
+        fits = ids.visitVector(decode);
+    }
+    largest = std::max(largest, high);
+    return fits;
 }
 
 inline constexpr auto value = [](uint64_t v, int64_t &t) {
@@ -195,7 +208,7 @@ inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, S
             if (!q)
                 return notMine();
             p = q + v;
-            const bool ok = tag == 0x0a   ? detail::packedLocations(q, p, a.locations)
+            const bool ok = tag == 0x0a   ? detail::packedLocations(q, p, a.locations, a.largestLocation)
                             : tag == 0x12 ? detail::packed(q, p, a.values, detail::value)
                                           : (a.labels.emplace_back(), detail::label(q, p, a.labels.back()));
             if (!ok)
@@ -207,10 +220,10 @@ inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, S
             if (!(p = varint(p, end, v)))
                 return notMine();
             if (tag == 0x08) {
-                uint32_t id;
-                if (!detail::location<uint32_t>(v, id))
+                uint32_t index;
+                if (!detail::LocationEntry<uint32_t>{a.largestLocation}(v, index))
                     return notMine();
-                a.locations.push_back(id);
+                a.locations.push_back(index);
             } else {
                 a.values.push_back(int64_t(v));
             }

@@ -98,6 +98,8 @@ private Q_SLOTS:
     void firstProblemInFileOrder_data();
     void firstProblemInFileOrder();
     void droppedLabelsLeaveTheRestAlike();
+    void locationIdsBecomeIndexes_data();
+    void locationIdsBecomeIndexes();
     void handWrittenSamplesAgree_data();
     void handWrittenSamplesAgree();
     void handWrittenSamplesAgreeMutated();
@@ -512,6 +514,74 @@ void tst_PprofDecoder::droppedLabelsLeaveTheRestAlike()
     }
 }
 
+void tst_PprofDecoder::locationIdsBecomeIndexes_data()
+{
+    // The locations' ids in file order, the samples' ids (one sample each), and the indexes they must become.
+    // The entries are read as the ids less one and are the indexes already when the ids are 1..N; otherwise
+    // they go back to the ids and are looked up, id 65,536 (an entry of 65,535 in 2 bytes) included.
+    QTest::addColumn<std::vector<uint64_t>>("locationIds");
+    QTest::addColumn<std::vector<uint64_t>>("sampleIds");
+    QTest::addColumn<std::vector<uint32_t>>("indexes");
+    QTest::newRow("1..3") << std::vector<uint64_t>{1, 2, 3} << std::vector<uint64_t>{3, 1, 2}
+                          << std::vector<uint32_t>{2, 0, 1};
+    QTest::newRow("2..4") << std::vector<uint64_t>{2, 3, 4} << std::vector<uint64_t>{4, 2, 3}
+                          << std::vector<uint32_t>{2, 0, 1};
+    QTest::newRow("3, 1, 2") << std::vector<uint64_t>{3, 1, 2} << std::vector<uint64_t>{3, 1, 2}
+                             << std::vector<uint32_t>{0, 1, 2};
+    QTest::newRow("1 and 65,536") << std::vector<uint64_t>{1, 65536} << std::vector<uint64_t>{65536, 1, 65536}
+                                  << std::vector<uint32_t>{1, 0, 1};
+    QTest::newRow("1 and 65,537") << std::vector<uint64_t>{65537, 1} << std::vector<uint64_t>{1, 65537}
+                                  << std::vector<uint32_t>{1, 0};
+    const uint64_t top = (uint64_t(1) << 31) - 1, big = uint64_t(1) << 31;   // the last id in 31 bits, the first past
+    QTest::newRow("1 and 2^31 - 1") << std::vector<uint64_t>{1, top} << std::vector<uint64_t>{1, top}
+                                    << std::vector<uint32_t>{0, 1};
+    QTest::newRow("1 and 2^31") << std::vector<uint64_t>{big, 1} << std::vector<uint64_t>{1, big}
+                                << std::vector<uint32_t>{1, 0};
+}
+
+void tst_PprofDecoder::locationIdsBecomeIndexes()
+{
+    QFETCH(std::vector<uint64_t>, locationIds);
+    QFETCH(std::vector<uint64_t>, sampleIds);
+    QFETCH(std::vector<uint32_t>, indexes);
+    pb::Profile p;
+    for (const char *s : {"", "samples", "count", "f"})
+        p.add_string_table(s);
+    p.add_sample_type()->set_type(1);
+    p.mutable_sample_type(0)->set_unit(2);
+    p.add_function()->set_id(1);
+    p.mutable_function(0)->set_name(3);
+    for (uint64_t id : locationIds) {
+        pb::Location *l = p.add_location();
+        l->set_id(id);
+        l->add_line()->set_function_id(1);
+    }
+    for (uint64_t id : sampleIds) {
+        pb::Sample *s = p.add_sample();
+        s->add_location_id(id);
+        s->add_value(1);
+    }
+    const std::string bytes = p.SerializeAsString();
+    for (size_t block : {size_t(1), size_t(64 * 1024)}) {
+        const auto read = readInBlocks(bytes, block);
+        QCOMPARE(read->sampleLocations.toVector(), indexes);
+        for (size_t i = 0; i < indexes.size(); ++i)
+            QCOMPARE(read->locations[indexes[i]].id, sampleIds[i]);
+    }
+    // One id past the locations, or 0, is still reported as the id it is.
+    for (uint64_t bad : {uint64_t(0), *std::max_element(locationIds.begin(), locationIds.end()) + 1}) {
+        pb::Profile q = p;
+        q.mutable_sample(0)->set_location_id(0, bad);
+        try {
+            readPprof(q.SerializeAsString(), "bad");
+            QFAIL("read a sample with a location id that does not exist");
+        } catch (const ProfileError &e) {
+            QCOMPARE(std::string(e.what()), "bad: malformed profile: sample 1 refers to location id " +
+                                                     std::to_string(bad) + ", which does not exist");
+        }
+    }
+}
+
 void tst_PprofDecoder::handWrittenSamplesAgree_data()
 {
     // One Sample message each, and whether the hand-written decoder (pprof/SampleWire.h) takes it itself; the
@@ -557,7 +627,11 @@ void tst_PprofDecoder::handWrittenSamplesAgree_data()
     Wire elevenBytes;
     elevenBytes.bytes = std::string("\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 12);
     row("11-byte value", elevenBytes, false);
+    row("location id of 2^31 - 1", packed(1, {1, (1u << 31) - 1}), true);
     row("location id of 2^31", packed(1, {1, 1u << 31}), false);
+    row("location id 0", packed(1, {1, 0}), false);
+    row("unpacked location id 0", [] { Wire w; w.varintField(1, 0); return w; }(), false);
+    row("location id of 65,536 after 2-byte ones", packed(1, {5, 65535, 65536, 65537}), true);
     row("unpacked location id of 2^40", [] { Wire w; w.varintField(1, uint64_t(1) << 40); return w; }(), false);
     row("label with a negative key", label({{1, uint64_t(-1)}}), false);
     row("label with a string index of 2^32", label({{2, uint64_t(1) << 32}}), false);
@@ -585,11 +659,23 @@ void tst_PprofDecoder::handWrittenSamplesAgree()
     LocationIndexes locations{7};
     std::vector<int64_t> values{1};
     std::vector<Label> labels;
+    uint32_t largest = 0;
     wire::SampleShape shape;
     const auto *p = reinterpret_cast<const uint8_t *>(sample.constData());
-    QCOMPARE(wire::decodeSample(p, p + sample.size(), {locations, values, labels}, shape), handWritten);
+    QCOMPARE(wire::decodeSample(p, p + sample.size(), {locations, values, labels, largest}, shape), handWritten);
     if (!handWritten)   // left as they were
         QVERIFY(locations.size() == 1 && values.size() == 1 && labels.empty());
+    pb::Sample expected;
+    if (handWritten && expected.ParseFromArray(sample.constData(), int(sample.size()))) {
+        // The ids less one, and the largest of them noted (not only bounded: the read relies on it).
+        uint32_t high = 0;
+        QCOMPARE(locations.size(), size_t(1 + expected.location_id_size()));
+        for (int i = 0; i < expected.location_id_size(); ++i) {
+            QCOMPARE(uint64_t(locations[size_t(i) + 1]), expected.location_id(i) - 1);
+            high = std::max(high, uint32_t(expected.location_id(i) - 1));
+        }
+        QCOMPARE(largest, high);
+    }
     QCOMPARE(fuzz::crossCheckSampleWire(sample.toStdString()), std::string());
     // And inside a profile with one sample type per value, read by the whole decoder.
     pb::Sample parsed;
@@ -611,9 +697,10 @@ void tst_PprofDecoder::handWrittenSamplesAgreeMutated()
         LocationIndexes l;
         std::vector<int64_t> v;
         std::vector<Label> lb;
+        uint32_t largest = 0;
         wire::SampleShape shape;
         const auto *b = reinterpret_cast<const uint8_t *>(m.data());
-        (wire::decodeSample(b, b + m.size(), {l, v, lb}, shape) ? taken : left)++;
+        (wire::decodeSample(b, b + m.size(), {l, v, lb, largest}, shape) ? taken : left)++;
     }
     QVERIFY2(taken > 5000 && left > 2000, qPrintable(QStringLiteral("%1 taken, %2 left").arg(taken).arg(left)));
 }
