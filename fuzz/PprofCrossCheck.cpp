@@ -163,8 +163,27 @@ std::string crossCheckSampleWire(std::string_view bytes)
     std::vector<Label> labels{Label{1, 2, 3, 4}};
     uint32_t largest = 0;
     wire::SampleShape shape;
-    const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
-    const bool mine = wire::decodeSample(p, p + bytes.size(), {locations, values, labels, largest}, shape);
+    // With 16 bytes of something after the message, which the location ids taken eight bytes at a time may read
+    // (ShortVarints.h) but must not take; and again one by one, which must read alike.
+    std::string padded(bytes);
+    padded.append(16, '\x01');
+    const auto *p = reinterpret_cast<const uint8_t *>(padded.data());
+    const bool mine =
+        wire::decodeSample(p, p + bytes.size(), {locations, values, labels, largest}, shape, p + padded.size());
+    {
+        LocationIndexes oneLocations{7};
+        std::vector<int64_t> oneValues{-1};
+        std::vector<Label> oneLabels{Label{1, 2, 3, 4}};
+        uint32_t oneLargest = 0;
+        wire::SampleShape oneShape;
+        const bool oneMine = wire::decodeSample(p, p + bytes.size(), {oneLocations, oneValues, oneLabels, oneLargest},
+                                                oneShape, p);
+        if (oneMine != mine)
+            return std::string("the location ids taken eight bytes at a time make the decoder ") +
+                   (mine ? "take" : "refuse") + " a sample it " + (oneMine ? "takes" : "refuses") + " one by one";
+        if (mine && (!(oneLocations == locations) || oneValues != values || oneLargest != largest))
+            return "the location ids taken eight bytes at a time read otherwise than one by one";
+    }
     if (!mine)
         return locations.size() == 1 && values.size() == 1 && labels.size() == 1
                    ? std::string()

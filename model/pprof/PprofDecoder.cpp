@@ -71,7 +71,7 @@ public:
                 ok = readString(in, scratch);
             } else if (field == pb::Profile::kLocationFieldNumber) {
                 ok = readItem(in, scratch, m_location, "location", [this] { m_metadata.addLocation(m_location); },
-                              [this](CodedInputStream &, const uint8_t *data, uint32_t size) {
+                              [this](CodedInputStream &, const uint8_t *data, uint32_t size, uint32_t) {
                                   wire::LocationFields l;
                                   if (!wire::decodeLocation(data, data + size, l, m_lines))
                                       return false;
@@ -80,7 +80,7 @@ public:
                               });
             } else if (field == pb::Profile::kFunctionFieldNumber) {
                 ok = readItem(in, scratch, m_function, "function", [this] { m_metadata.addFunction(m_function); },
-                              [this](CodedInputStream &, const uint8_t *data, uint32_t size) {
+                              [this](CodedInputStream &, const uint8_t *data, uint32_t size, uint32_t) {
                                   wire::FunctionFields f;
                                   if (!wire::decodeFunction(data, data + size, f))
                                       return false;
@@ -280,7 +280,8 @@ private:
     }
 
     // Parses one length-delimited field into `message` (reused: its arrays and sub-messages keep their
-    // memory), then calls `use`; unless `decode`, given the field's bytes, has taken it itself.
+    // memory), then calls `use`; unless `decode`, given the field's bytes and how many bytes from their start may
+    // be read (those of the stream's block: at least the field's), has taken it itself.
     template <typename Message, typename Use, typename Decode>
     bool readItem(CodedInputStream &in, std::string &scratch, Message &message, const char *what, Use use,
                   Decode decode)
@@ -294,11 +295,11 @@ private:
         const void *data;
         int available;
         if (size == 0) {
-            if (decode(in, static_cast<const uint8_t *>(nullptr), 0u))
+            if (decode(in, static_cast<const uint8_t *>(nullptr), 0u, 0u))
                 return true;
             message.Clear();
         } else if (in.GetDirectBufferPointer(&data, &available) && available >= int(size)) {
-            if (decode(in, static_cast<const uint8_t *>(data), size))
+            if (decode(in, static_cast<const uint8_t *>(data), size, uint32_t(available)))
                 return in.Skip(int(size));
             if (!parseAlone(message, data, size))
                 return false;
@@ -306,7 +307,7 @@ private:
         } else {   // the field straddles two blocks of the stream
             if (!in.ReadString(&scratch, int(size)))
                 return false;
-            if (decode(in, reinterpret_cast<const uint8_t *>(scratch.data()), size))
+            if (decode(in, reinterpret_cast<const uint8_t *>(scratch.data()), size, size))
                 return true;
             if (!parseAlone(message, scratch.data(), size))
                 return false;
@@ -317,7 +318,7 @@ private:
     template <typename Message, typename Use>
     bool readItem(CodedInputStream &in, std::string &scratch, Message &message, const char *what, Use use)
     {
-        return readItem(in, scratch, message, what, use, [](CodedInputStream &, const uint8_t *, uint32_t) {
+        return readItem(in, scratch, message, what, use, [](CodedInputStream &, const uint8_t *, uint32_t, uint32_t) {
             return false;
         });
     }
@@ -336,17 +337,20 @@ private:
                 beforeSample(in);
                 append(m_sample);
             },
-            [&](CodedInputStream &in, const uint8_t *data, uint32_t size) { return decodeSample(in, data, size); });
+            [&](CodedInputStream &in, const uint8_t *data, uint32_t size, uint32_t readable) {
+                return decodeSample(in, data, size, readable);
+            });
     }
 
     // The usual samples, decoded by hand straight into the arrays (pprof/SampleWire.h); false for the others,
     // which libprotobuf decodes and judges as before.
-    bool decodeSample(CodedInputStream &in, const uint8_t *data, uint32_t size)
+    bool decodeSample(CodedInputStream &in, const uint8_t *data, uint32_t size, uint32_t readable)
     {
         const uint64_t locations = m_out.sampleLocations.size(), labels = m_out.labels.size();
         wire::SampleShape shape;
         if (!wire::decodeSample(data, data + size,
-                                {m_out.sampleLocations, m_out.values, m_out.labels, m_largestLocation}, shape))
+                                {m_out.sampleLocations, m_out.values, m_out.labels, m_largestLocation}, shape,
+                                data + readable))
             return false;
         const uint32_t labelSet = closeLabels(labels);
         noteValueCount(shape.values);

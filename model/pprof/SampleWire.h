@@ -8,6 +8,7 @@
 #pragma once
 
 #include "pprof/Profile.h"
+#include "pprof/ShortVarints.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -77,9 +78,19 @@ struct SampleShape {
 
 namespace detail {
 
-// Appends the varints of [p, end) to `out`, converted by `keep` (false: not mine).
-template <typename T, typename Keep>
-bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep)
+// No varints taken several at a time (packed()'s `bulk`).
+struct OneByOne {
+    template <typename T>
+    size_t operator()(const uint8_t *&, const uint8_t *, T *, size_t) const
+    {
+        return 0;
+    }
+};
+
+// Appends the varints of [p, end) to `out`, converted by `keep` (false: not mine). `bulk(q, end, out, room)`
+// may take several at once, converted already, before each one the loop takes by itself.
+template <typename T, typename Keep, typename Bulk = OneByOne>
+bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep, Bulk bulk = {})
 {
     // Up to a few hundred values (every real sample's) are decoded into a buffer on the stack and appended in
     // one copy: a push_back per value reloaded and stored the vector's end and checked its capacity each time,
@@ -89,6 +100,9 @@ bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep
     size_t n = 0;
     const uint8_t *q = p;
     while (q < end && n < kLocal) {
+        n += bulk(q, end, buf + n, kLocal - n);
+        if (q == end || n == kLocal)
+            break;
         uint64_t v;
         if (*q < 0x80) {
             v = *q++;
@@ -139,14 +153,31 @@ struct LocationEntry {
     }
 };
 
-// A packed location_id field onto the entries: the first that does not fit 2 bytes makes every entry 4.
-inline bool packedLocations(const uint8_t *p, const uint8_t *end, LocationIndexes &ids, uint32_t &largest)
+// Location entries of 2 bytes, eight bytes of varints at a time where they are short (ShortVarints.h), the
+// bytes up to `readable` being there to read.
+struct ShortIds {
+    const uint8_t *readable;
+    uint32_t &largest;
+    size_t operator()(const uint8_t *&q, const uint8_t *end, uint16_t *out, size_t room) const
+    {
+        if (end - q < 8 || readable - q < 16 || room < 8)
+            return 0;
+        return shortIdsLessOne(q, end, readable, out, room, largest);
+    }
+    size_t operator()(const uint8_t *&, const uint8_t *, uint32_t *, size_t) const { return 0; }
+};
+
+// A packed location_id field onto the entries: the first that does not fit 2 bytes makes every entry 4. The
+// bytes up to `readable` (at least `end`) may be read.
+inline bool packedLocations(const uint8_t *p, const uint8_t *end, const uint8_t *readable, LocationIndexes &ids,
+                            uint32_t &largest)
 {
     const size_t before = ids.size();
     uint32_t high = 0;   // the field's, in a local the loop can keep in a register
+    const ShortIds bulk{haveShortIds() ? readable : p, high};
     const auto decode = [&](auto &v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
-        return packed(p, end, v, LocationEntry<T>{high});
+        return packed(p, end, v, LocationEntry<T>{high}, bulk);
     };
     bool fits = ids.visitVector(decode);
     if (!fits && !ids.isWide()) {
@@ -187,9 +218,13 @@ inline bool label(const uint8_t *p, const uint8_t *end, Label &l)
 }   // namespace detail
 
 // Decodes the Sample message [p, end) onto the arrays; false (arrays unchanged) when it is not one of the shapes
-// taken here. `shape` says how much was appended.
-inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, SampleShape &shape)
+// taken here. `shape` says how much was appended. The bytes up to `readable` (null: `end`) may be read, to take
+// the location ids several at a time up to the message's end.
+inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, SampleShape &shape,
+                         const uint8_t *readable = nullptr)
 {
+    if (!readable)
+        readable = end;
     const size_t locations = a.locations.size(), values = a.values.size(), labels = a.labels.size();
     auto notMine = [&] {
         a.locations.resize(locations);
@@ -208,7 +243,7 @@ inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, S
             if (!q)
                 return notMine();
             p = q + v;
-            const bool ok = tag == 0x0a   ? detail::packedLocations(q, p, a.locations, a.largestLocation)
+            const bool ok = tag == 0x0a   ? detail::packedLocations(q, p, readable, a.locations, a.largestLocation)
                             : tag == 0x12 ? detail::packed(q, p, a.values, detail::value)
                                           : (a.labels.emplace_back(), detail::label(q, p, a.labels.back()));
             if (!ok)
