@@ -105,44 +105,64 @@ struct FlatPass {
             ++no;
             ++passSamples;
             passTotal = wrappingAdd(passTotal, v);
-            FrameId caller = FrameTable::kRoot;
-            for (size_t k = end; k-- > begin;) {
-                const LocationFrames lf = locs[ids[k]];
-                if (lf.count == 1) {
-                    // Most entries: one frame, reached by calls only, so no edge to note. Without a branch on
-                    // whether the sample has counted the frame yet: recursion makes it unpredictable (6 million
-                    // of r64's 20 million visits are repeats).
-                    FrameSums &sum = frameSums[lf.first];
-                    const int64_t add = sum.seenIn != no ? v : 0;
-                    sum.seenIn = no;
-                    sum.cum = wrappingAdd(sum.cum, add);
-                    caller = lf.first;
-                    continue;
-                }
-                // A frame that may be reached inlined: counted once per sample, and the edge from its caller
-                // noted.
-                const auto visit = [&](FrameId f, bool called) {
-                    FrameSums &sum = frameSums[f];
-                    const int64_t add = sum.seenIn != no ? v : 0;
-                    sum.seenIn = no;
-                    sum.cum = wrappingAdd(sum.cum, add);
-                    if (sum.everInlined && caller != FrameTable::kRoot && caller != f)
-                        edge((uint64_t(caller) << 32) | f, called);
-                    caller = f;
-                };
-                if (lf.count == (1 | LocationFrames::kInlinedFrame)) {
-                    visit(lf.first, true);   // a location's outermost frame is a call
-                    continue;
-                }
-                for (uint32_t i = lf.first; i < lf.first + lf.count; ++i)
-                    visit(pf.locFrames[i], pf.locKinds[i] & CallTree::kCalled);
-            }
+            const FrameId caller = walkStack(ids + begin, ids + end, locs, frameSums, no, v, pf);
             if (caller == FrameTable::kRoot)
                 passSelf = wrappingAdd(passSelf, v);   // an empty stack: in the total only, as at the tree's root
             else
                 flat[caller] = wrappingAdd(flat[caller], v);
         }
         sampleNo = no, total = passTotal, self = passSelf, samples = passSamples;
+    }
+
+    // One stack, root first: its frames' cumulative sums, and the frame it ends in (kRoot: none). Apart from the
+    // walk over the samples, with only what it needs at hand: inside it, the arrays' pointers were kept on the
+    // stack and loaded again at every entry.
+    template <typename Id>
+    FrameId walkStack(const Id *const first, const Id *last, const LocationFrames *const locs,
+                      FrameSums *const frameSums, const uint32_t no, const int64_t v, ProfileFrames &pf)
+    {
+        FrameId caller = FrameTable::kRoot;
+        while (last != first) {
+            const LocationFrames lf = locs[*--last];
+            if (lf.count == 1) {
+                // Most entries: one frame, reached by calls only, so no edge to note. Without a branch on
+                // whether the sample has counted the frame yet: recursion makes it unpredictable (6 million
+                // of r64's 20 million visits are repeats).
+                FrameSums &sum = frameSums[lf.first];
+                const int64_t add = sum.seenIn != no ? v : 0;
+                sum.seenIn = no;
+                sum.cum = wrappingAdd(sum.cum, add);
+                caller = lf.first;
+                continue;
+            }
+            caller = inlinedOrMany(lf, caller, frameSums, no, v, pf);
+        }
+        return caller;
+    }
+
+    // An entry whose location has several frames, or one reached inlined somewhere: each frame counted once per
+    // sample, and the edges from its caller noted. Out of line, as the hash table it may add to: the walk keeps
+    // its registers.
+    __attribute__((noinline)) FrameId inlinedOrMany(const LocationFrames lf, FrameId caller,
+                                                    FrameSums *const frameSums, const uint32_t no, const int64_t v,
+                                                    const ProfileFrames &pf)
+    {
+        const auto visit = [&](FrameId f, bool called) {
+            FrameSums &sum = frameSums[f];
+            const int64_t add = sum.seenIn != no ? v : 0;
+            sum.seenIn = no;
+            sum.cum = wrappingAdd(sum.cum, add);
+            if (sum.everInlined && caller != FrameTable::kRoot && caller != f)
+                edge((uint64_t(caller) << 32) | f, called);
+            caller = f;
+        };
+        if (lf.count == (1 | LocationFrames::kInlinedFrame)) {
+            visit(lf.first, true);   // a location's outermost frame is a call
+            return caller;
+        }
+        for (uint32_t i = lf.first; i < lf.first + lf.count; ++i)
+            visit(pf.locFrames[i], pf.locKinds[i] & CallTree::kCalled);
+        return caller;
     }
 
     // Out of line: inlined (its hash table with it) it left the walk too few registers, and kept the walk's
