@@ -2,7 +2,9 @@
 // fits, 4 from the first that does not. The decoder keeps them so whatever the file's ids, and every walk that
 // reads them by width (the top table's sums, the tree builds, the first look) gives the same result for both.
 #include "formats/ProfileInput.h"
+#include "io/InflatingStream.h"
 #include "pprof/LocationIndexes.h"
+#include "pprof/PprofReader.h"
 #include "PprofCrossCheck.h"
 #include "PprofMaker.h"
 #include "profile.pb.h"
@@ -20,6 +22,12 @@ namespace pb = perftools::profiles;
 namespace {
 
 using Stacks = std::vector<std::vector<uint64_t>>;   // location ids, leaf first
+
+std::shared_ptr<const Profile> readInBlocks(const std::string &bytes, size_t blockSize)
+{
+    InflatingStream in(bytes, Compression::None, ReadOptions{}.maxDecompressedBytes, blockSize);
+    return readPprofInflating(in, "blocks", ReadOptions{});
+}
 
 // `locations` locations with the ids idOf(0), idOf(1)..., each in a function of its own, and the stacks as
 // samples (value 1 each), all of them `copies` times over.
@@ -141,7 +149,7 @@ private Q_SLOTS:
     }
 
     // The decoder against libprotobuf's whole-message parse (fuzz/PprofCrossCheck.h) sample by sample, and the
-    // width it keeps: 2 bytes unless an index, or while reading an id (ids are kept as read until the locations
+    // width it keeps: 2 bytes unless an index, or while reading an id (ids are kept less one until the locations
     // are known), needs more.
     void decoderKeepsTheWidthTheIndexesNeed_data()
     {
@@ -153,7 +161,9 @@ private Q_SLOTS:
         QTest::newRow("ids 1..100") << 100 << 0 << 0 << 1 << false;
         // 60,000 samples: the ids are resolved in two halves side by side.
         QTest::newRow("70,000 locations, ids to 65,535 named") << 70000 << 0 << 1 << 30000 << false;
-        QTest::newRow("70,000 locations, id 65,536 named") << 70000 << 0 << 2 << 30000 << true;
+        // Ids are kept less one, the indexes they are when ordinal: id 65,536 is index 65,535, still 2 bytes.
+        QTest::newRow("70,000 locations, id 65,536 named") << 70000 << 0 << 2 << 30000 << false;
+        QTest::newRow("70,000 locations, id 65,537 named") << 70000 << 0 << 6 << 30000 << true;
         QTest::newRow("70,000 locations, a long stack") << 70000 << 0 << 3 << 30000 << true;
         QTest::newRow("ids counted down from 70,000") << 70000 << 1 << 4 << 30000 << true;
         QTest::newRow("ids from 2^20") << 10 << 2 << 5 << 1 << true;
@@ -178,7 +188,8 @@ private Q_SLOTS:
         switch (stacksKind) {
         case 0: stacks = {{1, 2, 3}, {100, 1}}; break;
         case 1: stacks = {{65535, 1}, {2}}; break;    // the largest id of 2 bytes
-        case 2: stacks = {{65536, 1}, {2}}; break;
+        case 2: stacks = {{65536, 1}, {2}}; break;   // the largest index of 2 bytes
+        case 6: stacks = {{65537, 1}, {2}}; break;
         case 3: {   // 300 ids in one packed field, the 281st above 65,535: past the part decoded on the stack
             std::vector<uint64_t> deep;
             for (int k = 0; k < 300; ++k)
@@ -291,6 +302,75 @@ private Q_SLOTS:
         sameTable(*tableA, *tableB);
         sameTable(*FlatTable::compute(treeA), *tableB);   // the table from the tree, another road
         QCOMPARE(tableA->total(), narrow->total(0));
+    }
+
+    void locationIdsBecomeIndexes_data()
+    {
+        // The locations' ids in file order, the samples' ids (one sample each), and the indexes they must become.
+        // The entries are read as the ids less one and are the indexes already when the ids are 1..N; otherwise
+        // they go back to the ids and are looked up, id 65,536 (an entry of 65,535 in 2 bytes) included.
+        QTest::addColumn<std::vector<uint64_t>>("locationIds");
+        QTest::addColumn<std::vector<uint64_t>>("sampleIds");
+        QTest::addColumn<std::vector<uint32_t>>("indexes");
+        QTest::newRow("1..3") << std::vector<uint64_t>{1, 2, 3} << std::vector<uint64_t>{3, 1, 2}
+                              << std::vector<uint32_t>{2, 0, 1};
+        QTest::newRow("2..4") << std::vector<uint64_t>{2, 3, 4} << std::vector<uint64_t>{4, 2, 3}
+                              << std::vector<uint32_t>{2, 0, 1};
+        QTest::newRow("3, 1, 2") << std::vector<uint64_t>{3, 1, 2} << std::vector<uint64_t>{3, 1, 2}
+                                 << std::vector<uint32_t>{0, 1, 2};
+        QTest::newRow("1 and 65,536") << std::vector<uint64_t>{1, 65536} << std::vector<uint64_t>{65536, 1, 65536}
+                                      << std::vector<uint32_t>{1, 0, 1};
+        QTest::newRow("1 and 65,537") << std::vector<uint64_t>{65537, 1} << std::vector<uint64_t>{1, 65537}
+                                      << std::vector<uint32_t>{1, 0};
+        // The last id in 31 bits, and the first past them.
+        const uint64_t top = (uint64_t(1) << 31) - 1, big = uint64_t(1) << 31;
+        QTest::newRow("1 and 2^31 - 1") << std::vector<uint64_t>{1, top} << std::vector<uint64_t>{1, top}
+                                        << std::vector<uint32_t>{0, 1};
+        QTest::newRow("1 and 2^31") << std::vector<uint64_t>{big, 1} << std::vector<uint64_t>{1, big}
+                                    << std::vector<uint32_t>{1, 0};
+    }
+
+    void locationIdsBecomeIndexes()
+    {
+        QFETCH(std::vector<uint64_t>, locationIds);
+        QFETCH(std::vector<uint64_t>, sampleIds);
+        QFETCH(std::vector<uint32_t>, indexes);
+        pb::Profile p;
+        for (const char *s : {"", "samples", "count", "f"})
+            p.add_string_table(s);
+        p.add_sample_type()->set_type(1);
+        p.mutable_sample_type(0)->set_unit(2);
+        p.add_function()->set_id(1);
+        p.mutable_function(0)->set_name(3);
+        for (uint64_t id : locationIds) {
+            pb::Location *l = p.add_location();
+            l->set_id(id);
+            l->add_line()->set_function_id(1);
+        }
+        for (uint64_t id : sampleIds) {
+            pb::Sample *s = p.add_sample();
+            s->add_location_id(id);
+            s->add_value(1);
+        }
+        const std::string bytes = p.SerializeAsString();
+        for (size_t block : {size_t(1), size_t(64 * 1024)}) {
+            const auto read = readInBlocks(bytes, block);
+            QCOMPARE(read->sampleLocations.toVector(), indexes);
+            for (size_t i = 0; i < indexes.size(); ++i)
+                QCOMPARE(read->locations[indexes[i]].id, sampleIds[i]);
+        }
+        // One id past the locations, or 0, is still reported as the id it is.
+        for (uint64_t bad : {uint64_t(0), *std::max_element(locationIds.begin(), locationIds.end()) + 1}) {
+            pb::Profile q = p;
+            q.mutable_sample(0)->set_location_id(0, bad);
+            try {
+                readPprof(q.SerializeAsString(), "bad");
+                QFAIL("read a sample with a location id that does not exist");
+            } catch (const ProfileError &e) {
+                QCOMPARE(std::string(e.what()), "bad: malformed profile: sample 1 refers to location id " +
+                                                         std::to_string(bad) + ", which does not exist");
+            }
+        }
     }
 };
 

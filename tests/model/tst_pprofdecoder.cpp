@@ -7,7 +7,6 @@
 #include "pprof/PprofDecoder.h"
 #include "pprof/PprofReader.h"
 #include "pprof/SampleWire.h"
-#include "pprof/ShortVarints.h"
 #include "PprofCrossCheck.h"
 #include "profile.pb.h"
 #include "ProfileFactory.h"
@@ -99,13 +98,9 @@ private Q_SLOTS:
     void firstProblemInFileOrder_data();
     void firstProblemInFileOrder();
     void droppedLabelsLeaveTheRestAlike();
-    void locationIdsBecomeIndexes_data();
-    void locationIdsBecomeIndexes();
     void handWrittenSamplesAgree_data();
     void handWrittenSamplesAgree();
     void handWrittenSamplesAgreeMutated();
-    void shortIdsReadAsOneByOne();
-    void shortIdsInSamplesAgree();
 };
 
 void tst_PprofDecoder::blockSizesDoNotMatter_data()
@@ -517,74 +512,6 @@ void tst_PprofDecoder::droppedLabelsLeaveTheRestAlike()
     }
 }
 
-void tst_PprofDecoder::locationIdsBecomeIndexes_data()
-{
-    // The locations' ids in file order, the samples' ids (one sample each), and the indexes they must become.
-    // The entries are read as the ids less one and are the indexes already when the ids are 1..N; otherwise
-    // they go back to the ids and are looked up, id 65,536 (an entry of 65,535 in 2 bytes) included.
-    QTest::addColumn<std::vector<uint64_t>>("locationIds");
-    QTest::addColumn<std::vector<uint64_t>>("sampleIds");
-    QTest::addColumn<std::vector<uint32_t>>("indexes");
-    QTest::newRow("1..3") << std::vector<uint64_t>{1, 2, 3} << std::vector<uint64_t>{3, 1, 2}
-                          << std::vector<uint32_t>{2, 0, 1};
-    QTest::newRow("2..4") << std::vector<uint64_t>{2, 3, 4} << std::vector<uint64_t>{4, 2, 3}
-                          << std::vector<uint32_t>{2, 0, 1};
-    QTest::newRow("3, 1, 2") << std::vector<uint64_t>{3, 1, 2} << std::vector<uint64_t>{3, 1, 2}
-                             << std::vector<uint32_t>{0, 1, 2};
-    QTest::newRow("1 and 65,536") << std::vector<uint64_t>{1, 65536} << std::vector<uint64_t>{65536, 1, 65536}
-                                  << std::vector<uint32_t>{1, 0, 1};
-    QTest::newRow("1 and 65,537") << std::vector<uint64_t>{65537, 1} << std::vector<uint64_t>{1, 65537}
-                                  << std::vector<uint32_t>{1, 0};
-    const uint64_t top = (uint64_t(1) << 31) - 1, big = uint64_t(1) << 31;   // the last id in 31 bits, the first past
-    QTest::newRow("1 and 2^31 - 1") << std::vector<uint64_t>{1, top} << std::vector<uint64_t>{1, top}
-                                    << std::vector<uint32_t>{0, 1};
-    QTest::newRow("1 and 2^31") << std::vector<uint64_t>{big, 1} << std::vector<uint64_t>{1, big}
-                                << std::vector<uint32_t>{1, 0};
-}
-
-void tst_PprofDecoder::locationIdsBecomeIndexes()
-{
-    QFETCH(std::vector<uint64_t>, locationIds);
-    QFETCH(std::vector<uint64_t>, sampleIds);
-    QFETCH(std::vector<uint32_t>, indexes);
-    pb::Profile p;
-    for (const char *s : {"", "samples", "count", "f"})
-        p.add_string_table(s);
-    p.add_sample_type()->set_type(1);
-    p.mutable_sample_type(0)->set_unit(2);
-    p.add_function()->set_id(1);
-    p.mutable_function(0)->set_name(3);
-    for (uint64_t id : locationIds) {
-        pb::Location *l = p.add_location();
-        l->set_id(id);
-        l->add_line()->set_function_id(1);
-    }
-    for (uint64_t id : sampleIds) {
-        pb::Sample *s = p.add_sample();
-        s->add_location_id(id);
-        s->add_value(1);
-    }
-    const std::string bytes = p.SerializeAsString();
-    for (size_t block : {size_t(1), size_t(64 * 1024)}) {
-        const auto read = readInBlocks(bytes, block);
-        QCOMPARE(read->sampleLocations.toVector(), indexes);
-        for (size_t i = 0; i < indexes.size(); ++i)
-            QCOMPARE(read->locations[indexes[i]].id, sampleIds[i]);
-    }
-    // One id past the locations, or 0, is still reported as the id it is.
-    for (uint64_t bad : {uint64_t(0), *std::max_element(locationIds.begin(), locationIds.end()) + 1}) {
-        pb::Profile q = p;
-        q.mutable_sample(0)->set_location_id(0, bad);
-        try {
-            readPprof(q.SerializeAsString(), "bad");
-            QFAIL("read a sample with a location id that does not exist");
-        } catch (const ProfileError &e) {
-            QCOMPARE(std::string(e.what()), "bad: malformed profile: sample 1 refers to location id " +
-                                                     std::to_string(bad) + ", which does not exist");
-        }
-    }
-}
-
 void tst_PprofDecoder::handWrittenSamplesAgree_data()
 {
     // One Sample message each, and whether the hand-written decoder (pprof/SampleWire.h) takes it itself; the
@@ -706,108 +633,6 @@ void tst_PprofDecoder::handWrittenSamplesAgreeMutated()
         (wire::decodeSample(b, b + m.size(), {l, v, lb, largest}, shape) ? taken : left)++;
     }
     QVERIFY2(taken > 5000 && left > 2000, qPrintable(QStringLiteral("%1 taken, %2 left").arg(taken).arg(left)));
-}
-
-// A random location id: mostly one or two bytes, now and then three to five, or 0.
-uint64_t randomId(std::mt19937 &rng)
-{
-    const uint32_t kind = rng() % 100;
-    if (kind < 55)
-        return 1 + rng() % 127;
-    if (kind < 93)
-        return 128 + rng() % (16384 - 128);
-    if (kind < 97)
-        return 16384 + rng() % (1u << 21);
-    if (kind < 99)
-        return (uint64_t(1) << 28) + rng() % (1u << 30);
-    return 0;
-}
-
-void tst_PprofDecoder::shortIdsReadAsOneByOne()
-{
-    // The eight-bytes-at-a-time decoder against the varints read one by one: what it takes is exactly the
-    // varints from the start, less one; it stops only where the next window holds a longer varint or a 0, or
-    // where too few bytes, readable bytes or room are left; the largest is that of what it took.
-    if (!wire::detail::haveShortIds())
-        QSKIP("this CPU has no SSSE3: the location ids are read one by one");
-    std::mt19937 rng(44);
-    uint64_t taken = 0, stoppedEarly = 0;
-    for (int round = 0; round < 20000; ++round) {
-        Wire w;
-        const int count = int(rng() % 80);
-        const int rare = round % 4 == 0 ? 1 : 0;   // a quarter of the rounds with longer ids and zeros
-        for (int i = 0; i < count; ++i)
-            w.varint(rare ? randomId(rng) : (rng() % 2 ? 1 + rng() % 127 : 128 + rng() % (16384 - 128)));
-        std::string bytes = w.bytes + std::string(16, '\xff');   // readable, never taken
-        const auto *begin = reinterpret_cast<const uint8_t *>(bytes.data());
-        const uint8_t *end = begin + w.bytes.size();
-        const size_t room = 8 + rng() % 100;
-        const uint8_t *readable = rng() % 8 == 0 ? end + rng() % 17 : begin + bytes.size();
-        std::vector<uint16_t> out(room + 8, 0xabcd);
-        uint32_t largest = 7;
-        const uint8_t *q = begin;
-        const size_t n = wire::detail::shortIdsLessOne(q, end, readable, out.data(), room, largest);
-        QVERIFY(n <= room);
-        uint32_t high = 7;
-        const uint8_t *r = begin;
-        for (size_t k = 0; k < n; ++k) {
-            uint64_t v;
-            r = wire::varint(r, end, v);
-            QVERIFY(r != nullptr && v >= 1 && v < 16384);
-            QCOMPARE(uint64_t(out[k]), v - 1);
-            high = std::max(high, uint32_t(v - 1));
-        }
-        QCOMPARE(q, r);
-        QCOMPARE(largest, high);
-        taken += n;
-        // Where it stopped with eight bytes, sixteen readable ones and room for eight left, the eight bytes from
-        // there (or the byte before them) hold a varint of three bytes or more, or a 0.
-        if (end - q >= 9 && readable - q >= 17 && room - n >= 8) {
-            ++stoppedEarly;
-            bool longOrZero = false;
-            for (const uint8_t *s = q; s < q + 9 && s < end;) {
-                uint64_t v;
-                const uint8_t *t = wire::varint(s, end, v);
-                longOrZero |= t == nullptr || t - s > 2 || v == 0;
-                if (!t)
-                    break;
-                s = t;
-            }
-            QVERIFY2(longOrZero, qPrintable(QStringLiteral("round %1 stopped at byte %2 of %3")
-                                                .arg(round).arg(q - begin).arg(end - begin)));
-        }
-    }
-    QVERIFY2(taken > 300000 && stoppedEarly > 1000, qPrintable(QStringLiteral("%1 taken, %2 stopped early")
-                                                                   .arg(taken).arg(stoppedEarly)));
-}
-
-void tst_PprofDecoder::shortIdsInSamplesAgree()
-{
-    // Whole samples with such ids (up to 600, past the decoder's local buffer of 256), some values and a label:
-    // the hand-written decoder, its ids taken eight bytes at a time and one by one, against libprotobuf.
-    std::mt19937 rng(45);
-    int taken = 0;
-    for (int round = 0; round < 4000; ++round) {
-        pb::Sample s;
-        const int count = round % 10 == 0 ? int(rng() % 600) : int(rng() % 60);
-        for (int i = 0; i < count; ++i)
-            s.add_location_id(round % 3 == 0 ? randomId(rng) : 1 + rng() % 3000);
-        s.add_value(int64_t(rng() % 1000));
-        if (round % 2)
-            s.add_label()->set_key(int64_t(rng() % 10));
-        const std::string bytes = s.SerializeAsString();
-        const std::string mismatch = fuzz::crossCheckSampleWire(bytes);
-        QVERIFY2(mismatch.empty(),
-                 qPrintable(QStringLiteral("round %1: ").arg(round) + QString::fromStdString(mismatch)));
-        LocationIndexes l;
-        std::vector<int64_t> v;
-        std::vector<Label> lb;
-        uint32_t largest = 0;
-        wire::SampleShape shape;
-        const auto *b = reinterpret_cast<const uint8_t *>(bytes.data());
-        taken += wire::decodeSample(b, b + bytes.size(), {l, v, lb, largest}, shape);
-    }
-    QVERIFY2(taken > 2500, qPrintable(QStringLiteral("%1 taken").arg(taken)));
 }
 
 QTEST_GUILESS_MAIN(tst_PprofDecoder)
