@@ -3,6 +3,7 @@
 #include "ModuleFinder.h"
 #include "WindowFiles.h"
 #include "WindowHandoff.h"
+#include "io/HelperThread.h"
 #include "io/Prefault.h"
 #include "names/NameOptions.h"
 #include "tree/StagedTree.h"
@@ -24,6 +25,9 @@ int runWindowProgram(int argc, char **argv)
         module.empty() || noDisplayNamed() ? std::nullopt : windowFilesOf(argc, argv);
     if (window) {
         windowHeap(size_t(256) << 20);   // before the reading threads (io/Prefault.h)
+        // The threads the read starts (the job's submitter, the inflating thread, the prefaulter), made before
+        // the module's load, which would hold up their making (io/HelperThread.h).
+        makeSpareHelperThreads(3);
         ReadOptions options = NameOptions().appliedTo({});   // a tab's defaults (ui/document/PaneReading.cpp)
         if (window->maxReadBytes)
             options.maxDecompressedBytes = *window->maxReadBytes;

@@ -11,7 +11,13 @@
 namespace qflame {
 
 // A std::thread running `body`, placed first on a CPU other than the caller's when the caller may use another
-// one. Throws std::system_error as std::thread does.
+// one: one of the spare threads, while there is one, or a new one. Throws std::system_error as std::thread does.
 std::thread startHelperThread(std::function<void()> body);
+
+// Makes `count` threads now, parked until startHelperThread hands each a body (those never handed one end with
+// the program). glibc makes a new thread's TLS under a lock that loading a library (dlopen) holds: the window
+// loads its module for 20-30 ms while the profile is read, and the reading helpers started meanwhile (the
+// inflating thread, the prefaulter) waited for the load, one CPU idle (22 ms of r64's first paint, perf sched).
+void makeSpareHelperThreads(int count);
 
 }   // namespace qflame

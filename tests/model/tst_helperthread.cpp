@@ -5,12 +5,14 @@
 #include "io/BesideThread.h"
 #include "io/HelperThread.h"
 
+#include <QFile>
 #include <QTest>
 
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <pthread.h>
@@ -147,6 +149,51 @@ private Q_SLOTS:
 #if HAVE_AFFINITY
         const cpu_set_t callerCpus = ownCpus();
         QVERIFY(CPU_EQUAL(&made, &callerCpus));
+#endif
+    }
+
+    // Spare threads are made at once and taken, in place of new ones, by the next helpers: no thread is made
+    // then (/proc/self/status counts them), each body runs once, with exactly the caller's CPUs; once the spares
+    // are gone, helpers are new threads again, and every one ends when joined.
+    void spareThreadsAreTakenFirst()
+    {
+#if HAVE_AFFINITY
+        const auto threads = [] {
+            QFile status(QStringLiteral("/proc/self/status"));
+            if (!status.open(QIODevice::ReadOnly))
+                return -1;
+            for (const QByteArray &line : status.readAll().split('\n'))
+                if (line.startsWith("Threads:"))
+                    return line.mid(8).trimmed().toInt();
+            return -1;
+        };
+        const int before = threads();
+        QVERIFY(before > 0);
+        makeSpareHelperThreads(2);
+        QCOMPARE(threads(), before + 2);
+        const cpu_set_t caller = ownCpus();
+        std::atomic<bool> release{false};
+        std::atomic<int> runs{0};
+        cpu_set_t seen[3];
+        std::vector<std::thread> helpers;
+        for (int i = 0; i < 3; ++i) {
+            helpers.push_back(startHelperThread([&, i] {
+                seen[i] = ownCpus();
+                ++runs;
+                while (!release.load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }));
+            QCOMPARE(threads(), before + 2 + (i == 2 ? 1 : 0));   // the third is a new thread
+        }
+        release = true;
+        for (std::thread &t : helpers)
+            t.join();
+        QCOMPARE(runs.load(), 3);
+        for (const cpu_set_t &cpus : seen)
+            QVERIFY(CPU_EQUAL(&cpus, &caller));
+        QCOMPARE(threads(), before);
+#else
+        QSKIP("no /proc/self/status or CPU affinity on this platform");
 #endif
     }
 
