@@ -99,10 +99,18 @@ bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep
     T buf[kLocal];
     size_t n = 0;
     const uint8_t *q = p;
+    // After a bulk take that stopped early (a long varint or a 0 within its first 16), the rest of the field goes
+    // one by one: where long ids are common (pprof__large.cpu: 23,354 locations, a third of its ids of three
+    // bytes), a take before each of them cost more than it saved (2.0 -> 2.6 ms for its 499,787 ids).
+    bool tryBulk = true;
     while (q < end && n < kLocal) {
-        n += bulk(q, end, buf + n, kLocal - n);
-        if (q == end || n == kLocal)
-            break;
+        if (tryBulk) {
+            const size_t got = bulk(q, end, buf + n, kLocal - n);
+            n += got;
+            tryBulk = got >= 16;
+            if (q == end || n == kLocal)
+                break;
+        }
         uint64_t v;
         if (*q < 0x80) {
             v = *q++;
