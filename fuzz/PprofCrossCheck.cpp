@@ -231,6 +231,17 @@ std::string crossCheckSampleWire(std::string_view bytes)
     return {};
 }
 
+bool sampleWireTakes(std::string_view bytes)
+{
+    LocationIndexes locations;
+    std::vector<int64_t> values;
+    std::vector<Label> labels;
+    uint32_t largest = 0;
+    wire::SampleShape shape;
+    const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
+    return wire::decodeSample(p, p + bytes.size(), {locations, values, labels, largest}, shape);
+}
+
 std::string crossCheckMetadataWire(std::string_view bytes)
 {
     if (bytes.size() > size_t(INT_MAX))

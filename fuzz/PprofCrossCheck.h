@@ -15,6 +15,8 @@ std::string crossCheckPprof(std::string_view raw);
 // The hand-written Sample decoder (pprof/SampleWire.h) on `bytes` taken as one Sample message, against
 // libprotobuf's parse of it: whatever the hand-written one takes, libprotobuf must take and read alike.
 std::string crossCheckSampleWire(std::string_view bytes);
+// Whether the hand-written Sample decoder takes `bytes` (false: it leaves them to libprotobuf).
+bool sampleWireTakes(std::string_view bytes);
 
 // The same for the hand-written Function and Location decoders (pprof/MetadataWire.h), `bytes` taken as one
 // message of each.

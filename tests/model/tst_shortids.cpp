@@ -116,13 +116,7 @@ private Q_SLOTS:
             const std::string mismatch = fuzz::crossCheckSampleWire(bytes);
             QVERIFY2(mismatch.empty(),
                      qPrintable(QStringLiteral("round %1: ").arg(round) + QString::fromStdString(mismatch)));
-            LocationIndexes l;
-            std::vector<int64_t> v;
-            std::vector<Label> lb;
-            uint32_t largest = 0;
-            wire::SampleShape shape;
-            const auto *b = reinterpret_cast<const uint8_t *>(bytes.data());
-            taken += wire::decodeSample(b, b + bytes.size(), {l, v, lb, largest}, shape);
+            taken += fuzz::sampleWireTakes(bytes);
         }
         QVERIFY2(taken > 2500, qPrintable(QStringLiteral("%1 taken").arg(taken)));
     }
