@@ -108,6 +108,7 @@ std::thread startHelperThread(std::function<void()> body)
 {
 #if QFLAME_PLACE_THREADS
     cpu_set_t allowed;
+    CPU_ZERO(&allowed);   // copied below even where it could not be read
     const int here = sched_getcpu();
     const bool placed = here >= 0 && here < CPU_SETSIZE && sched_getaffinity(0, sizeof allowed, &allowed) == 0;
     cpu_set_t others = allowed;
