@@ -75,7 +75,12 @@ void releasePages(const void *begin, size_t bytes)
 {
 #if defined(__linux__)
     static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-    const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
+#ifdef MADV_HUGEPAGE
+    const uintptr_t start = uintptr_t(2) << 20;   // no huge page is split (Prefault.h)
+#else
+    const uintptr_t start = page;
+#endif
+    const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + start - 1) & ~(start - 1);
     const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(page - 1);
     if (to > from)
         madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);   // a hint: failing costs memory only
