@@ -169,7 +169,7 @@ void tst_Prefault::releasingSplitsNoHugePage()
     QCOMPARE(resident(kHuge, bytes), size_t(0));
     QCOMPARE(at[kHuge - 1], char(1));   // kept
     QCOMPARE(at[kHuge], char(0));       // given back: zeros when read again
-    // Given back from a boundary itself, the next page on.
+    // Given back from a 2 MiB boundary itself: all of it, from there on.
     std::fill(at + kHuge, at + bytes, char(1));
     releasePages(at + kHuge, bytes - kHuge);
     QCOMPARE(resident(kHuge, bytes), size_t(0));
