@@ -32,7 +32,7 @@ bool populateForWrite(const void *begin, size_t bytes);
 // huge page made resident. Reading it again gives zeros, writing it costs a fresh page. Where huge pages may be
 // (adviseHugePages), from the first 2 MiB boundary in the range on: giving back the end of a huge page splits it,
 // and on this project's VM every page of the arrays was then slower to reach once more, not only the split one's
-// (the first pass over r64's sample values after the read, 18 MB: 1.2 ms -> 5-7.5 ms; `qflame top` on
+// (the first pass over r64's sample values after the read, 18 MB: 1.2 ms -> 5-8 ms; `qflame top` on
 // pprof__large.cpu 21 -> 27 ms). At most 2 MiB less a page stays resident. Does nothing elsewhere than on Linux.
 void releasePages(const void *begin, size_t bytes);
 
