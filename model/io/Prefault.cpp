@@ -49,12 +49,14 @@ uintptr_t pageSize() { return 4096; }
 bool populate(uintptr_t, uintptr_t) { return false; }
 #endif
 
+// The huge pages adviseHugePages asks for, and the unit releasePages gives back from.
+[[maybe_unused]] constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+
 }   // namespace
 
 void adviseHugePages(const void *begin, size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
     const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + kHuge - 1) & ~(kHuge - 1);
     const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(kHuge - 1);
     if (to > from)
@@ -75,12 +77,8 @@ void releasePages(const void *begin, size_t bytes)
 {
 #if defined(__linux__)
     static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-#ifdef MADV_HUGEPAGE
-    const uintptr_t start = uintptr_t(2) << 20;   // no huge page is split (Prefault.h)
-#else
-    const uintptr_t start = page;
-#endif
-    const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + start - 1) & ~(start - 1);
+    // From a 2 MiB boundary: no huge page is split (Prefault.h). Without huge pages a little less goes back.
+    const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + kHuge - 1) & ~(kHuge - 1);
     const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(page - 1);
     if (to > from)
         madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);   // a hint: failing costs memory only

@@ -29,8 +29,8 @@ bool populateForWrite(const void *begin, size_t bytes);
 
 // Gives the whole pages of [begin, begin + bytes) back to the kernel (madvise MADV_DONTNEED): memory nothing
 // holds any more, such as the capacity of an array past its end once it is complete, that the prefaulter or a
-// huge page made resident. Reading it again gives zeros, writing it costs a fresh page. Where huge pages may be
-// (adviseHugePages), from the first 2 MiB boundary in the range on: giving back the end of a huge page splits it,
+// huge page made resident. Reading it again gives zeros, writing it costs a fresh page. From the first 2 MiB
+// boundary in the range on (adviseHugePages' huge pages): giving back the end of a huge page splits it,
 // and on this project's VM every page of the arrays was then slower to reach once more, not only the split one's
 // (the first pass over r64's sample values after the read, 18 MB: 1.2 ms -> 5-8 ms; `qflame top` on
 // pprof__large.cpu 21 -> 27 ms). At most 2 MiB less a page stays resident. Does nothing elsewhere than on Linux.
