@@ -98,6 +98,9 @@ void hugePageHeap(size_t bytes)
     // in the heap. Both are malloc's documented settings (mallopt(3)).
     if (bytes > size_t(INT_MAX) || !mallopt(M_TRIM_THRESHOLD, int(bytes)) || !mallopt(M_TOP_PAD, int(bytes)))
         return;
+    // Every thread in this heap: glibc gives each new thread that allocates an arena of its own otherwise, mapped
+    // apart from the heap in 4 KiB pages (Prefault.h).
+    mallopt(M_ARENA_MAX, 1);
     // Blocks below the mmap threshold come from the heap's top; the first one that the top cannot hold makes
     // malloc grow the heap by it plus the pad. Freed at once, they leave a top of `bytes`, untouched.
     const void *const before = sbrk(0);
@@ -132,8 +135,7 @@ void windowHeap(size_t bytes)
 #if defined(__linux__) && defined(__GLIBC__)
     if (const char *off = getenv("QFLAME_HEAP_4K"); off && *off == '1')   // as hugePageHeap
         return;
-    mallopt(M_ARENA_MAX, 1);
-    hugePageHeap(bytes);
+    hugePageHeap(bytes);   // with its one arena
     g_heapUntrimmed = true;
 #else
     (void)bytes;

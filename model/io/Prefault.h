@@ -40,17 +40,20 @@ void releasePages(const void *begin, size_t bytes);
 // pages on it, so that what a short-lived process allocates there (a profile's metadata, its sample arrays, the
 // tables built from them) costs one page fault per 2 MiB instead of one per 4 KiB. glibc's own switch for this
 // (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) can only be set in the environment before the process starts. Only
-// address space is reserved: untouched pages cost no memory. Call it first thing in main, before any thread;
-// only where glibc's malloc is the allocator (elsewhere it does nothing). QFLAME_HEAP_4K=1 in the environment turns
-// it off, to measure what it buys (bench/floor-notes.md).
+// address space is reserved: untouched pages cost no memory. Every thread allocates there (one arena, mallopt's
+// M_ARENA_MAX): glibc would give each new thread an arena of its own, mapped apart in 4 KiB pages, and the zstd
+// reader's window (2 MiB, made on the inflating thread at its first block) took some 700 page faults there:
+// `qflame top` on r64.pb.zst 0.105 -> 0.097 s (bench/floor-notes.md, session 34). Call it first thing in main,
+// before any thread; only where glibc's malloc is the allocator (elsewhere it does nothing). QFLAME_HEAP_4K=1 in
+// the environment turns it off, to measure what it buys (bench/floor-notes.md).
 void hugePageHeap(size_t bytes);
 
-// The window's heap while it opens its first files: hugePageHeap, and one arena for every thread (mallopt's
-// M_ARENA_MAX), so that the reading threads, the first look's and the GUI thread all allocate from that heap and
-// reuse what the others freed. With glibc's arena a thread, the first look's threads took their memory fresh
-// from their own arenas, in 4 KiB pages: r64's first paint 244 -> 207 ms (median of 15 runs each, taking turns,
-// on this project's VM, where a fresh page costs 17-22 us). Call it first thing in main, before any thread, and
-// only where files are read at once: the job that reads them (LoadJob.cpp) calls usualHeapTrimming when it ends.
+// The window's heap while it opens its first files: hugePageHeap, with its one arena for every thread, so that
+// the reading threads, the first look's and the GUI thread all allocate from that heap and reuse what the others
+// freed. With glibc's arena a thread, the first look's threads took their memory fresh from their own arenas, in
+// 4 KiB pages: r64's first paint 244 -> 207 ms (median of 15 runs each, taking turns, on this project's VM, where
+// a fresh page costs 17-22 us). Call it first thing in main, before any thread, and only where files are read at
+// once: the job that reads them (LoadJob.cpp) calls usualHeapTrimming when it ends.
 void windowHeap(size_t bytes);
 // Gives the heap back malloc's usual trimming once the first files are open (after windowHeap, the first call
 // only; nothing otherwise), so that a tab closed later gives its memory back (issue #23).
