@@ -26,7 +26,7 @@ private Q_SLOTS:
 
 namespace {
 
-const char *g_heapBefore = nullptr;   // the heap's end before windowHeap
+const char *g_heapBefore = nullptr;   // the heap's end before windowHeap (or hugePageHeap)
 bool g_verbHeap = false;              // hugePageHeap alone (--verb-heap), as the verbs' programs set it
 
 const char *heapEnd()
