@@ -127,7 +127,7 @@ std::shared_ptr<const Profile> generate(int seconds, int threads)
             if (threadOf.size() <= sample)
                 threadOf.resize(size_t(sample) + 1, 0);
             threadOf[sample] = uint32_t(i);
-            ++profile->values[sample];
+            profile->values.setWidening(sample, profile->values[sample] + 1);
             t.sample.push_back(sample);
             t.delta.push_back(uint32_t(now - previous));
             previous = now;

@@ -159,7 +159,7 @@ std::string crossCheckPprof(std::string_view raw)
 std::string crossCheckSampleWire(std::string_view bytes)
 {
     LocationIndexes locations{7};   // something before, which must stay as it was
-    std::vector<int64_t> values{-1};
+    SampleValues values{-1};
     std::vector<Label> labels{Label{1, 2, 3, 4}};
     uint32_t largest = 0;
     wire::SampleShape shape;
@@ -172,7 +172,7 @@ std::string crossCheckSampleWire(std::string_view bytes)
         wire::decodeSample(p, p + bytes.size(), {locations, values, labels, largest}, shape, p + padded.size());
     {
         LocationIndexes oneLocations{7};
-        std::vector<int64_t> oneValues{-1};
+        SampleValues oneValues{-1};
         std::vector<Label> oneLabels{Label{1, 2, 3, 4}};
         uint32_t oneLargest = 0;
         wire::SampleShape oneShape;
@@ -181,7 +181,7 @@ std::string crossCheckSampleWire(std::string_view bytes)
         if (oneMine != mine)
             return std::string("the location ids taken eight bytes at a time make the decoder ") +
                    (mine ? "take" : "refuse") + " a sample it " + (oneMine ? "takes" : "refuses") + " one by one";
-        if (mine && (!(oneLocations == locations) || oneValues != values || oneLargest != largest))
+        if (mine && (!(oneLocations == locations) || !(oneValues == values) || oneLargest != largest))
             return "the location ids taken eight bytes at a time read otherwise than one by one";
     }
     if (!mine)
@@ -234,7 +234,7 @@ std::string crossCheckSampleWire(std::string_view bytes)
 bool sampleWireTakes(std::string_view bytes)
 {
     LocationIndexes locations;
-    std::vector<int64_t> values;
+    SampleValues values;
     std::vector<Label> labels;
     uint32_t largest = 0;
     wire::SampleShape shape;

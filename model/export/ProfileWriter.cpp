@@ -166,7 +166,8 @@ std::string encodePprof(const Profile &p)
         pb::Sample *o = out.add_sample();
         for (uint64_t k = p.sampleLocBegin[s]; k < p.sampleLocBegin[s + 1]; ++k)
             o->add_location_id(p.locations[p.sampleLocations[k]].id);
-        o->mutable_value()->Add(p.values.begin() + ptrdiff_t(s * nTypes), p.values.begin() + ptrdiff_t((s + 1) * nTypes));
+        for (size_t t = 0; t < nTypes; ++t)
+            o->add_value(p.value(s, t));
         for (const Label &lb : p.sampleLabels(s)) {
             pb::Label *o2 = o->add_label();
             o2->set_key(lb.key);

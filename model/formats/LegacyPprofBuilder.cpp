@@ -439,7 +439,7 @@ std::shared_ptr<const Profile> Builder::build(const std::string &sourceName)
         const Label bytes{bytesKey, 0, m_bytes[s], 0};
         labelSets.setSampleSet(s, m_bytes[s] == INT64_MIN ? 0 : labelSets.intern({&bytes, 1}));
     }
-    p.values = std::move(m_values);
+    p.values = SampleValues(m_values);
     p.sourceName = sourceName;
     return std::shared_ptr<const Profile>(std::move(m_out));
 }

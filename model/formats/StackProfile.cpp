@@ -89,7 +89,7 @@ uint64_t StackProfileBuilder::storedBytes() const
 {
     const Profile &p = *m_out;
     return heldBytes(p.strings) + heldBytes(p.functions) + heldBytes(p.lines) + heldBytes(p.locations) +
-           p.sampleLocations.heldBytes() + heldBytes(p.sampleLocBegin) + heldBytes(p.values) +
+           p.sampleLocations.heldBytes() + heldBytes(p.sampleLocBegin) + p.values.heldBytes() +
            heldBytes(p.comments) + m_strings.bytes() + m_locations.bytes() + m_sampleOf.bytes() + heldBytes(m_stack);
 }
 
@@ -230,7 +230,7 @@ void StackProfileBuilder::appendSample(const uint32_t *indexes, size_t count, co
         checkMemory(4 * (p.sampleLocations.size() + count));
     p.sampleLocations.append(indexes, indexes + count);
     p.sampleLocBegin.push_back(p.sampleLocations.size());
-    p.values.insert(p.values.end(), values, values + m_typeCount);
+    p.values.append(values, values + m_typeCount);
     checkMemory();
 }
 
@@ -280,9 +280,10 @@ uint32_t StackProfileBuilder::addCurrentStack(const int64_t *values)
 void StackProfileBuilder::addValues(uint32_t sample, const int64_t *values)
 {
     // Sums wrap like go tool pprof's instead of overflowing (hostile input can hold huge values).
-    int64_t *sum = m_out->values.data() + size_t(sample) * m_typeCount;
+    SampleValues &sums = m_out->values;
+    const size_t first = size_t(sample) * m_typeCount;
     for (size_t i = 0; i < m_typeCount; ++i)
-        sum[i] = wrappingAdd(sum[i], values[i]);
+        sums.setWidening(first + i, wrappingAdd(sums[first + i], values[i]));
 }
 
 std::shared_ptr<const Profile> StackProfileBuilder::build(const std::string &sourceName)

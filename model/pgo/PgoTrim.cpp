@@ -156,12 +156,12 @@ std::shared_ptr<Profile> trimForPgo(const std::vector<std::shared_ptr<const Prof
                 if (caller != kNone)
                     out.sampleLocations.push_back(caller);
                 out.sampleLocBegin.push_back(out.sampleLocations.size());
-                out.values.resize(out.values.size() + nTypes, 0);
+                out.values.resize(out.values.size() + nTypes);
             }
             for (size_t k = 0; k < nTypes; ++k)
                 if (typeIndex[k] >= 0) {
-                    int64_t &v = out.values[it->second * nTypes + k];
-                    v = wrappingAdd(v, p.value(s, size_t(typeIndex[k])));
+                    const size_t at = it->second * nTypes + k;
+                    out.values.setWidening(at, wrappingAdd(out.values[at], p.value(s, size_t(typeIndex[k]))));
                 }
         }
     }

@@ -125,7 +125,7 @@ public:
         if (m_reserved)
             for (const Prefaulter::Range &r :
                  {m_out.sampleLocations.visitVector([](auto &v) { return Prefaulter::unwritten(v); }),
-                  Prefaulter::unwritten(m_out.values),
+                  m_out.values.visitVector([](auto &v) { return Prefaulter::unwritten(v); }),
                   Prefaulter::unwritten(m_out.sampleLocBegin), Prefaulter::unwritten(m_out.sampleLabelSet)})
                 releasePages(r.begin, r.bytes);
     }
@@ -188,7 +188,7 @@ private:
         return p.strings.bytes() + p.mappings.size() * sizeof(Mapping) + p.functions.size() * sizeof(Function) +
                p.lines.size() * (sizeof(Line) + 8) + p.locations.size() * (sizeof(Location) + 8) +
                p.sampleLocations.size() * p.sampleLocations.entryBytes() + p.sampleLocBegin.size() * 16 +
-               p.values.size() * 8 + p.labels.size() * sizeof(Label) + p.labelSetBegin.size() * 8 +
+               p.values.size() * p.values.entryBytes() + p.labels.size() * sizeof(Label) + p.labelSetBegin.size() * 8 +
                p.sampleLabelSet.size() * 4 + m_labelSets.heldBytes() + m_bigIds.size() * 8 + m_skips.size() * 16;
     }
     void checkMemory(const CodedInputStream &in) const
@@ -419,7 +419,7 @@ private:
                 m_bigIds.push_back(id);
             }
         }
-        m_out.values.insert(m_out.values.end(), s.value().begin(), s.value().end());
+        m_out.values.append(s.value().begin(), s.value().end());
     }
 
     // The sample's labels, appended from `from` on: their set's number (LabelSets.h), or, when the labels are
@@ -474,8 +474,8 @@ private:
         // Paced by the input read: the reservation rests on the size the input announces.
         const Prefaulter::Pace pace{&m_read, m_sizeHint, kPrefaultLead};
         // The label sets are few; a sample's number of its set is reserved where the first samples had labels.
-        std::vector<Prefaulter::Range> ranges{m_out.sampleLocations.visitVector(reserve), reserve(m_out.values),
-                                              reserve(m_out.sampleLocBegin)};
+        std::vector<Prefaulter::Range> ranges{m_out.sampleLocations.visitVector(reserve),
+                                              m_out.values.visitVector(reserve), reserve(m_out.sampleLocBegin)};
         if (!m_out.sampleLabelSet.empty())
             ranges.push_back(reserve(m_out.sampleLabelSet));
         m_prefaulter.start(ranges, &pace);

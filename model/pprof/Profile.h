@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pprof/LocationIndexes.h"
+#include "pprof/SampleValues.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -141,7 +142,7 @@ struct Profile {
     // sampleLabelSet[i].
     LocationIndexes sampleLocations;         // indexes into locations, 2 or 4 bytes each
     std::vector<uint64_t> sampleLocBegin;    // size sampleCount()+1
-    std::vector<int64_t> values;
+    SampleValues values;                     // 4 or 8 bytes each (SampleValues.h)
 
     // Labels, each distinct set of them once: samples share few sets (r64's 743,343 samples have 134, where a
     // copy per sample took 24 MB). Set k is labels[labelSetBegin[k] .. labelSetBegin[k+1]), in the order of its

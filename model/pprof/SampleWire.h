@@ -66,7 +66,7 @@ inline bool varintFields(const uint8_t *p, const uint8_t *end, Set set)
 // read on the critical path). Ids 1 to 2^31 - 1 are taken; 0 and the ones past are left to libprotobuf.
 struct SampleArrays {
     LocationIndexes &locations;         // ids less one
-    std::vector<int64_t> &values;
+    SampleValues &values;               // 4 bytes each until one does not fit (SampleValues.h)
     std::vector<Label> &labels;         // indexes below 2^32 - 1; others are left to libprotobuf
     uint32_t &largestLocation;          // at least every entry appended to `locations` (refused samples' too)
 };
@@ -197,10 +197,25 @@ inline bool packedLocations(const uint8_t *p, const uint8_t *end, const uint8_t 
     return fits;
 }
 
-inline constexpr auto value = [](uint64_t v, int64_t &t) {
-    t = int64_t(v);
-    return true;
-};
+// A packed value field onto the values: the first that does not fit 4 bytes makes every value 8.
+inline bool packedValues(const uint8_t *p, const uint8_t *end, SampleValues &values)
+{
+    const size_t before = values.size();
+    const auto decode = [&](auto &v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        return packed(p, end, v, [](uint64_t x, T &t) {
+            t = T(int64_t(x));
+            return std::is_same_v<T, int64_t> || SampleValues::fits(int64_t(x));
+        });
+    };
+    bool fits = values.visitVector(decode);
+    if (!fits && !values.isWide()) {
+        values.resize(before);   // not mine, or a value past 4 bytes: tried again 8 bytes wide
+        values.widen();
+        fits = values.visitVector(decode);
+    }
+    return fits;
+}
 
 inline bool label(const uint8_t *p, const uint8_t *end, Label &l)
 {
@@ -252,7 +267,7 @@ inline bool decodeSample(const uint8_t *p, const uint8_t *end, SampleArrays a, S
                 return notMine();
             p = q + v;
             const bool ok = tag == 0x0a   ? detail::packedLocations(q, p, readable, a.locations, a.largestLocation)
-                            : tag == 0x12 ? detail::packed(q, p, a.values, detail::value)
+                            : tag == 0x12 ? detail::packedValues(q, p, a.values)
                                           : (a.labels.emplace_back(), detail::label(q, p, a.labels.back()));
             if (!ok)
                 return notMine();

@@ -217,7 +217,7 @@ std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profi
         events.setSampleThread(uint32_t(s), t.threadOf(uint32_t(s)));
         p.sampleLocations.append(in.sampleLocations, in.sampleLocBegin[s], in.sampleLocBegin[s + 1]);
         p.sampleLocBegin.push_back(p.sampleLocations.size());
-        p.values.insert(p.values.end(), sums.begin() + int64_t(s * types), sums.begin() + int64_t((s + 1) * types));
+        p.values.append(sums.begin() + int64_t(s * types), sums.begin() + int64_t((s + 1) * types));
     }
     // The ranges' part of the recording, which starts at the first event and lasts the file's duration.
     const int64_t end = std::max(t.spanNanos, in.durationNanos);

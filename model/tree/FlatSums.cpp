@@ -83,7 +83,7 @@ struct FlatPass {
         // pass or of the profile, so with members the compiler reloaded the arrays' pointers and the sample's
         // number at every entry (r64: 21 million of them).
         const LocationFrames *const locs = locations.data();
-        const int64_t *const values = p.values.data();
+        const SampleValues::View values = p.values.view();
         const size_t types = p.sampleTypes.size();
         FrameSums *const frameSums = sums.data();
         uint32_t no = sampleNo;

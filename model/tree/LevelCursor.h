@@ -197,14 +197,17 @@ public:
     explicit StackStarts(const Cursors &cursors) : m_cursors(&cursors), m_size(uint32_t(cursors.size())) {}
     // Samples of profile `p` (source 0), value `type`: every sample is a stack but those whose value is zero.
     StackStarts(const Profile &p, size_t type, bool inverted)
-        : m_size(uint32_t(p.sampleCount())), m_values(p.values.data() + type), m_stride(p.sampleTypes.size()),
+        : m_size(uint32_t(p.sampleCount())), m_values(p.values.view()), m_type(type), m_stride(p.sampleTypes.size()),
           m_locBegin(p.sampleLocBegin.data()), m_inverted(inverted)
     {
     }
 
     uint32_t size() const { return m_size; }
     // The value of stack i (zero: none), without making its cursor.
-    int64_t valueOf(uint32_t i) const { return m_cursors ? (*m_cursors)[i].value : m_values[size_t(i) * m_stride]; }
+    int64_t valueOf(uint32_t i) const
+    {
+        return m_cursors ? (*m_cursors)[i].value : m_values[size_t(i) * m_stride + m_type];
+    }
     // Stack i at its start, as appendCursors makes its cursor; false when sample i is none (value zero).
     bool at(uint32_t i, Cursor &c) const
     {
@@ -212,7 +215,7 @@ public:
             c = (*m_cursors)[i];
             return true;
         }
-        const int64_t v = m_values[size_t(i) * m_stride];
+        const int64_t v = m_values[size_t(i) * m_stride + m_type];
         const uint32_t begin = uint32_t(m_locBegin[i]), end = uint32_t(m_locBegin[i + 1]);
         c.value = v;
         c.locPos = m_inverted ? begin : end;
@@ -227,8 +230,8 @@ public:
 private:
     const Cursors *m_cursors = nullptr;
     uint32_t m_size = 0;
-    const int64_t *m_values = nullptr;
-    size_t m_stride = 0;
+    SampleValues::View m_values;
+    size_t m_type = 0, m_stride = 0;
     const uint64_t *m_locBegin = nullptr;
     bool m_inverted = false;
 };

@@ -188,9 +188,9 @@ CursorTotals LevelBuild::totalsInPlace() const
     const Profile &p = *m_profiles.front();
     CursorTotals totals;
     const size_t stride = p.sampleTypes.size();
-    const int64_t *values = p.values.data() + m_typeIndex;
+    const SampleValues::View values = p.values.view();
     for (size_t s = 0; s < p.sampleCount(); ++s) {
-        const int64_t v = values[s * stride];
+        const int64_t v = values[s * stride + m_typeIndex];
         if (v == 0)
             continue;
         ++totals.kept;

@@ -1,9 +1,11 @@
-// LocationIndexes (pprof/LocationIndexes.h): a profile's sample locations take 2 bytes each while every index
-// fits, 4 from the first that does not. The decoder keeps them so whatever the file's ids, and every walk that
-// reads them by width (the top table's sums, the tree builds, the first look) gives the same result for both.
+// LocationIndexes and SampleValues (pprof/NarrowOrWide.h): a profile's sample locations take 2 bytes each while
+// every index fits, 4 from the first that does not; its values 4 bytes while every one fits, 8 from the first that
+// does not. The decoder keeps them so whatever the file holds, and every walk that reads them by width (the top
+// table's sums, the tree builds, the first look) gives the same result for both.
 #include "formats/ProfileInput.h"
 #include "io/InflatingStream.h"
 #include "pprof/LocationIndexes.h"
+#include "pprof/SampleValues.h"
 #include "pprof/PprofReader.h"
 #include "PprofCrossCheck.h"
 #include "PprofMaker.h"
@@ -14,6 +16,7 @@
 
 #include <QTest>
 
+#include <climits>
 #include <functional>
 
 using namespace qflame;
@@ -59,6 +62,25 @@ std::string profileBytes(int locations, const std::function<uint64_t(int)> &idOf
         }
     }
     return p.SerializeAsString();
+}
+
+// The bytes of a Profile field holding one Sample of one location (id below 128) whose values are written one at
+// a time (unpacked), which libprotobuf's writer never does but a reader must take. Shorter than 128 bytes, its
+// length takes one byte.
+std::string unpackedSample(uint64_t location, const std::vector<int64_t> &values)
+{
+    std::string sample = "\x08" + std::string(1, char(location));
+    for (int64_t v : values) {
+        sample += '\x10';
+        for (uint64_t u = uint64_t(v);; u >>= 7) {
+            if (u < 0x80) {
+                sample += char(u);
+                break;
+            }
+            sample += char((u & 0x7f) | 0x80);
+        }
+    }
+    return std::string("\x12") + char(sample.size()) + sample;
 }
 
 void sameTree(const CallTree &a, const CallTree &b)
@@ -146,6 +168,128 @@ private Q_SLOTS:
         wide.append(narrow, 3, 4);
         QVERIFY(wide == narrow);
         QCOMPARE(LocationIndexes(std::vector<uint32_t>{1, 70000}).toVector(), (std::vector<uint32_t>{1, 70000}));
+    }
+
+    void narrowValuesUntilOneNeedsMore()
+    {
+        SampleValues v;
+        v.push_back(INT32_MAX);
+        v.push_back(INT32_MIN);
+        v.push_back(-1);
+        QVERIFY(!v.isWide());
+        QCOMPARE(v.entryBytes(), size_t(4));
+        QCOMPARE(v[1], int64_t(INT32_MIN));
+        v.push_back(int64_t(INT32_MAX) + 1);
+        QVERIFY(v.isWide());
+        QCOMPARE(v.entryBytes(), size_t(8));
+        QCOMPARE(v.toVector(), (std::vector<int64_t>{INT32_MAX, INT32_MIN, -1, int64_t(INT32_MAX) + 1}));
+
+        SampleValues below{1, 2};
+        below.push_back(int64_t(INT32_MIN) - 1);
+        QVERIFY(below.isWide());
+        QCOMPARE(below.view()[2], int64_t(INT32_MIN) - 1);
+
+        // Sums written back in place (the folded formats' repeated stacks, PGO's trimmed samples).
+        SampleValues sums{1, 2};
+        sums.setWidening(0, 5);
+        QVERIFY(!sums.isWide());
+        sums.setWidening(1, int64_t(1) << 40);
+        QVERIFY(sums.isWide());
+        QCOMPARE(sums.toVector(), (std::vector<int64_t>{5, int64_t(1) << 40}));
+
+        const std::vector<int64_t> more{-3, -(int64_t(1) << 33)};
+        SampleValues appended{7};
+        appended.append(more.begin(), more.begin() + 1);
+        QVERIFY(!appended.isWide());
+        appended.append(more.begin() + 1, more.end());
+        QVERIFY(appended.isWide());
+        QCOMPARE(appended.toVector(), (std::vector<int64_t>{7, -3, -(int64_t(1) << 33)}));
+        SampleValues narrow{7, -3};
+        QVERIFY(!(narrow == appended));
+        narrow.push_back(-(int64_t(1) << 33));
+        QVERIFY(narrow == appended);
+    }
+
+    // Values as the decoder keeps them: 4 bytes while every one fits, 8 bytes from the first that does not, packed
+    // or one at a time, before or after the arrays are reserved for the rest of the file (its first 4,096 samples),
+    // every value as libprotobuf reads it.
+    void decoderKeepsTheWidthTheValuesNeed_data()
+    {
+        QTest::addColumn<std::vector<int64_t>>("big");   // the values of the one sample that differs
+        QTest::addColumn<int>("at");                     // its place among 10,000 samples of values {3, 1000}
+        QTest::addColumn<bool>("unpacked");
+        QTest::addColumn<bool>("wide");
+        const int64_t past = int64_t(INT32_MAX) + 1;
+        QTest::newRow("the largest and smallest of 4 bytes") << std::vector<int64_t>{INT32_MAX, INT32_MIN} << 5000
+                                                             << false << false;
+        QTest::newRow("2^31, packed, first") << std::vector<int64_t>{1, past} << 0 << false << true;
+        QTest::newRow("2^31, packed, after the reservation") << std::vector<int64_t>{1, past} << 9000 << false
+                                                             << true;
+        QTest::newRow("below -2^31, packed") << std::vector<int64_t>{int64_t(INT32_MIN) - 1, 2} << 6000 << false
+                                             << true;
+        QTest::newRow("-1, one at a time") << std::vector<int64_t>{-1, 5} << 100 << true << false;
+        QTest::newRow("2^40, one at a time") << std::vector<int64_t>{7, int64_t(1) << 40} << 7000 << true << true;
+        QTest::newRow("INT64_MIN, one at a time") << std::vector<int64_t>{INT64_MIN, 0} << 9999 << true << true;
+    }
+    void decoderKeepsTheWidthTheValuesNeed()
+    {
+        QFETCH(std::vector<int64_t>, big);
+        QFETCH(int, at);
+        QFETCH(bool, unpacked);
+        QFETCH(bool, wide);
+        constexpr int kSamples = 10000;
+        test::PprofMaker m({{"objects", "count"}, {"space", "bytes"}});
+        const uint64_t leaf = m.at("leaf");
+        std::string raw = m.proto().SerializeAsString();   // the metadata, then the samples
+        pb::Profile samples;
+        const auto addSamples = [&](int from, int to) {
+            samples.clear_sample();
+            for (int i = from; i < to; ++i) {
+                pb::Sample *sample = samples.add_sample();
+                sample->add_location_id(leaf);
+                for (int64_t v : i == at ? big : std::vector<int64_t>{3, 1000})
+                    sample->add_value(v);
+            }
+            raw += samples.SerializeAsString();
+        };
+        if (unpacked) {
+            addSamples(0, at);
+            raw += unpackedSample(leaf, big);
+            addSamples(at + 1, kSamples);
+        } else {
+            addSamples(0, kSamples);
+        }
+        const std::string mismatch = fuzz::crossCheckPprof(raw);
+        QVERIFY2(mismatch.empty(), mismatch.c_str());
+        const auto read = readPprof(raw, "raw");
+        QCOMPARE(read->sampleCount(), size_t(kSamples));
+        QCOMPARE(read->values.isWide(), wide);
+        for (int i = 0; i < kSamples; ++i) {
+            const std::vector<int64_t> want = i == at ? big : std::vector<int64_t>{3, 1000};
+            if (read->value(size_t(i), 0) != want[0] || read->value(size_t(i), 1) != want[1])
+                QFAIL(qPrintable(QStringLiteral("sample %1 has other values").arg(i + 1)));
+        }
+        QCOMPARE(read->total(0), int64_t(3) * (kSamples - 1) + big[0]);
+    }
+
+    // Sums past 4 bytes of values that each fit: in 8 bytes, in the total and in a folded profile's repeated
+    // stacks, whose values are added in place.
+    void sumsOfNarrowValuesAreWide()
+    {
+        test::PprofMaker m;
+        for (int i = 0; i < 3; ++i)
+            m.stack("main;work", INT32_MAX);
+        const auto read = m.profile();
+        QVERIFY(!read->values.isWide());
+        QCOMPARE(read->total(0), int64_t(3) * INT32_MAX);
+        const auto table = FlatTable::compute({read}, 0, BuildOptions{});
+        QCOMPARE(table->rows().front().flat, int64_t(3) * INT32_MAX);
+
+        const auto folded = readProfile("main;work 2000000000\nmain;work 2000000000\nmain 1\n", "folded");
+        QCOMPARE(folded->sampleCount(), size_t(2));
+        QVERIFY(folded->values.isWide());
+        QCOMPARE(folded->value(0, 0), int64_t(4000000000));
+        QCOMPARE(folded->value(1, 0), int64_t(1));
     }
 
     // The decoder against libprotobuf's whole-message parse (fuzz/PprofCrossCheck.h) sample by sample, and the
@@ -237,8 +381,8 @@ private Q_SLOTS:
         }
     }
 
-    // The same trees, first looks and top tables from a profile read with 2-byte locations and from a copy of it
-    // made 4 bytes wide. 60,000 samples: the top table's sums run in two halves.
+    // The same trees, first looks and top tables from a profile read with 2-byte locations and 4-byte values and
+    // from a copy of it made 4 and 8 bytes wide. 60,000 samples: the top table's sums run in two halves.
     void walksReadBothWidthsAlike_data()
     {
         QTest::addColumn<bool>("inverted");
@@ -280,10 +424,13 @@ private Q_SLOTS:
         }
         const auto narrow = m.profile();
         QVERIFY(!narrow->sampleLocations.isWide());
+        QVERIFY(!narrow->values.isWide());
         auto wideCopy = std::make_shared<Profile>(*narrow);
         wideCopy->sampleLocations.widen();
-        QVERIFY(wideCopy->sampleLocations.isWide());
+        wideCopy->values.widen();
+        QVERIFY(wideCopy->sampleLocations.isWide() && wideCopy->values.isWide());
         QVERIFY(wideCopy->sampleLocations == narrow->sampleLocations);
+        QVERIFY(wideCopy->values == narrow->values);
         const std::vector<std::shared_ptr<const Profile>> a{narrow}, b{wideCopy};
 
         BuildOptions options;

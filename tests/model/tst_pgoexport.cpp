@@ -168,7 +168,7 @@ void tst_PgoExport::trimKeepsWhatTheCompilerReads()
     QCOMPARE(typesOf(*t), (std::vector<std::pair<std::string, std::string>>{{"samples", "count"},
                                                                              {"cpu", "nanoseconds"}}));
     QCOMPARE(t->sampleCount(), size_t(4));
-    QCOMPARE(t->values, (std::vector<int64_t>{3, 30, 4, 40, 5, 50, 0, 60}));
+    QCOMPARE(t->values.toVector(), (std::vector<int64_t>{3, 30, 4, 40, 5, 50, 0, 60}));
     // Locations leaf first: (L4, L3), (L3, L2), (L4), (L2, L1), each interned once: L4 L3 L2 L1 as met.
     QCOMPARE(t->sampleLocations.toVector(), (std::vector<uint32_t>{0, 1, 1, 2, 0, 2, 3}));
     QCOMPARE(t->sampleLocBegin, (std::vector<uint64_t>{0, 2, 4, 5, 7}));
@@ -212,7 +212,7 @@ void tst_PgoExport::trimMergesFiles()
     const Profiles both{one.profile("one"), two.profile("two")};
     const auto t = trimForPgo(both);
     QCOMPARE(t->sampleCount(), size_t(1));
-    QCOMPARE(t->values, (std::vector<int64_t>{9, 90}));   // in the first file's order of types
+    QCOMPARE(t->values.toVector(), (std::vector<int64_t>{9, 90}));   // in the first file's order of types
     QCOMPARE(t->locations.size(), size_t(2));
     QCOMPARE(t->functions.size(), size_t(2));
     QCOMPARE(t->timeNanos, int64_t(50));                   // the earliest

@@ -184,7 +184,7 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
             QCOMPARE(p->locations[1].id, big);
             QCOMPARE(p->sampleLocations.toVector(), (std::vector<uint32_t>{0, 1, 0}));
             QCOMPARE(p->sampleLocBegin, (std::vector<uint64_t>{0, 2, 3}));
-            QCOMPARE(p->values, (std::vector<int64_t>{10, 32}));
+            QCOMPARE(p->values.toVector(), (std::vector<int64_t>{10, 32}));
             QCOMPARE(p->sampleLabelSet, (std::vector<uint32_t>{0, 1}));
             QCOMPARE(p->labelSetBegin, (std::vector<uint64_t>{0, 0, 1}));
             QCOMPARE(p->labels.size(), size_t(1));
@@ -587,7 +587,7 @@ void tst_PprofDecoder::handWrittenSamplesAgree()
     QFETCH(QByteArray, sample);
     QFETCH(bool, handWritten);
     LocationIndexes locations{7};
-    std::vector<int64_t> values{1};
+    SampleValues values{1};
     std::vector<Label> labels;
     uint32_t largest = 0;
     wire::SampleShape shape;

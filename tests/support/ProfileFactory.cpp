@@ -182,7 +182,7 @@ std::vector<Profile> splitProfile(const Profile &profile, size_t parts, uint32_t
     for (Profile &p : out) {
         p.durationNanos = profile.durationNanos / int64_t(parts);
         p.timeNanos = profile.timeNanos + p.durationNanos * int64_t(&p - out.data());
-        std::fill(p.values.begin(), p.values.end(), 0);
+        p.values = SampleValues(std::vector<int64_t>(p.values.size(), 0));
     }
     for (size_t s = 0; s < profile.sampleCount(); ++s) {
         const int64_t count = profile.value(s, size_t(countType));
@@ -191,7 +191,7 @@ std::vector<Profile> splitProfile(const Profile &profile, size_t parts, uint32_t
             ++dealt[part(random)];
         for (size_t o = 0; o < parts; ++o)
             for (size_t t = 0; t < types; ++t)
-                out[o].values[s * types + t] = count > 0 ? profile.value(s, t) / count * dealt[o] : 0;
+                out[o].values.setWidening(s * types + t, count > 0 ? profile.value(s, t) / count * dealt[o] : 0);
     }
     return out;
 }
