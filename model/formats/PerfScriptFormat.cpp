@@ -178,14 +178,13 @@ public:
         if (types > m_options.maxSampleTypes)
             throw ProfileError(m_source + ": " + std::to_string(m_events.size()) + " events: more than the maxSampleTypes limit of " +
                                std::to_string(m_options.maxSampleTypes) + " sample types");
-        std::vector<int64_t> values(m_samples.size() * types, 0);
+        m_p.values.resize(m_samples.size() * types);
         for (size_t i = 0; i < m_samples.size(); ++i) {
             const uint32_t e = m_samples[i].event;
-            values[i * types + size_t(countColumn[e])] = m_samples[i].count;
+            m_p.values.setWidening(i * types + size_t(countColumn[e]), m_samples[i].count);
             if (periodColumn[e] >= 0)
-                values[i * types + size_t(periodColumn[e])] = m_samples[i].period;
+                m_p.values.setWidening(i * types + size_t(periodColumn[e]), m_samples[i].period);
         }
-        m_p.values = SampleValues(values);
         // Each record's time, its period its own weight in the period types (time/Timeline.h); none when a
         // record has no time.
         std::vector<uint8_t> weighted(types, 0);
