@@ -51,7 +51,7 @@ public:
         rootFirst.push_back("leaf_" + std::to_string(leaf));
         for (auto it = rootFirst.rbegin(); it != rootFirst.rend(); ++it)
             m_p.sampleLocations.push_back(location(*it));
-        m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
+        m_p.sampleLocBegin.push_back(locationPosition(m_p.sampleLocations.size()));
         m_p.values.push_back(0);
         const uint32_t s = uint32_t(m_p.values.size() - 1);
         m_samples[key] = s;

@@ -435,7 +435,7 @@ std::shared_ptr<const Profile> Builder::build(const std::string &sourceName)
     for (size_t s = 0; s + 1 < m_begin.size(); ++s) {
         for (uint64_t i = m_begin[s]; i < m_begin[s + 1]; ++i)
             p.sampleLocations.push_back(newIndex[m_locs[i]]);
-        p.sampleLocBegin.push_back(p.sampleLocations.size());
+        p.sampleLocBegin.push_back(locationPosition(p.sampleLocations.size()));
         const Label bytes{bytesKey, 0, m_bytes[s], 0};
         labelSets.setSampleSet(s, m_bytes[s] == INT64_MIN ? 0 : labelSets.intern({&bytes, 1}));
     }

@@ -123,7 +123,7 @@ public:
             m_p.labels.push_back(Label{m_tidKey, 0, tid, 0});
         m_labelSets.setSampleSet(m_p.sampleCount(), m_labelSets.closeAppended(labels));
         m_p.sampleLocations.append(m_stack.begin(), m_stack.end());
-        m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
+        m_p.sampleLocBegin.push_back(locationPosition(m_p.sampleLocations.size()));
     }
 
     // What is stored so far, with the hash tables' nodes, against the budget of ReadOptions::memoryPerInputByte.
@@ -131,7 +131,7 @@ public:
     {
         const uint64_t stored = m_p.strings.bytes() + 4 * (m_p.sampleLocations.size() + m_stack.capacity()) +
                                 sizeof(Frame) * m_frames.capacity() + 48 * m_inlineLocations.size() +
-                                8 * m_p.sampleLocBegin.size() +
+                                4 * m_p.sampleLocBegin.size() +
                                 24 * m_p.labels.size() + 8 * m_p.labelSetBegin.size() +
                                 4 * m_p.sampleLabelSet.size() + m_labelSets.heldBytes() +
                                 (sizeof(Location) + sizeof(Line) + 48) * m_p.locations.size() +

@@ -229,7 +229,7 @@ void StackProfileBuilder::appendSample(const uint32_t *indexes, size_t count, co
     if (p.sampleLocations.size() + count > p.sampleLocations.capacity())
         checkMemory(4 * (p.sampleLocations.size() + count));
     p.sampleLocations.append(indexes, indexes + count);
-    p.sampleLocBegin.push_back(p.sampleLocations.size());
+    p.sampleLocBegin.push_back(locationPosition(p.sampleLocations.size()));
     p.values.append(values, values + m_typeCount);
     checkMemory();
 }

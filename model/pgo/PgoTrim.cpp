@@ -155,7 +155,7 @@ std::shared_ptr<Profile> trimForPgo(const std::vector<std::shared_ptr<const Prof
                 out.sampleLocations.push_back(leaf);
                 if (caller != kNone)
                     out.sampleLocations.push_back(caller);
-                out.sampleLocBegin.push_back(out.sampleLocations.size());
+                out.sampleLocBegin.push_back(locationPosition(out.sampleLocations.size()));
                 out.values.resize(out.values.size() + nTypes);
             }
             for (size_t k = 0; k < nTypes; ++k)

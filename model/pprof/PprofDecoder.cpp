@@ -118,7 +118,7 @@ public:
     void endSamples()
     {
         m_prefaulter.stop();
-        m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
+        m_out.sampleLocBegin.push_back(locationPosition(m_out.sampleLocations.size()));
         // The arrays were reserved 5 % past the announced size and faulted in ahead of the parse, on huge pages:
         // what lies past their ends is resident for nothing (up to 8 MiB of input ahead, and the rest of each
         // last 2 MiB page). Given back before the tables are built on top of them, it is not in the peak.
@@ -187,7 +187,7 @@ private:
         const Profile &p = m_out;
         return p.strings.bytes() + p.mappings.size() * sizeof(Mapping) + p.functions.size() * sizeof(Function) +
                p.lines.size() * (sizeof(Line) + 8) + p.locations.size() * (sizeof(Location) + 8) +
-               p.sampleLocations.size() * p.sampleLocations.entryBytes() + p.sampleLocBegin.size() * 16 +
+               p.sampleLocations.size() * p.sampleLocations.entryBytes() + p.sampleLocBegin.size() * 4 +
                p.values.size() * p.values.entryBytes() + p.labels.size() * sizeof(Label) + p.labelSetBegin.size() * 8 +
                p.sampleLabelSet.size() * 4 + m_labelSets.heldBytes() + m_bigIds.size() * 8 + m_skips.size() * 16;
     }
@@ -361,7 +361,7 @@ private:
         }
         beforeSample(in);
         m_labelSets.setSampleSet(m_out.sampleLocBegin.size(), labelSet);
-        m_out.sampleLocBegin.push_back(locations);
+        m_out.sampleLocBegin.push_back(locationPosition(locations));
         return true;
     }
 
@@ -409,7 +409,7 @@ private:
         for (const auto &l : s.label())
             m_out.labels.push_back(Label{index(l.key()), index(l.str()), l.num(), index(l.num_unit())});
         m_labelSets.setSampleSet(m_out.sampleLocBegin.size(), closeLabels(labels));
-        m_out.sampleLocBegin.push_back(m_out.sampleLocations.size());
+        m_out.sampleLocBegin.push_back(locationPosition(m_out.sampleLocations.size()));
         for (uint64_t id : s.location_id()) {   // less one, as the hand-written decoder keeps them
             if (id - 1 < kBigId - 1) {
                 m_out.sampleLocations.push_back(uint32_t(id - 1));

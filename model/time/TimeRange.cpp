@@ -216,7 +216,7 @@ std::shared_ptr<const Profile> profileInRanges(const std::shared_ptr<const Profi
         labelSets.setSampleSet(p.sampleCount(), labelSets.intern(in.sampleLabels(s)));
         events.setSampleThread(uint32_t(s), t.threadOf(uint32_t(s)));
         p.sampleLocations.append(in.sampleLocations, in.sampleLocBegin[s], in.sampleLocBegin[s + 1]);
-        p.sampleLocBegin.push_back(p.sampleLocations.size());
+        p.sampleLocBegin.push_back(locationPosition(p.sampleLocations.size()));
         p.values.append(sums.begin() + int64_t(s * types), sums.begin() + int64_t((s + 1) * types));
     }
     // The ranges' part of the recording, which starts at the first event and lasts the file's duration.

@@ -98,11 +98,11 @@ std::shared_ptr<const Profile> withLabelFrames(const Profile &in, const std::vec
         return loc;
     };
     LocationIndexes sampleLocations;
-    std::vector<uint64_t> sampleLocBegin;
+    std::vector<uint32_t> sampleLocBegin;
     sampleLocations.reserve(in.sampleLocations.size() + in.sampleCount() * (rootKeys.size() + leafKeys.size()));
     sampleLocBegin.reserve(in.sampleLocBegin.size());
     for (size_t s = 0; s < in.sampleCount(); ++s) {
-        sampleLocBegin.push_back(sampleLocations.size());
+        sampleLocBegin.push_back(locationPosition(sampleLocations.size()));
         // Leaf first, as stored: the last leaf key is innermost, then the others, the stack, and the root keys
         // from the last to the first, which ends outermost.
         for (size_t k = leafKeys.size(); k-- > 0;)
@@ -111,7 +111,7 @@ std::shared_ptr<const Profile> withLabelFrames(const Profile &in, const std::vec
         for (size_t k = rootKeys.size(); k-- > 0;)
             sampleLocations.push_back(frame(rootFrames[k], s, rootKeys[k]));
     }
-    sampleLocBegin.push_back(sampleLocations.size());
+    sampleLocBegin.push_back(locationPosition(sampleLocations.size()));
     if (in.sampleCount() == 0)
         sampleLocBegin = in.sampleLocBegin;
     p.sampleLocations = std::move(sampleLocations);

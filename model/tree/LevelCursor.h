@@ -216,7 +216,7 @@ public:
             return true;
         }
         const int64_t v = m_values[size_t(i) * m_stride + m_type];
-        const uint32_t begin = uint32_t(m_locBegin[i]), end = uint32_t(m_locBegin[i + 1]);
+        const uint32_t begin = m_locBegin[i], end = m_locBegin[i + 1];
         c.value = v;
         c.locPos = m_inverted ? begin : end;
         c.locStop = m_inverted ? end : begin;
@@ -232,7 +232,7 @@ private:
     uint32_t m_size = 0;
     SampleValues::View m_values;
     size_t m_type = 0, m_stride = 0;
-    const uint64_t *m_locBegin = nullptr;
+    const uint32_t *m_locBegin = nullptr;
     bool m_inverted = false;
 };
 

@@ -64,7 +64,7 @@ public:
     void sample(std::initializer_list<uint32_t> leafFirst, int64_t value, std::initializer_list<L> labels = {})
     {
         m_p.sampleLocations.append(leafFirst.begin(), leafFirst.end());
-        m_p.sampleLocBegin.push_back(m_p.sampleLocations.size());
+        m_p.sampleLocBegin.push_back(locationPosition(m_p.sampleLocations.size()));
         m_p.values.push_back(value);
         const size_t from = m_p.labels.size();
         for (const L &l : labels)

@@ -14,7 +14,7 @@ void addSample(Profile &p, LabelSetTable &sets, std::initializer_list<Label> lab
     const size_t from = p.labels.size();
     p.labels.insert(p.labels.end(), labels);
     sets.setSampleSet(p.sampleCount(), sets.closeAppended(from));
-    p.sampleLocBegin.push_back(p.sampleLocations.size());
+    p.sampleLocBegin.push_back(locationPosition(p.sampleLocations.size()));
 }
 
 Profile emptyProfile()

@@ -113,6 +113,20 @@ class tst_LocationIndexes : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Where each sample's locations begin is kept in 32 bits (Profile::sampleLocBegin): a position past that
+    // throws instead of wrapping to the start of the array.
+    void samplePositionsIn32Bits()
+    {
+        QCOMPARE(locationPosition(0), 0u);
+        QCOMPARE(locationPosition(UINT32_MAX), uint32_t(UINT32_MAX));
+        QVERIFY_THROWS_EXCEPTION(std::length_error, locationPosition(size_t(UINT32_MAX) + 1));
+        test::PprofMaker m;
+        m.stack("main;work", 1);
+        m.stack("main", 2);
+        m.stack("main;work;leaf", 3);
+        QCOMPARE(m.profile()->sampleLocBegin, (std::vector<uint32_t>{0, 2, 3, 6}));
+    }
+
     void narrowUntilAnEntryNeedsMore()
     {
         LocationIndexes ids;

@@ -171,7 +171,7 @@ void tst_PgoExport::trimKeepsWhatTheCompilerReads()
     QCOMPARE(t->values.toVector(), (std::vector<int64_t>{3, 30, 4, 40, 5, 50, 0, 60}));
     // Locations leaf first: (L4, L3), (L3, L2), (L4), (L2, L1), each interned once: L4 L3 L2 L1 as met.
     QCOMPARE(t->sampleLocations.toVector(), (std::vector<uint32_t>{0, 1, 1, 2, 0, 2, 3}));
-    QCOMPARE(t->sampleLocBegin, (std::vector<uint64_t>{0, 2, 4, 5, 7}));
+    QCOMPARE(t->sampleLocBegin, (std::vector<uint32_t>{0, 2, 4, 5, 7}));
     QCOMPARE(t->locations.size(), size_t(4));
     QCOMPARE(t->locations[1].address, uint64_t(0x3));
     QCOMPARE(t->locations[1].lineCount, 2u);   // the inline line of c in b stays

@@ -183,7 +183,7 @@ void tst_PprofDecoder::readsAnyFieldOrderAndEncoding()
             QCOMPARE(p->locations[0].id, uint64_t(5));
             QCOMPARE(p->locations[1].id, big);
             QCOMPARE(p->sampleLocations.toVector(), (std::vector<uint32_t>{0, 1, 0}));
-            QCOMPARE(p->sampleLocBegin, (std::vector<uint64_t>{0, 2, 3}));
+            QCOMPARE(p->sampleLocBegin, (std::vector<uint32_t>{0, 2, 3}));
             QCOMPARE(p->values.toVector(), (std::vector<int64_t>{10, 32}));
             QCOMPARE(p->sampleLabelSet, (std::vector<uint32_t>{0, 1}));
             QCOMPARE(p->labelSetBegin, (std::vector<uint64_t>{0, 0, 1}));
