@@ -76,6 +76,7 @@ private Q_SLOTS:
     void outputThatCannotBeWritten();
     void headlessProgramLeavesTheGuiToQflameGui();
     void otherVerbsRunInTheModuleOrInQflameGui();
+    void gzipWithoutIsal();
     void phasesTracedOnRequest();
 };
 
@@ -527,6 +528,27 @@ void tst_Cli::otherVerbsRunInTheModuleOrInQflameGui()
     QCOMPARE(top.code, 0);
     QCOMPARE(top.out, QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
     QVERIFY2(top.err.contains("qflame starts") && !top.err.contains("module starts"), top.err.constData());
+}
+
+void tst_Cli::gzipWithoutIsal()
+{
+    // `qflame` loads ISA-L when it first inflates gzip: where it cannot be loaded, a gzip profile is one line and
+    // exit 2 (as a corrupt one), and every other input reads as before.
+    if (!QFLAME_WITH_ISAL)
+        QSKIP("built without ISA-L (QFLAME_WITH_ISAL=OFF): zlib inflates gzip");
+    const qflame::test::RunSetup withoutIsal{{}, {}, {{QStringLiteral("LD_PRELOAD"), QStringLiteral(QFLAME_NO_ISAL_PRELOAD)}}};
+    const QString gz = data("gen__baseline.cpu.pb.gz");
+    const Run gzip = qflame::test::runQflameWith({QStringLiteral("top"), gz}, withoutIsal);
+    QCOMPARE(gzip.code, 2);
+    QCOMPARE(gzip.out, QByteArray());
+    QCOMPARE(gzip.err, "qflame: " + gz.toUtf8() +
+                           ": gzip: cannot load ISA-L, the gzip library (libisal.so.2: cannot open shared object file: "
+                           "No such file or directory)\n");
+    const Run zstd = qflame::test::runQflameWith({QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--limit"),
+                                                  QStringLiteral("1"), data("gen__baseline.cpu.pb.zst")},
+                                                 withoutIsal);
+    QCOMPARE(zstd.code, 0);
+    QCOMPARE(zstd.out, QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
 }
 
 void tst_Cli::phasesTracedOnRequest()
