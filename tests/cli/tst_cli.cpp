@@ -536,7 +536,8 @@ void tst_Cli::gzipWithoutIsal()
     // exit 2 (as a corrupt one), and every other input reads as before.
     if (!QFLAME_WITH_ISAL)
         QSKIP("built without ISA-L (QFLAME_WITH_ISAL=OFF): zlib inflates gzip");
-    const qflame::test::RunSetup withoutIsal{{}, {}, {{QStringLiteral("LD_PRELOAD"), QStringLiteral(QFLAME_NO_ISAL_PRELOAD)}}};
+    const qflame::test::RunSetup withoutIsal{
+        {}, {}, {{QStringLiteral("LD_PRELOAD"), QStringLiteral(QFLAME_NO_ISAL_PRELOAD)}}};
     const QString gz = data("gen__baseline.cpu.pb.gz");
     const Run gzip = qflame::test::runQflameWith({QStringLiteral("top"), gz}, withoutIsal);
     QCOMPARE(gzip.code, 2);
@@ -544,9 +545,9 @@ void tst_Cli::gzipWithoutIsal()
     QCOMPARE(gzip.err, "qflame: " + gz.toUtf8() +
                            ": gzip: cannot load ISA-L, the gzip library (libisal.so.2: cannot open shared object file: "
                            "No such file or directory)\n");
-    const Run zstd = qflame::test::runQflameWith({QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--limit"),
-                                                  QStringLiteral("1"), data("gen__baseline.cpu.pb.zst")},
-                                                 withoutIsal);
+    const QStringList zstdTop = {QStringLiteral("top"), QStringLiteral("--tsv"), QStringLiteral("--limit"),
+                                 QStringLiteral("1"), data("gen__baseline.cpu.pb.zst")};
+    const Run zstd = qflame::test::runQflameWith(zstdTop, withoutIsal);
     QCOMPARE(zstd.code, 0);
     QCOMPARE(zstd.out, QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
 }
