@@ -65,7 +65,12 @@ std::shared_ptr<const GraphLayout> GraphLayout::compute(std::shared_ptr<const Ca
     GVC_t *gvc = gvContext();
     if (!gvc)
         throw std::runtime_error("Graphviz could not start");
-    Agraph_t *g = agopen(const_cast<char *>("callgraph"), Agdirected, nullptr);
+    // cgraph's Agdirected (a directed main graph), made here: a window that loads Graphviz when first asked
+    // (GraphvizOnDemand.cpp) has none of its data before.
+    Agdesc_t directed{};
+    directed.directed = 1;
+    directed.maingraph = 1;
+    Agraph_t *g = agopen(const_cast<char *>("callgraph"), directed, nullptr);
     set(g, "nodesep", "0.25");
     set(g, "ranksep", "0.45");
     if (graph.nodes().size() > 200) {
