@@ -537,7 +537,10 @@ void tst_Cli::gzipWithoutIsal()
     if (!QFLAME_WITH_ISAL)
         QSKIP("built without ISA-L (QFLAME_WITH_ISAL=OFF): zlib inflates gzip");
     const qflame::test::RunSetup withoutIsal{
-        {}, {}, {{QStringLiteral("LD_PRELOAD"), QStringLiteral(QFLAME_NO_ISAL_PRELOAD)}}};
+        {},
+        {},
+        {{QStringLiteral("LD_PRELOAD"), QStringLiteral(QFLAME_REFUSE_DLOPEN_PRELOAD)},
+         {QStringLiteral("QFLAME_TEST_REFUSE_DLOPEN"), QStringLiteral("libisal")}}};
     const QString gz = data("gen__baseline.cpu.pb.gz");
     const Run gzip = qflame::test::runQflameWith({QStringLiteral("top"), gz}, withoutIsal);
     QCOMPARE(gzip.code, 2);

@@ -3,6 +3,7 @@
 #include "RunQflame.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void errors_data();
     void errors();
     void graphPictures();
+    void graphWithoutGraphviz();
 };
 
 void tst_CliFormats::readsEveryFormat_data()
@@ -234,6 +236,52 @@ void tst_CliFormats::graphPictures()
     QFile q(rounds);
     QVERIFY(q.open(QIODevice::ReadOnly));
     QCOMPARE(q.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+}
+
+// The window and qflame-gui load Graphviz when they first lay a call graph out (model/graph/GraphvizOnDemand.cpp):
+// where it cannot be loaded, a picture of the graph is one line and exit 2, and the graph's text (no layout) and
+// every other picture come out as before.
+void tst_CliFormats::graphWithoutGraphviz()
+{
+    // Not among their needed libraries: loaded at the first layout, through the calls of GraphvizOnDemand.cpp.
+    const QString folder = QFileInfo(QStringLiteral(QFLAME_BINARY)).absolutePath();
+    const QStringList programs = {folder + QStringLiteral("/libqflame-window.so"), folder + QStringLiteral("/qflame-gui")};
+    for (const QString &program : programs) {
+        QProcess readelf;
+        readelf.start(QStringLiteral("readelf"), {QStringLiteral("-d"), program});
+        if (!readelf.waitForStarted())
+            QSKIP("readelf (binutils) is not installed");
+        QVERIFY(readelf.waitForFinished());
+        const QByteArray dynamic = readelf.readAllStandardOutput();
+        QVERIFY2(dynamic.contains("[libQt6Widgets.so.6]"), dynamic.constData());   // the listing is the window's
+        QVERIFY2(!dynamic.contains("[libgvc.so") && !dynamic.contains("[libcgraph.so"), dynamic.constData());
+    }
+    const QString base = QStringLiteral(QFLAME_TEST_DATA "/gen__baseline.cpu.pb.gz");
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("g.png"));
+    const qflame::test::RunSetup withoutGraphviz{
+        {},
+        {},
+        {{QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")},
+         {QStringLiteral("LD_PRELOAD"), QStringLiteral(QFLAME_REFUSE_DLOPEN_PRELOAD)},
+         {QStringLiteral("QFLAME_TEST_REFUSE_DLOPEN"), QStringLiteral("libgvc")}}};
+    Run r = runQflameWith({QStringLiteral("graph"), base, QStringLiteral("--png"), png}, withoutGraphviz);
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.out, QByteArray());
+    QCOMPARE(r.err, QByteArray("qflame: cannot load Graphviz, the call graph's layout library (libgvc.so.6: cannot "
+                               "open shared object file: No such file or directory)\n"));
+    QVERIFY(!QFile::exists(png));
+    r = runQflameWith({QStringLiteral("graph"), base, QStringLiteral("--dot"), QStringLiteral("-")}, withoutGraphviz);
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.startsWith("digraph \"qflame\" {\n"), r.out.left(200).constData());
+    QVERIFY(r.out.contains("checksumBlock"));
+    const QString flame = dir.filePath(QStringLiteral("f.png"));
+    const QString next = QStringLiteral(QFLAME_TEST_DATA "/gen__optimized.cpu.pb.gz");
+    r = runQflameWith({QStringLiteral("diff"), base, next, QStringLiteral("--png"), flame}, withoutGraphviz);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QFile f(flame);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
 }
 
 QTEST_GUILESS_MAIN(tst_CliFormats)
