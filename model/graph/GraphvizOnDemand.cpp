@@ -4,6 +4,8 @@
 // 1.6 ms of a program that loads the window's other libraries (28.2 against 29.8 ms, 60 runs in turn; issue #31),
 // for a view most sessions never open. The tests link the library itself; `qflame graph --png` (tst_cliformats)
 // draws through this file. The declarations come from Graphviz's headers, so a call that differs does not compile.
+#include "io/OnDemandLibrary.h"
+
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
@@ -38,16 +40,10 @@ void take(void *library, const char *name, F *&slot, std::string &missing)
 Graphviz load()
 {
     Graphviz g;
-    // The soname the build linked against, first where the build found it (no search through ld.so.cache), then by
-    // name. Its own needed libraries (libcgraph) come with it, and the lookups below find their calls there.
-    void *library = dlopen(QFLAME_GVC_LIBDIR "/libgvc.so.6", RTLD_NOW | RTLD_LOCAL);
+    // libcgraph comes with it, as its needed library, and the lookups below find its calls there.
+    void *library = qflame::openOnDemand(QFLAME_GVC_LIBDIR, "libgvc.so.6", &g.error);
     if (!library)
-        library = dlopen("libgvc.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *why = dlerror();
-        g.error = why ? why : "libgvc.so.6 not found";
         return g;
-    }
     std::string missing;
     take(library, "gvContext", g.context, missing);
     take(library, "gvLayout", g.layout, missing);
