@@ -9,7 +9,8 @@
 #include <string>
 
 namespace {
-std::string refused;   // the file of the last dlopen refused, until dlerror tells it
+// The file of the last dlopen refused, until dlerror tells it: per thread, as the loader keeps its error.
+thread_local std::string refused;
 }
 
 extern "C" void *dlopen(const char *file, int mode)
@@ -26,7 +27,7 @@ extern "C" void *dlopen(const char *file, int mode)
 extern "C" char *dlerror()
 {
     if (!refused.empty()) {
-        static std::string message;
+        thread_local std::string message;
         message = refused + ": cannot open shared object file: No such file or directory";
         refused.clear();
         return message.data();
