@@ -5,6 +5,10 @@
 #include <cstdlib>
 #include <string>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#endif
+
 namespace qflame {
 
 namespace {
@@ -18,11 +22,13 @@ int64_t nowNanos()
 
 struct Trace {
     bool on = false;
+    bool cpu = false;    // QFLAME_TRACE_PHASES=cpu: each line also says what the process has used so far
     int64_t start = 0;   // steady_clock nanoseconds
     Trace()
     {
         const char *flag = std::getenv("QFLAME_TRACE_PHASES");
         on = flag && *flag && std::string(flag) != "0";
+        cpu = on && std::string(flag) == "cpu";
         if (!on)
             return;
         // The steady clock is the system's monotonic one, the same in a program started by this one.
@@ -38,6 +44,28 @@ const Trace &trace()
     static const Trace t;
     return t;
 }
+
+#if defined(__linux__)
+double cpuMilliseconds(const rusage &r)
+{
+    return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1e3 + double(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e3;
+}
+
+// The process's anonymous memory in MiB (/proc/self/smaps_rollup), -1 where it cannot be read.
+long anonymousMiB()
+{
+    FILE *f = std::fopen("/proc/self/smaps_rollup", "r");
+    if (!f)
+        return -1;
+    long kib = -1;
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "Anonymous: %ld kB", &kib) == 1)
+            break;
+    std::fclose(f);
+    return kib < 0 ? -1 : kib / 1024;
+}
+#endif
 
 }   // namespace
 
@@ -55,6 +83,18 @@ void tracePhase(const char *what)
     const Trace &t = trace();
     if (!t.on)
         return;
+#if defined(__linux__)
+    if (t.cpu) {
+        // This thread's CPU time first: the process's, taken after it, then includes all of it.
+        rusage thread{}, process{};
+        getrusage(RUSAGE_THREAD, &thread);
+        getrusage(RUSAGE_SELF, &process);
+        std::fprintf(stderr, "phase %.2f %s | thread %.1f process %.1f anon %ld faults %ld\n",
+                     double(nowNanos() - t.start) / 1e6, what, cpuMilliseconds(thread), cpuMilliseconds(process),
+                     anonymousMiB(), long(process.ru_minflt + process.ru_majflt));
+        return;
+    }
+#endif
     std::fprintf(stderr, "phase %.2f %s\n", double(nowNanos() - t.start) / 1e6, what);   // one write a line
 }
 

@@ -77,6 +77,7 @@ private Q_SLOTS:
     void headlessProgramLeavesTheGuiToQflameGui();
     void otherVerbsRunInTheModuleOrInQflameGui();
     void gzipWithoutIsal();
+    void phasesTracedOnRequest_data();
     void phasesTracedOnRequest();
 };
 
@@ -555,33 +556,57 @@ void tst_Cli::gzipWithoutIsal()
     QCOMPARE(zstd.out, QByteArray("1920000000\t2400000000\tmain.checksumBlock\n"));
 }
 
+void tst_Cli::phasesTracedOnRequest_data()
+{
+    QTest::addColumn<QString>("flag");
+    QTest::newRow("steps") << QStringLiteral("1");
+    QTest::newRow("steps with cpu") << QStringLiteral("cpu");
+}
+
 void tst_Cli::phasesTracedOnRequest()
 {
     // QFLAME_TRACE_PHASES=1 (bench/, issue #31): one line a step on standard error, the table unchanged; nothing
-    // on standard error without it.
+    // on standard error without it. With =cpu each line adds the CPU time of the thread that marks it and of the
+    // process, its anonymous memory and its page faults so far: the steps are marked on `top`'s one thread, one
+    // after another, so the process's figures only grow, and the thread's, taken first, are never above them.
+    QFETCH(QString, flag);
+    const bool cpu = flag == QLatin1String("cpu");
     const QStringList args{QStringLiteral("top"), QStringLiteral("--tsv"), data("gen__baseline.cpu.pb.gz")};
     const Run plain = runQflame(args);
     qflame::test::RunSetup setup;
-    setup.env.insert(QStringLiteral("QFLAME_TRACE_PHASES"), QStringLiteral("1"));
+    setup.env.insert(QStringLiteral("QFLAME_TRACE_PHASES"), flag);
     const Run traced = qflame::test::runQflameWith(args, setup);
     QCOMPARE(plain.code, 0);
     QCOMPARE(traced.code, 0);
     QCOMPARE(traced.out, plain.out);
     QVERIFY2(plain.err.isEmpty(), plain.err.constData());
+    const QRegularExpression form(
+        cpu ? QStringLiteral("^phase (\\d+\\.\\d\\d) (.+) \\| thread (\\d+\\.\\d) process (\\d+\\.\\d) anon (\\d+) "
+                             "faults (\\d+)$")
+            : QStringLiteral("^phase (\\d+\\.\\d\\d) (.+)$"));
     QStringList steps;
-    double last = 0;
+    double last = 0, lastProcess = 0;
+    long lastFaults = 0;
     for (const QByteArray &line : traced.err.split('\n')) {
         if (line.isEmpty())
             continue;
-        const QRegularExpressionMatch m =
-            QRegularExpression(QStringLiteral("^phase (\\d+\\.\\d\\d) (.+)$")).match(QString::fromUtf8(line));
+        const QRegularExpressionMatch m = form.match(QString::fromUtf8(line));
         QVERIFY2(m.hasMatch(), line.constData());
         if (m.captured(2) == QLatin1String("inflated"))   // on the inflating thread, when there is one
             continue;
         QVERIFY2(m.captured(1).toDouble() >= last, line.constData());
         last = m.captured(1).toDouble();
         steps << m.captured(2);
+        if (!cpu)
+            continue;
+        const double thread = m.captured(3).toDouble(), process = m.captured(4).toDouble();
+        const long faults = m.captured(6).toLong();
+        QVERIFY2(thread <= process + 0.1, line.constData());   // each rounded to a tenth
+        QVERIFY2(process >= lastProcess && faults >= lastFaults, line.constData());
+        lastProcess = process;
+        lastFaults = faults;
     }
+    QVERIFY2(!cpu || (lastProcess > 0 && lastFaults > 0), traced.err.constData());
     QCOMPARE(steps, QStringList({QStringLiteral("qflame starts"), QStringLiteral("samples decoded"),
                                  QStringLiteral("profile checked"), QStringLiteral("read"), QStringLiteral("table"),
                                  QStringLiteral("printed")}));
