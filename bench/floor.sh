@@ -42,7 +42,8 @@ LOCK=()
 [ -e /tmp/qflame-build.lock ] && command -v flock > /dev/null && LOCK=(flock /tmp/qflame-build.lock)
 JOBS=$(nproc)
 [ "$JOBS" -gt 2 ] && [ ${#LOCK[@]} -gt 0 ] && JOBS=2
-"${LOCK[@]}" cmake --build "$BUILD" -j"$JOBS" --target qflame qflame-cli qflame-gui qflame-window qflame-bench-measure qflame-bench-thread-start > "$BUILD/floor-build.log" 2>&1 || {
+"${LOCK[@]}" cmake --build "$BUILD" -j"$JOBS" --target qflame qflame-cli qflame-gui qflame-window qflame-bench-measure \
+    qflame-bench-thread-start qflame-bench-page-cost > "$BUILD/floor-build.log" 2>&1 || {
     tail -30 "$BUILD/floor-build.log" >&2
     exit 1
 }
@@ -125,6 +126,10 @@ done
 uptime > "$DATA/floor-load-after.txt"
 say "helper threads' start beside a busy creator (qflame-bench-thread-start)"
 "$BUILD/bench/qflame-bench-thread-start" 50 > "$DATA/floor-thread-start.txt"
+say "what fresh memory costs, right after the runs and after 3 s idle (qflame-bench-page-cost)"
+"$BUILD/bench/qflame-bench-page-cost" 16 9 > "$DATA/floor-page-cost.txt"
+sleep 3
+"$BUILD/bench/qflame-bench-page-cost" 16 1 > "$DATA/floor-page-cost-idle.txt"
 if [ "$WITH_GO" = 1 ]; then
     say "go tool pprof -top, once per file over 2 MB"
     for f in "${FILES[@]}"; do

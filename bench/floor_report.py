@@ -140,6 +140,14 @@ def main():
         lines += ["", "How soon a helper thread begins while the thread that made it stays busy (`qflame-bench-thread-start`, "
                   "right after the runs above; the inflater, the prefaulter and every split job start theirs so):", ""]
         lines += ["    " + l for l in open(starts).read().strip().splitlines()]
+    costs = [os.path.join(a.data, n) for n in ("floor-page-cost.txt", "floor-page-cost-idle.txt")]
+    if all(os.path.exists(c) for c in costs):
+        lines += ["", "What fresh memory costs (`qflame-bench-page-cost`): right after the runs above, and then once "
+                  "after 3 s idle. The programs' sample arrays and heaps are on huge pages; after a pause the host backs "
+                  "those again, and every 4 KiB page costs the same either way:", ""]
+        lines += ["    " + l for l in open(costs[0]).read().strip().splitlines()]
+        lines += ["    after 3 s idle, one trial:"]
+        lines += ["    " + l for l in open(costs[1]).read().strip().splitlines()[1:]]
     lines += ["", "Goals of issue #31 (and #36's bottom-up first paint):", ""]
     for text, goal, met in goals:
         lines.append(f"- {text} (goal {goal}): {'met' if met else 'NOT met'}")
