@@ -126,10 +126,11 @@ done
 uptime > "$DATA/floor-load-after.txt"
 say "helper threads' start beside a busy creator (qflame-bench-thread-start)"
 "$BUILD/bench/qflame-bench-thread-start" 50 > "$DATA/floor-thread-start.txt"
-say "what fresh memory costs, right after the runs and after 3 s idle (qflame-bench-page-cost)"
+say "what fresh memory costs, right after the runs and after 5 s idle (qflame-bench-page-cost)"
 "$BUILD/bench/qflame-bench-page-cost" 16 9 > "$DATA/floor-page-cost.txt"
-sleep 3
-"$BUILD/bench/qflame-bench-page-cost" 16 1 > "$DATA/floor-page-cost-idle.txt"
+# As much as `qflame top` on r64 uses: after a pause the host keeps backing only the last few MB freed.
+sleep 5
+"$BUILD/bench/qflame-bench-page-cost" 64 1 > "$DATA/floor-page-cost-idle.txt"
 if [ "$WITH_GO" = 1 ]; then
     say "go tool pprof -top, once per file over 2 MB"
     for f in "${FILES[@]}"; do

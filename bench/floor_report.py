@@ -143,10 +143,10 @@ def main():
     costs = [os.path.join(a.data, n) for n in ("floor-page-cost.txt", "floor-page-cost-idle.txt")]
     if all(os.path.exists(c) for c in costs):
         lines += ["", "What fresh memory costs (`qflame-bench-page-cost`): right after the runs above, and then once "
-                  "after 3 s idle. The programs' sample arrays and heaps are on huge pages; after a pause the host backs "
+                  "after 5 s idle. The programs' sample arrays and heaps are on huge pages; after a pause the host backs "
                   "those again, and every 4 KiB page costs the same either way:", ""]
         lines += ["    " + l for l in open(costs[0]).read().strip().splitlines()]
-        lines += ["    after 3 s idle, one trial:"]
+        lines += ["    after 5 s idle, 64 MiB, one trial:"]
         lines += ["    " + l for l in open(costs[1]).read().strip().splitlines()[1:]]
     lines += ["", "Goals of issue #31 (and #36's bottom-up first paint):", ""]
     for text, goal, met in goals:
