@@ -85,13 +85,16 @@ void tracePhase(const char *what)
         return;
 #if defined(__linux__)
     if (t.cpu) {
-        // This thread's CPU time first: the process's, taken after it, then includes all of it.
+        // The time first, as without =cpu; then this thread's CPU time, so that the process's, taken after it,
+        // includes all of it.
+        const double ms = double(nowNanos() - t.start) / 1e6;
         rusage thread{}, process{};
         getrusage(RUSAGE_THREAD, &thread);
         getrusage(RUSAGE_SELF, &process);
-        std::fprintf(stderr, "phase %.2f %s | thread %.1f process %.1f anon %ld faults %ld\n",
-                     double(nowNanos() - t.start) / 1e6, what, cpuMilliseconds(thread), cpuMilliseconds(process),
-                     anonymousMiB(), long(process.ru_minflt + process.ru_majflt));
+        const long anon = anonymousMiB();
+        const long faults = long(process.ru_minflt + process.ru_majflt);
+        std::fprintf(stderr, "phase %.2f %s | thread %.1f process %.1f anon %ld faults %ld\n", ms, what,
+                     cpuMilliseconds(thread), cpuMilliseconds(process), anon, faults);
         return;
     }
 #endif

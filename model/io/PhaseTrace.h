@@ -12,7 +12,9 @@
 //     phase <ms> <what> | thread <CPU ms of the marking thread> process <CPU ms, all threads> anon <MiB> faults <n>
 //
 // (getrusage and /proc/self/smaps_rollup): which thread's work a step waits for, and the page faults, which cost
-// 6-12 us each on this project's VM for 4 KiB pages (bench/floor-notes.md, session 41).
+// 6-12 us each on this project's VM for 4 KiB pages (bench/floor-notes.md, session 41). CPU time and faults count
+// from the fork that made the process, its exec included (a C program that prints them first thing in main has
+// 2-3 ms and 70 faults here): compare marks with each other.
 #pragma once
 
 namespace qflame {

@@ -581,7 +581,7 @@ void tst_Cli::phasesTracedOnRequest()
     QCOMPARE(traced.out, plain.out);
     QVERIFY2(plain.err.isEmpty(), plain.err.constData());
     const QRegularExpression form(
-        cpu ? QStringLiteral("^phase (\\d+\\.\\d\\d) (.+) \\| thread (\\d+\\.\\d) process (\\d+\\.\\d) anon (\\d+) "
+        cpu ? QStringLiteral("^phase (\\d+\\.\\d\\d) (.+) \\| thread (\\d+\\.\\d) process (\\d+\\.\\d) anon (-?\\d+) "
                              "faults (\\d+)$")
             : QStringLiteral("^phase (\\d+\\.\\d\\d) (.+)$"));
     QStringList steps;
