@@ -4,6 +4,8 @@
 // backs the memory it is made from (right after another process freed some) but much more after a pause
 // (bench/floor-notes.md, session 41). bench/floor.sh runs it right after its runs and again after a pause.
 // Usage: qflame-bench-page-cost [MiB per trial, default 16] [trials, default 9]. Prints medians.
+#include "io/Prefault.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -18,28 +20,28 @@
 namespace {
 
 #if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 using Clock = std::chrono::steady_clock;
 constexpr size_t kPage = 4096, kHuge = size_t(2) << 20;
 
 enum class Kind { Touch4K, Populate4K, TouchHuge };
 
 // Milliseconds to make `bytes` of fresh anonymous memory resident the way `kind` says, or -1 where the system
-// refused a step (no MADV_POPULATE_WRITE before Linux 5.14).
+// refused a step (populateForWrite: no MADV_POPULATE_WRITE before Linux 5.14).
 double trial(size_t bytes, Kind kind)
 {
     void *mapped = mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED)
         return -1;
     char *p = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(mapped) + kHuge - 1) & ~(kHuge - 1));
-    madvise(p, bytes, kind == Kind::TouchHuge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    // The program's own calls (io/Prefault.h), so that this measures what it asks for.
+    if (kind == Kind::TouchHuge)
+        qflame::adviseHugePages(p, bytes);
+    else
+        madvise(p, bytes, MADV_NOHUGEPAGE);   // whatever the system's default for THP
     const Clock::time_point t0 = Clock::now();
     bool ok = true;
     if (kind == Kind::Populate4K)
-        ok = madvise(p, bytes, MADV_POPULATE_WRITE) == 0;
+        ok = qflame::populateForWrite(p, bytes);
     for (size_t i = 0; ok && i < bytes; i += kPage)
         static_cast<volatile char *>(p)[i] = 1;
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
