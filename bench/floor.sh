@@ -43,7 +43,7 @@ LOCK=()
 JOBS=$(nproc)
 [ "$JOBS" -gt 2 ] && [ ${#LOCK[@]} -gt 0 ] && JOBS=2
 "${LOCK[@]}" cmake --build "$BUILD" -j"$JOBS" --target qflame qflame-cli qflame-gui qflame-window qflame-bench-measure \
-    qflame-bench-thread-start qflame-bench-page-cost > "$BUILD/floor-build.log" 2>&1 || {
+    qflame-bench-thread-start qflame-bench-page-cost qflame-bench-bound > "$BUILD/floor-build.log" 2>&1 || {
     tail -30 "$BUILD/floor-build.log" >&2
     exit 1
 }
@@ -131,6 +131,8 @@ say "what fresh memory costs, right after the runs and after 5 s idle (qflame-be
 # As much as `qflame top` on r64 uses: after a pause the host keeps backing only the last few MB freed.
 sleep 5
 "$BUILD/bench/qflame-bench-page-cost" 64 1 > "$DATA/floor-page-cost-idle.txt"
+say "the least \`qflame top\` could take on r64.pb.zst, from its parts alone (qflame-bench-bound)"
+"$BUILD/bench/qflame-bench-bound" "$ZST_LARGE" 11 > "$DATA/floor-bound.txt"
 if [ "$WITH_GO" = 1 ]; then
     say "go tool pprof -top, once per file over 2 MB"
     for f in "${FILES[@]}"; do
