@@ -8,12 +8,14 @@
 // - decode: the samples' location ids and values from the inflated bytes, by the program's own varint readers
 //   (SampleWire.h, ShortVarints.h), nothing kept and nothing checked: less than any real read does;
 // - decode+sums: the same, with every sample's flat and cum added by function while it is decoded (what a
-//   `top` that never keeps the samples would do), without pprof's inline marks. That needs each sample's
-//   locations and functions before it, as the Go runtime writes them; other files say "n/a".
-// The sums are checked against `qflame top`'s table (FlatTable), function by function. The bound assumes the
-// two cores share that work perfectly: max(inflate, (inflate + decode+sums) / 2), with no process start or exit,
-// no checks, no waiting, and this process's memory warm (a new process faults its buffers in): a bound, not a
-// forecast. bench/floor.sh runs it on r64.pb.zst after its runs, and the floor report prints it.
+//   `top` that never keeps the samples would do). That needs each sample's locations and functions before it,
+//   as the Go runtime writes them; other files say "n/a";
+// - decode+sums+marks: the same, with each call noted by caller and callee (a bit per caller in the callee's
+//   row), which pprof's "(inline)" and "(partial-inline)" marks need: the whole of what `top` prints.
+// The sums and marks are checked against `qflame top`'s table (FlatTable), function by function. Each bound
+// assumes the two cores share the work perfectly: max(inflate, (inflate + the pass) / 2), with no process start
+// or exit, no checks, no waiting, and this process's memory warm (a new process faults its buffers in): a bound,
+// not a forecast. bench/floor.sh runs it on r64.pb.zst after its runs, and the floor report prints it.
 #include "formats/ProfileInput.h"
 #include "io/Compression.h"
 #include "io/InflatingStream.h"
@@ -79,11 +81,16 @@ struct FunctionSums {
     uint32_t seenIn = 0;   // the last sample (from 1) that counted the function in cum
 };
 
-// The functions' sums of one pass: by function id.
+// The functions' sums of one pass: by function id. With `width` set (marks), also what pprof's inline marks
+// need: each function's callers by call, exactly (a bit per caller function in the callee's row of `width`
+// words), and the locations the samples passed, whose lines are the inlined calls.
 struct Sums {
     std::vector<FunctionSums> byFunction;
     std::vector<int64_t> flat;
     bool inOrder = true;   // every sample's locations came before it
+    size_t width = 0;
+    std::vector<uint64_t> callers;
+    std::vector<uint8_t> passed;   // by location index
 };
 
 // One pass over a profile's inflated bytes: each sample's ids and values decoded into buffers on the stack;
@@ -166,23 +173,35 @@ private:
                         return false;
                     m_values[values++] = int64_t(v);
                 }
+                if (q < fieldEnd)
+                    return false;
             }
         }
         m_entries += n;
-        if (m_sums && m_type < values && m_values[m_type] != 0)
-            add(n, m_values[m_type]);
+        if (m_sums && m_type < values && m_values[m_type] != 0) {
+            if (m_sums->width)
+                add<true>(n, m_values[m_type]);
+            else
+                add<false>(n, m_values[m_type]);
+        }
         return true;
     }
 
     // As the flat pass adds (FlatSums.cpp): the arrays in locals, a location of one function read in one load,
-    // and no branch on whether the sample has counted the function yet.
+    // and no branch on whether the sample has counted the function yet. kMarks: each call noted in the callee's
+    // row, also without a branch.
+    template <bool kMarks>
     void add(size_t n, int64_t v)
     {
         const uint32_t no = ++m_sampleNo;
         const LocationFunctions *const locs = m_locs.data();
         const uint32_t *const many = m_locFunctions.data();
         FunctionSums *const sums = m_sums->byFunction.data();
-        const size_t known = m_locs.size();
+        const size_t known = m_locs.size(), width = m_sums->width;
+        uint64_t *const callers = m_sums->callers.data();
+        uint8_t *const passed = m_sums->passed.data();
+        uint32_t caller = 0;
+        bool atRoot = true;
         for (size_t k = n; k-- > 0;) {   // root first
             const uint16_t loc = m_ids[k];
             if (loc >= known) {
@@ -196,6 +215,13 @@ private:
                 sum.seenIn = no;
                 sum.cum += add;
             };
+            if constexpr (kMarks) {
+                const uint32_t outer = lf.count == 1 ? lf.first : many[lf.first + lf.count - 1];
+                callers[size_t(outer) * width + (caller >> 6)] |= uint64_t(!atRoot && caller != outer) << (caller & 63);
+                passed[loc] = 1;
+                caller = lf.count == 1 ? lf.first : many[lf.first];
+                atRoot = false;
+            }
             if (lf.count == 1) {
                 count(lf.first);
                 continue;
@@ -209,6 +235,37 @@ private:
         }
     }
 
+public:
+    // pprof's inline mark of each function (FlatRow::Inline), from a pass with marks: an edge into a function
+    // is inlined when none of its occurrences was a call; the mark says whether all of a function's edges in
+    // were (Always) or some (Partly), for the functions inlined somewhere.
+    std::vector<FlatRow::Inline> marks() const
+    {
+        const Sums &s = *m_sums;
+        std::vector<uint8_t> inlineIn(s.byFunction.size(), 0);
+        for (size_t l = 0; l < m_locs.size(); ++l) {
+            const LocationFunctions lf = m_locs[l];
+            if (!s.passed[l] || lf.count < 2)
+                continue;
+            for (uint32_t i = lf.first; i + 1 < lf.first + lf.count; ++i) {   // inner line i, its caller i + 1
+                const uint32_t f = m_locFunctions[i], g = m_locFunctions[i + 1];
+                if (f != g && !(s.callers[size_t(f) * s.width + (g >> 6)] >> (g & 63) & 1))
+                    inlineIn[f] = 1;
+            }
+        }
+        std::vector<FlatRow::Inline> out(s.byFunction.size(), FlatRow::Inline::No);
+        for (size_t f = 0; f < out.size(); ++f) {
+            if (!inlineIn[f])
+                continue;
+            bool called = false;
+            for (size_t w = 0; w < s.width; ++w)
+                called |= s.callers[f * s.width + w] != 0;
+            out[f] = called ? FlatRow::Inline::Partly : FlatRow::Inline::Always;
+        }
+        return out;
+    }
+
+private:
     // A location's function ids, by its id: Go numbers them 1, 2, 3... in the order it writes them.
     bool location(const uint8_t *p, const uint8_t *end)
     {
@@ -230,7 +287,8 @@ private:
             const uint8_t *const lineEnd = p + v;
             while (tag >> 3 == 4 && p < lineEnd) {   // a line: its function_id
                 uint64_t lineTag, x;
-                if (!(p = wire::varint(p, lineEnd, lineTag)) || (lineTag & 7) != 0 || !(p = wire::varint(p, lineEnd, x)))
+                if (!(p = wire::varint(p, lineEnd, lineTag)) || (lineTag & 7) != 0 ||
+                    !(p = wire::varint(p, lineEnd, x)))
                     return false;
                 if (lineTag >> 3 == 1) {
                     if (x == 0 || x > kMaxFunctions)
@@ -268,20 +326,22 @@ private:
     uint64_t m_entries = 0;
 };
 
-// How many of the functions the table has a row for carry the same flat and cum as the fused pass found;
-// `rows` is the table's count of such functions.
-size_t sameAsTable(const Profile &p, const FlatTable &table, const Sums &s, size_t *rows)
+// How many of the functions the table has a row for carry the same flat and cum as the fused pass found (and,
+// given `marks`, the same inline mark); `rows` is the table's count of such functions.
+size_t sameAsTable(const Profile &p, const FlatTable &table, const Sums &s, const std::vector<FlatRow::Inline> *marks,
+                   size_t *rows)
 {
-    std::map<std::string, std::pair<int64_t, int64_t>, std::less<>> byName;
+    std::map<std::string, const FlatRow *, std::less<>> byName;
     for (size_t r = 0; r < table.rows().size(); ++r)
-        byName[std::string(table.label(r))] = {table.rows()[r].flat, table.rows()[r].cum};
+        byName[std::string(table.label(r))] = &table.rows()[r];
     *rows = byName.size();
     size_t same = 0;
     for (const Function &f : p.functions) {
         if (f.id >= s.byFunction.size() || (s.flat[f.id] == 0 && s.byFunction[f.id].cum == 0))
             continue;
         const auto it = byName.find(p.strings[f.name]);
-        same += it != byName.end() && it->second == std::make_pair(s.flat[f.id], s.byFunction[f.id].cum);
+        same += it != byName.end() && it->second->flat == s.flat[f.id] && it->second->cum == s.byFunction[f.id].cum &&
+                (!marks || it->second->inlined == (*marks)[f.id]);
     }
     return same;
 }
@@ -309,7 +369,14 @@ int main(int argc, char **argv)
     const auto profile = readProfileFile(std::string(argv[1]), options);
     const size_t type = size_t(profile->effectiveDefaultType());
     const char *const floorTool = c == Compression::Zstd ? "zstd" : c == Compression::Gzip ? "zcat" : nullptr;
-    std::vector<double> floor, inflate, decode, fused;
+    // The marks' rows: a bit per caller function in each callee's row, while that stays small.
+    uint64_t functions = 0;
+    for (const Function &f : profile->functions)
+        functions = std::max(functions, f.id + 1);
+    const size_t width = size_t(functions + 63) / 64;
+    const bool withMarks = functions * width * 8 <= (uint64_t(256) << 20);
+    std::vector<double> floor, inflate, decode, fused, fusedMarks;
+    std::vector<FlatRow::Inline> marks;
     Sums sums;
     uint64_t entries = 0;
     bool taken = true;
@@ -335,6 +402,17 @@ int main(int argc, char **argv)
         t0 = Clock::now();
         taken = taken && withSums.run();
         fused.push_back(msSince(t0));
+        if (withMarks && taken && sums.inOrder) {
+            Sums marked;
+            marked.width = width;
+            marked.callers.assign(functions * width, 0);
+            marked.passed.assign(profile->locations.size() + 1, 0);
+            Pass withMarks(bytes, type, &marked);
+            t0 = Clock::now();
+            taken = withMarks.run();
+            fusedMarks.push_back(msSince(t0));
+            marks = withMarks.marks();
+        }
     }
     if (!taken) {
         std::printf("n/a: the samples are not of the shapes this bound decodes\n");
@@ -353,13 +431,24 @@ int main(int argc, char **argv)
     }
     const auto table = FlatTable::compute({profile}, type, BuildOptions{});
     size_t rows = 0;
-    const size_t same = sameAsTable(*profile, *table, sums, &rows);
+    size_t same = sameAsTable(*profile, *table, sums, nullptr, &rows);
     std::printf("decode+sums %.1f ms (flat and cum by function while decoding; %zu of the table's %zu functions "
                 "alike)\n", fu, same, rows);
-    const double bound = std::max(in, (in + fu) / 2);
-    std::printf("bound %.1f ms: max(inflate, (inflate + decode+sums) / 2)", bound);
-    if (floorTool)
-        std::printf(", %.2fx %s", bound / fl, c == Compression::Zstd ? "zstd -dc" : "zcat");
-    std::printf("\n");
+    const auto bound = [&](double work) {
+        std::printf("bound %.1f ms: max(inflate, (inflate + that) / 2)", std::max(in, (in + work) / 2));
+        if (floorTool)
+            std::printf(", %.2fx %s", std::max(in, (in + work) / 2) / fl, c == Compression::Zstd ? "zstd -dc" : "zcat");
+        std::printf("\n");
+    };
+    bound(fu);
+    if (fusedMarks.empty()) {
+        std::printf("decode+sums+marks n/a: %llu functions\n", static_cast<unsigned long long>(functions));
+        return 0;
+    }
+    const double fm = median(fusedMarks);
+    same = sameAsTable(*profile, *table, sums, &marks, &rows);
+    std::printf("decode+sums+marks %.1f ms (each call noted by caller and callee, for pprof's inline marks; %zu of "
+                "the table's %zu functions alike)\n", fm, same, rows);
+    bound(fm);
     return 0;
 }

@@ -150,10 +150,10 @@ def main():
         lines += ["    " + l for l in open(costs[1]).read().strip().splitlines()[1:]]
     bound = os.path.join(a.data, "floor-bound.txt")
     if os.path.exists(bound):
-        lines += ["", "The least `qflame top` could take on r64.pb.zst from its parts alone (`qflame-bench-bound`, 11 rounds "
-                  "right after the above, each timing `zstd -dc` and the parts in turn, on one thread each, warm, nothing "
-                  "kept; the bound is the parts shared perfectly by the two cores, without the process's start and exit):",
-                  ""]
+        lines += ["", "The least `qflame top` could take on r64.pb.zst from its parts alone (`qflame-bench-bound`, "
+                  "11 rounds right after the above, each timing `zstd -dc` and the parts in turn, on one thread "
+                  "each, warm, nothing kept; each bound is its parts shared perfectly by the two cores, without the "
+                  "process's start and exit):", ""]
         lines += ["    " + l for l in open(bound).read().strip().splitlines()]
     lines += ["", "Goals of issue #31 (and #36's bottom-up first paint):", ""]
     for text, goal, met in goals:
