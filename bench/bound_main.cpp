@@ -298,9 +298,9 @@ private:
             }
             p = lineEnd;
         }
-        if (id != m_locs.size() + 1)   // not numbered 1, 2, 3...
-            return false;
         const uint32_t count = uint32_t(m_locFunctions.size() - first);
+        if (id != m_locs.size() + 1 || count == 0)   // not numbered 1, 2, 3..., or no function to add to
+            return false;
         m_locs.push_back({count == 1 ? m_locFunctions[first] : uint32_t(first), count});
         for (size_t i = first; i < m_locFunctions.size(); ++i)
             if (m_locFunctions[i] >= m_sums->byFunction.size()) {
@@ -415,7 +415,8 @@ int main(int argc, char **argv)
         }
     }
     if (!taken) {
-        std::printf("n/a: the samples are not of the shapes this bound decodes\n");
+        std::printf("n/a: fields or locations this bound does not decode (unknown fields, locations without lines "
+                    "or not numbered 1, 2, 3...)\n");
         return 0;
     }
     const double fl = median(floor), in = median(inflate), de = median(decode), fu = median(fused);
