@@ -159,7 +159,7 @@ private:
                         n += wire::detail::shortIdsLessOne(q, fieldEnd, readable, m_ids + n, kMaxIds - n, largest);
                     uint64_t id;
                     if (q < fieldEnd) {
-                        if (!(q = wire::varint(q, fieldEnd, id)) || id == 0 || id > 0xffff)
+                        if (n == kMaxIds || !(q = wire::varint(q, fieldEnd, id)) || id == 0 || id > 0xffff)
                             return false;
                         m_ids[n++] = uint16_t(id - 1);
                     }
