@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -363,10 +364,17 @@ int main(int argc, char **argv)
     const std::string input{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
     const Compression c = sniffCompression(input);
     const uint64_t cap = uint64_t(1) << 34;
-    const std::string bytes = c == Compression::None ? input : decompress(input, c, cap);
-    ReadOptions options;
-    options.sampleLabels = false;   // as `qflame top` reads
-    const auto profile = readProfileFile(std::string(argv[1]), options);
+    std::string bytes;
+    std::shared_ptr<const Profile> profile;
+    try {
+        bytes = c == Compression::None ? input : decompress(input, c, cap);
+        ReadOptions options;
+        options.sampleLabels = false;   // as `qflame top` reads
+        profile = readProfileFile(std::string(argv[1]), options);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s: %s\n", argv[1], e.what());
+        return 1;
+    }
     const size_t type = size_t(profile->effectiveDefaultType());
     const char *const floorTool = c == Compression::Zstd ? "zstd" : c == Compression::Gzip ? "zcat" : nullptr;
     // The marks' rows: a bit per caller function in each callee's row, while that stays small.
@@ -374,7 +382,7 @@ int main(int argc, char **argv)
     for (const Function &f : profile->functions)
         functions = std::max(functions, f.id + 1);
     const size_t width = size_t(functions + 63) / 64;
-    const bool withMarks = functions * width * 8 <= (uint64_t(256) << 20);
+    const bool withMarks = functions <= (uint64_t(1) << 20) && functions * width * 8 <= (uint64_t(256) << 20);
     std::vector<double> floor, inflate, decode, fused, fusedMarks;
     std::vector<FlatRow::Inline> marks;
     Sums sums;
