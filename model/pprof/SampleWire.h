@@ -130,6 +130,10 @@ bool packed(const uint8_t *p, const uint8_t *end, std::vector<T> &out, Keep keep
         count += *r < 0x80;
     if (out.capacity() - out.size() < count)
         out.reserve(out.size() + std::max(out.size(), count));
+    // The arrays are fresh memory the stores miss in (r64: 54 MB of ids and values): the line 512 bytes on asked
+    // for now, for writing. A hint, which never faults, even past the capacity. qflame-bench-decode r64.pb.zst,
+    // 16 rounds of 11 taking turns: 53.7 against 55.9 ms (medians), faster in 12.
+    __builtin_prefetch(reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>(out.data() + out.size()) + 512), 1);
     out.insert(out.end(), buf, buf + n);
     while (q < end) {   // more than kLocal values
         uint64_t v;
