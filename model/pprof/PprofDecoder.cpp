@@ -66,7 +66,7 @@ public:
             if (!delimited) {
                 ok = m_rest.copy(in, tag, scratch);
             } else if (field == pb::Profile::kSampleFieldNumber) {
-                ok = readSample(in, scratch);
+                ok = readSample(in, scratch) && takeSampleRun(in, fields);
             } else if (field == pb::Profile::kStringTableFieldNumber) {
                 ok = readString(in, scratch);
             } else if (field == pb::Profile::kLocationFieldNumber) {
@@ -342,6 +342,38 @@ private:
             });
     }
 
+    // The samples that follow a sample in the stream's block, taken here while they are of the usual shape (a
+    // one-byte tag, a length as readSize takes one, the whole sample in the block, within the size limit)
+    // without the stream's calls for each one's tag, length, bytes and skip. Whatever else comes goes back to
+    // the stream, which judges it as before; so does the field whose number is a multiple of 65,536 (the memory
+    // check and the cancel keep their pace). qflame-bench-decode r64.pb.zst, 8 rounds of 4 taking turns: 56.3
+    // against 58.8 ms (medians), faster in 7 rounds.
+    bool takeSampleRun(CodedInputStream &in, uint64_t &fields)
+    {
+        constexpr uint8_t kSampleTag = pb::Profile::kSampleFieldNumber << 3 | kLengthDelimited;
+        const void *data;
+        int available;
+        if ((fields & 0xffff) == 0 || !in.GetDirectBufferPointer(&data, &available))
+            return true;
+        const uint8_t *const start = static_cast<const uint8_t *>(data), *const end = start + available;
+        const uint8_t *p = start;
+        while (end - p > 1 && *p == kSampleTag) {
+            uint64_t size;
+            const uint8_t *const q = wire::varint(p + 1, end, size);
+            if (!q || q - p > 6 || size == 0 || size > m_limits.maxItemBytes ||
+                size > uint64_t(INT_MAX - wire::kSlopBytes) || size > uint64_t(end - q))
+                break;   // an empty sample too: readItem has its own way for those
+            m_runOffset = uint64_t(q - start);   // where the sample is, for the pace of beforeSample
+            if (!decodeSample(in, q, uint32_t(size), uint32_t(end - q)))
+                break;
+            p = q + size;
+            if ((++fields & 0xffff) == 0)
+                break;
+        }
+        m_runOffset = 0;
+        return p == start || in.Skip(int(p - start));
+    }
+
     // The usual samples, decoded by hand straight into the arrays (pprof/SampleWire.h); false for the others,
     // which libprotobuf decodes and judges as before.
     bool decodeSample(CodedInputStream &in, const uint8_t *data, uint32_t size, uint32_t readable)
@@ -375,7 +407,7 @@ private:
         if (n == kReserveAfter)
             reserveForRest(in);
         if ((n & 1023) == 0)
-            m_read.store(uint64_t(in.CurrentPosition()), std::memory_order_relaxed);
+            m_read.store(uint64_t(in.CurrentPosition()) + m_runOffset, std::memory_order_relaxed);
     }
 
     // A message on its own may nest one level deeper than inside the profile; only unknown fields (groups) can
@@ -459,7 +491,7 @@ private:
     static constexpr uint64_t kPrefaultLead = 8u << 20;   // bytes of input the prefaulting may run ahead
     void reserveForRest(const CodedInputStream &in)
     {
-        const uint64_t read = uint64_t(in.CurrentPosition());
+        const uint64_t read = uint64_t(in.CurrentPosition()) + m_runOffset;
         m_sizeHint = (*m_sizeHintLater)();
         if (m_sizeHint <= read || read == 0)
             return;
@@ -511,6 +543,7 @@ private:
     bool m_clamped = false;                    // a label's index was kept as kBadIndex; the first was:
     int64_t m_clampedValue = 0;
     std::atomic<uint64_t> m_read{0};           // bytes of input read, now and then: the prefaulter's pace
+    uint64_t m_runOffset = 0;                  // in takeSampleRun: the sample's bytes past the stream's position
     bool m_reserved = false;                   // reserveForRest reserved the sample arrays
     Prefaulter m_prefaulter;                   // last: stopped before the rest goes
 };

@@ -101,6 +101,8 @@ private Q_SLOTS:
     void handWrittenSamplesAgree_data();
     void handWrittenSamplesAgree();
     void handWrittenSamplesAgreeMutated();
+    void sampleRunsStopWhereTheStreamWould_data();
+    void sampleRunsStopWhereTheStreamWould();
 };
 
 void tst_PprofDecoder::blockSizesDoNotMatter_data()
@@ -627,6 +629,84 @@ void tst_PprofDecoder::handWrittenSamplesAgreeMutated()
         (fuzz::sampleWireTakes(m) ? taken : left)++;
     }
     QVERIFY2(taken > 5000 && left > 2000, qPrintable(QStringLiteral("%1 taken, %2 left").arg(taken).arg(left)));
+}
+
+void tst_PprofDecoder::sampleRunsStopWhereTheStreamWould_data()
+{
+    // The decoder takes the samples that follow one in the same block of the stream itself (a run), and leaves
+    // to the stream whatever it would judge otherwise. In blocks of one byte no run is ever taken: every read
+    // must give that read's profile, or its error. manySamples(3000) with an odd field after sample 1500 (or
+    // after the last), read with a size limit of 200 bytes an item.
+    QTest::addColumn<QByteArray>("odd");
+    QTest::addColumn<bool>("atEnd");
+    QTest::addColumn<int>("samples");   // stored; 0: refused
+    QTest::addColumn<QString>("error");
+    auto sample = [](const std::string &message) {
+        Wire w;
+        w.bytesField(2, message);
+        return QByteArray::fromStdString(w.bytes);
+    };
+    pb::Sample usual, deep;
+    usual.add_location_id(5), usual.add_value(1), usual.add_value(2);
+    for (int i = 0; i < 250; ++i)
+        deep.add_location_id(1 + i % 60);
+    deep.add_value(1), deep.add_value(2);
+    Wire unknown;   // a usual sample and an unknown varint field: libprotobuf's to decode
+    unknown.bytes = usual.SerializeAsString();
+    unknown.varintField(9, 1);
+    const QByteArray body = QByteArray::fromStdString(usual.SerializeAsString());
+    QTest::newRow("a usual sample") << sample(usual.SerializeAsString()) << false << 3001 << QString();
+    pb::Sample zeros;   // no location, every value 0: counted, not stored
+    zeros.add_value(0), zeros.add_value(0);
+    QTest::newRow("an empty sample") << sample(zeros.SerializeAsString()) << false << 3000 << QString();
+    QTest::newRow("a sample of no bytes") << sample("") << false << 0
+                                          << QStringLiteral("sample 1501 has 0 values but the profile has 2");
+    QTest::newRow("an unknown field") << sample(unknown.bytes) << false << 3001 << QString();
+    QTest::newRow("a two-byte tag") << QByteArray("\x92\x00", 2) + char(body.size()) + body << false << 3001
+                                    << QString();
+    QTest::newRow("over the size limit")
+        << sample(deep.SerializeAsString()) << false << 0
+        << QStringLiteral("a sample of %1 bytes, more than the limit of 200").arg(deep.ByteSizeLong());
+    QTest::newRow("a length in six bytes") << QByteArray(1, '\x12') + char(0x80 | body.size()) +
+                                                  QByteArray("\x80\x80\x80\x80\x00", 5) + body
+                                           << false << 0 << QStringLiteral("not a valid profile.proto message");
+    QTest::newRow("a sample cut short") << sample(usual.SerializeAsString()).chopped(1) << true << 0
+                                        << QStringLiteral("not a valid profile.proto message");
+}
+
+void tst_PprofDecoder::sampleRunsStopWhereTheStreamWould()
+{
+    QFETCH(QByteArray, odd);
+    QFETCH(bool, atEnd);
+    QFETCH(int, samples);
+    QFETCH(QString, error);
+    pb::Profile p = manySamples(3000);
+    std::string before, after;
+    for (int i = 0; i < p.sample_size(); ++i) {
+        Wire w;
+        w.bytesField(2, p.sample(i).SerializeAsString());
+        (i < 1500 ? before : after) += w.bytes;
+    }
+    p.clear_sample();
+    const std::string raw = p.SerializeAsString() + before +
+                            (atEnd ? after + odd.toStdString() : odd.toStdString() + after);
+    ReadOptions options;
+    options.maxItemBytes = 200;
+    std::shared_ptr<const Profile> first;
+    for (size_t blockSize : {size_t(1), size_t(65536)}) {
+        for (const std::string &bytes : {raw, test::gzipBytes(raw)}) {
+            try {
+                const auto read = readInBlocks(bytes, blockSize, options);
+                QCOMPARE(int(read->sampleCount()), samples);
+                if (!first)
+                    first = read;   // in blocks of one byte
+                QVERIFY(*read == *first);
+            } catch (const ProfileError &e) {
+                QVERIFY2(samples == 0 && QString(e.what()).contains(error), e.what());
+            }
+        }
+    }
+    QCOMPARE(bool(first), samples != 0);
 }
 
 QTEST_GUILESS_MAIN(tst_PprofDecoder)
