@@ -153,7 +153,8 @@ def main():
         lines += ["", "The least `qflame top` could take on r64.pb.zst from its parts alone (`qflame-bench-bound`, "
                   "11 rounds right after the above, each timing `zstd -dc` and the parts in turn, on one thread "
                   "each, warm, nothing kept; each bound is its parts shared perfectly by the two cores, without the "
-                  "process's start and exit):", ""]
+                  "process's start and exit; the last line is the same work shared out by three threads for real, "
+                  "a prototype of such a `top`, still without the start, the exit and the names):", ""]
         lines += ["    " + l for l in open(bound).read().strip().splitlines()]
     lines += ["", "Goals of issue #31 (and #36's bottom-up first paint):", ""]
     for text, goal, met in goals:
