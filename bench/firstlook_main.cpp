@@ -1,6 +1,7 @@
 // qflame-bench-firstlook FILE [RUNS] [DIVISOR]: a first look's phases in one process (read once): the build's
 // cursors, the first look, its layout; RUNS times, milliseconds each, and the first look's node count.
 #include "formats/ProfileInput.h"
+#include "io/Prefault.h"
 #include "layout/FlameLayout.h"
 #include "tree/StagedTree.h"
 
@@ -27,6 +28,11 @@ long minorFaults()
 
 int main(int argc, char **argv)
 {
+    // The window's heap (app/main_gui.cpp): one arena on huge pages, where the first look's arrays reuse what the
+    // read freed. Without it this bench's first look took fresh 4 KiB pages and ran under other conditions than the
+    // window's (its first run 1,445 page faults against the window's 5-12; a helper thread writing 3 MB beside
+    // the walk cost 19 ms here and nothing in the window, bench/floor-notes.md, session 44).
+    windowHeap(size_t(256) << 20);
     if (argc < 2) {
         std::fprintf(stderr, "usage: qflame-bench-firstlook FILE [RUNS] [DIVISOR]\n");
         return 1;
