@@ -17,6 +17,7 @@
 // The nodes are those the sorted build makes with the same cut, in the same order: breadth-first, the children
 // of a node by label rank (tst_stagedtree compares them node by node with the whole tree's).
 #include "tree/FirstLookParts.h"
+#include "tree/StackLevels.h"
 
 #include "io/BesideThread.h"
 #include "io/Prefault.h"
@@ -44,9 +45,12 @@ void reserveHuge(Vector &v, size_t n)
 // The walk through the guessed nodes (see the top).
 class Walk {
 public:
+    // `counts`: of stacks [0, counts.counted), their levels (StackLevels.h), in the array that becomes the walk's
+    // escapes.
     Walk(const StackStarts &stacks, const std::vector<Source> &sources, const std::vector<uint32_t> &rank,
-         bool collapse, Cut cut, const ProgressFn &progress)
-        : m_stacks(stacks), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut), m_progress(progress)
+         bool collapse, Cut cut, const ProgressFn &progress, StackLevels::Counts counts = {})
+        : m_stacks(stacks), m_sources(sources), m_rank(rank), m_collapse(collapse), m_cut(cut), m_progress(progress),
+          m_counted(counts.levels.size() == stacks.size() ? counts.counted : 0), m_escapeOf(std::move(counts.levels))
     {
     }
 
@@ -115,6 +119,9 @@ private:
         }
         // Their children, for the walk: guessed nodes are numbered breadth-first, so the children of one are
         // contiguous, by label rank.
+        m_depth.assign(m_open.size(), 0);
+        for (NodeId n = 1; n < m_open.size(); ++n)
+            m_depth[n] = m_depth[m_open.parent[n]] + 1;
         m_guessed.assign(m_open.size(), Guessed{0, 0, 0});
         m_kidRank.resize(m_open.size());
         for (NodeId n = 1; n < m_open.size(); ++n) {
@@ -198,8 +205,12 @@ private:
     void walkAll()
     {
         const uint32_t n = m_stacks.size();
-        reserveHuge(m_escapeOf, n);
-        m_escapeOf.assign(n, kEmpty);
+        // Each stack's entry is written as it is walked (its escape, or kEmpty), after its count is read there.
+        if (m_escapeOf.size() != n) {
+            m_escapeOf.clear();
+            reserveHuge(m_escapeOf, n);
+            m_escapeOf.resize(n);   // not initialised (NoInitAllocator)
+        }
         for (Part &p : m_parts) {
             p.kinds.assign(m_open.size(), 0);
             p.last.assign(m_open.size(), Last());
@@ -296,8 +307,10 @@ private:
     {
         for (uint32_t i = from; i < to; ++i) {
             Cursor c;
-            if (!m_stacks.at(i, c))
+            if (!m_stacks.at(i, c)) {
+                m_escapeOf[i] = kEmpty;
                 continue;
+            }
             if (!m_collapse && c.framePos == c.frameEnd)
                 walkPlain(p, i, c);
             else
@@ -312,8 +325,10 @@ private:
         for (;;) {
             FrameId f;
             uint8_t kind;
-            if (!advance(c, m_sources.data(), m_collapse, &f, &kind))
+            if (!advance(c, m_sources.data(), m_collapse, &f, &kind)) {
+                m_escapeOf[i] = kEmpty;
                 return ended(p.last[node], c.value);
+            }
             const uint32_t child = childOf(node, f);
             if (child != kEmpty) {
                 p.kinds[child] |= kind;
@@ -402,6 +417,7 @@ private:
             }
             at = pathAt[node];
         }
+        m_escapeOf[i] = kEmpty;
         ended(p.last[pathNode[at]], c.value);
     }
 
@@ -428,15 +444,19 @@ private:
         ++l.ended;
     }
 
-    // Stack i, at cursor c, escaped from guessed node `node` to its child through frame f.
+    // Stack i, at cursor c, escaped from guessed node `node` to its child through frame f. How many levels of it
+    // are left below that child: of a counted stack, its count less the frames taken, which are the child's depth
+    // (a stack is only counted where no frame is collapsed: each frame is a level); of another, the rest read.
     void escaped(Part &p, uint32_t i, const Cursor &c, NodeId node, FrameId f, uint8_t kind)
     {
+        const uint32_t below =
+            i < m_counted ? m_escapeOf[i] - m_depth[node] - 1 : levelsLeft(c, m_sources, m_collapse);
         Last &l = p.last[node];
         l.sum += uint64_t(c.value);
         ++l.samples;
         const uint32_t e = p.escaped.findOrAdd(node, f);
         p.escapedTallies.resize(p.escaped.size());
-        escape(p.escapedTallies[e], i, e, levelsLeft(c, m_sources, m_collapse), c.value, kind);
+        escape(p.escapedTallies[e], i, e, below, c.value, kind);
     }
 
     // Stack i as it was when it escaped, just after taking the frame of the node it escaped to: made again from
@@ -577,6 +597,9 @@ private:
     const bool m_collapse;
     const Cut m_cut;
     const ProgressFn &m_progress;
+    // (m_counted before m_escapeOf: the constructor reads the counts' size before it takes their array.)
+    const uint32_t m_counted;           // stacks whose m_escapeOf holds their levels until they are walked
+    std::vector<uint32_t> m_depth;      // of each guessed node (not of those that joined)
     KeyedNodes m_open;                  // the guessed nodes (and the missed ones that joined them); the root is 0
     // A guessed node as the walk reads it: its frame and its children [first, first + count), in 12 bytes, so
     // that most of them stay in the caches with the walk's tallies.
@@ -606,9 +629,10 @@ private:
     KeyedNodes m_escaped;               // the nodes stacks escaped to, below a guessed node
     std::vector<Tally> m_escapedTallies;
     std::vector<uint32_t> m_joinedAs;   // of an escaped node that joined the guesses: its guessed id
-    // By stack: the node it escaped to. (Its levels below that were kept too, 3 MB more on r64 for the few stacks
-    // of the nodes that join: counted again for those, from where they are.)
-    std::vector<uint32_t> m_escapeOf;
+    // By stack: the node it escaped to, or kEmpty; before the stack is walked, its levels if StackLevels counted
+    // them. (Its levels below that were kept too, 3 MB more on r64 for the few stacks of the nodes that join:
+    // counted again for those, from where they are.)
+    StackLevels::Array m_escapeOf;
     Part m_parts[2];
 };
 
@@ -670,13 +694,17 @@ Nodes guessNodes(const StackStarts &stacks, unsigned __int128 total, const std::
 }   // namespace
 
 Nodes firstLookNodes(const StackStarts &stacks, const std::vector<Source> &sources,
-                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress)
+                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
+                     StackLevels *levels)
 {
     constexpr size_t kWalkFrom = 65536;   // stacks from which guessing and walking is quicker than counting
     if (stacks.size() >= kWalkFrom && cut.rootTotal < kWalkable) {
         const Nodes guess = guessNodes(stacks, cut.rootTotal, sources, rank, collapse, cut);
-        return Walk(stacks, sources, rank, collapse, cut, progress).run(guess);
+        return Walk(stacks, sources, rank, collapse, cut, progress, levels ? levels->finish() : StackLevels::Counts())
+            .run(guess);
     }
+    if (levels)
+        levels->finish();
     // Counting moves cursors on: a copy of them (a small profile's, or one whose values add up past 2^64).
     Cursors cursors;
     cursors.reserve(stacks.size());

@@ -203,6 +203,9 @@ public:
     }
 
     uint32_t size() const { return m_size; }
+    // The samples' own positions (Profile::sampleLocBegin) where the stacks are a profile's samples read where
+    // they are, else null: stack i is then sample i, its locations [locBegin()[i], locBegin()[i + 1]).
+    const uint32_t *locBegin() const { return m_cursors ? nullptr : m_locBegin; }
     // The value of stack i (zero: none), without making its cursor.
     int64_t valueOf(uint32_t i) const
     {
@@ -236,8 +239,12 @@ private:
     bool m_inverted = false;
 };
 
-// A first look's nodes (FirstLookWalk.cpp); the stacks are left as they are.
+class StackLevels;
+
+// A first look's nodes (FirstLookWalk.cpp); the stacks are left as they are. `levels`, when not null, counts the
+// stacks' levels (StackLevels.h) until the walk begins.
 Nodes firstLookNodes(const StackStarts &stacks, const std::vector<Source> &sources,
-                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress);
+                     const std::vector<uint32_t> &rank, bool collapse, Cut cut, const ProgressFn &progress,
+                     StackLevels *levels = nullptr);
 
 }   // namespace qflame::detail

@@ -19,6 +19,7 @@
 #include "tree/LevelSort.h"
 #include "tree/ProfileFrames.h"
 #include "tree/SampleCallEdges.h"
+#include "tree/StackLevels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -94,6 +95,7 @@ private:
     Cut m_cut;
     std::shared_ptr<const CallTree> m_first;
     size_t m_steps = 0, m_walked = 0;   // cursor moves, for progress (about one per location of a stack)
+    std::unique_ptr<StackLevels> m_stackLevels;   // last: its helper reads the arrays above until it is gone
 };
 
 // Prefaulter::unwritten for the cursors' array (its own allocator).
@@ -154,6 +156,9 @@ LevelBuild::LevelBuild(const std::vector<std::shared_ptr<const Profile>> &inputs
             m_edges.addProfile(*pf, m_frames->size());
     m_typeIndex = typeIndex;
     m_inPlace = readsSamplesInPlace(cullDivisor);
+    if (m_inPlace)   // the first look walks the samples: their levels counted meanwhile (tree/StackLevels.h)
+        m_stackLevels = std::make_unique<StackLevels>(StackStarts(first, typeIndex, m_inverted), m_sources,
+                                                      options.filters.collapseRecursion);
     CursorTotals totals;
     if (m_inPlace) {
         totals = totalsInPlace();
@@ -403,7 +408,7 @@ std::shared_ptr<const CallTree> LevelBuild::firstLook()
                                          : StackStarts(m_cursors);
     std::shared_ptr<CallTree> first = makeTree(firstLookNodes(stacks, m_sources, m_rank,
                                                               m_options.filters.collapseRecursion, m_cut,
-                                                              m_options.progress));
+                                                              m_options.progress, m_stackLevels.get()));
     if (first->isComplete()) {   // the whole tree already: complete() returns it
         if (m_inPlace && m_inverted)   // its call edges are walked from the cursors
             makeCursors(false);

@@ -10,6 +10,7 @@
 #include "SharedCorpus.h"
 
 #include <algorithm>
+#include <QScopeGuard>
 #include <QtTest>
 
 using namespace qflame;
@@ -224,20 +225,28 @@ private Q_SLOTS:
     // that mostly follow one callee per caller (so that the walk's heavy paths carry most steps) and now and then
     // take another; some locations hold inlined frames, and some functions have two locations (two lines), which
     // are one frame by function and two by line. Checked node for node against the whole tree, top-down and
-    // bottom-up, by functions and by lines.
+    // bottom-up, by functions and by lines. The walk takes a stack's levels below where it leaves the guesses
+    // from the stack's count (tree/StackLevels.h) for the stacks counted while it guessed, else from the rest of
+    // the stack: `counted` sets how many are (QFLAME_STACK_LEVELS), all of them, the first half or none.
     void walkedStacks_data()
     {
         QTest::addColumn<bool>("inverted");
         QTest::addColumn<int>("granularity");
-        QTest::newRow("top-down, functions") << false << int(Granularity::Functions);
-        QTest::newRow("bottom-up, functions") << true << int(Granularity::Functions);
-        QTest::newRow("top-down, lines") << false << int(Granularity::Lines);
-        QTest::newRow("bottom-up, lines") << true << int(Granularity::Lines);
+        QTest::addColumn<int>("counted");
+        for (const auto &[name, counted] : {std::pair{"all counted", 80000}, {"half counted", 40000}, {"none", 0}}) {
+            QTest::addRow("top-down, functions, %s", name) << false << int(Granularity::Functions) << counted;
+            QTest::addRow("bottom-up, functions, %s", name) << true << int(Granularity::Functions) << counted;
+            QTest::addRow("top-down, lines, %s", name) << false << int(Granularity::Lines) << counted;
+            QTest::addRow("bottom-up, lines, %s", name) << true << int(Granularity::Lines) << counted;
+        }
     }
     void walkedStacks()
     {
         QFETCH(bool, inverted);
         QFETCH(int, granularity);
+        QFETCH(int, counted);
+        qputenv("QFLAME_STACK_LEVELS", QByteArray::number(counted));
+        const auto unset = qScopeGuard([] { qunsetenv("QFLAME_STACK_LEVELS"); });
         test::PprofMaker m;
         constexpr int kFunctions = 48;
         std::vector<uint64_t> fns;
