@@ -30,8 +30,9 @@ int main(int argc, char **argv)
 {
     // The window's heap (app/main_gui.cpp): one arena on huge pages, where the first look's arrays reuse what the
     // read freed. Without it this bench's first look took fresh 4 KiB pages and ran under other conditions than the
-    // window's (its first run 1,445 page faults against the window's 5-12; a helper thread writing 3 MB beside
-    // the walk cost 19 ms here and nothing in the window, bench/floor-notes.md, session 44).
+    // window's (its first run 1,630 page faults against the window's 5-12; a first form of tree/StackLevels, its
+    // own 3 MB array written beside the walk, measured 14-19 ms slower here and 3-5 ms faster on the window's
+    // heap: bench/floor-notes.md, session 44).
     windowHeap(size_t(256) << 20);
     if (argc < 2) {
         std::fprintf(stderr, "usage: qflame-bench-firstlook FILE [RUNS] [DIVISOR]\n");

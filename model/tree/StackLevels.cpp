@@ -46,6 +46,7 @@ StackLevels::Counts StackLevels::finish()
     counts.counted = m_counted.load();
     if (counts.counted != 0)
         counts.levels = std::move(m_levels);
+    m_levels = Array();   // (not handed over: not kept for the build's life)
     return counts;
 }
 
@@ -59,6 +60,8 @@ void StackLevels::count(uint32_t upTo)
 #endif
     // Allocated, advised and faulted in here, on the idle core, not on the caller's.
     const uint32_t n = m_stacks.size();
+    if (m_stop.load(std::memory_order_relaxed))
+        return;
     try {
         m_levels.reserve(n);
     } catch (const std::bad_alloc &) {
