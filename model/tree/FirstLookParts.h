@@ -42,6 +42,17 @@ private:
     FlatHashMap m_ids{64};   // a frame is never UINT32_MAX, so no key is the map's empty one
 };
 
+// The levels of the locations entries[from, to), a byte each in perLocation (Source::locLevels); the sum wraps
+// at 2^32, so that a whole stack's count less what was taken is the count of the rest (StackLevels.h).
+template <typename Id>
+inline uint32_t levelsOf(const Id *entries, const uint8_t *perLocation, uint32_t from, uint32_t to)
+{
+    uint32_t levels = 0;
+    for (uint32_t q = from; q < to; ++q)
+        levels += perLocation[entries[q]];
+    return levels;
+}
+
 // How many levels a stack has below the frame it took last (each frame of its locations left is one, unless
 // collapsing recursion skips it).
 inline uint32_t levelsLeft(Cursor c, const std::vector<Source> &sources, bool collapse)
@@ -51,11 +62,8 @@ inline uint32_t levelsLeft(Cursor c, const std::vector<Source> &sources, bool co
         uint32_t levels = c.frameEnd - c.framePos;
         const uint32_t from = std::min(c.locStop, c.locPos), to = std::max(c.locStop, c.locPos);   // either way
         return s.sampleLocations.visit([&](const auto *entries) {
-            if (const uint8_t *const perLocation = s.locLevels) {
-                for (uint32_t q = from; q < to; ++q)
-                    levels += perLocation[entries[q]];
-                return levels;
-            }
+            if (s.locLevels)
+                return levels + levelsOf(entries, s.locLevels, from, to);
             for (uint32_t q = from; q < to; ++q) {
                 const uint32_t loc = entries[q];
                 levels += s.locBegin[loc + 1] - s.locBegin[loc];

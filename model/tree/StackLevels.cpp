@@ -1,5 +1,7 @@
 #include "tree/StackLevels.h"
 
+#include "tree/FirstLookParts.h"
+
 #include "io/HelperThread.h"
 #include "io/Prefault.h"
 
@@ -78,12 +80,8 @@ void StackLevels::count(uint32_t upTo)
             if (m_stop.load(std::memory_order_relaxed))
                 return;
             const uint32_t to = std::min(upTo, from + kStep);
-            for (uint32_t i = from; i < to; ++i) {
-                uint32_t sum = 0;   // wraps as levelsLeft's does, so that the difference is its count
-                for (uint32_t q = begin[i]; q < begin[i + 1]; ++q)
-                    sum += perLocation[entries[q]];
-                levels[i] = sum;
-            }
+            for (uint32_t i = from; i < to; ++i)
+                levels[i] = levelsOf(entries, perLocation, begin[i], begin[i + 1]);
             m_counted.store(to, std::memory_order_relaxed);   // (read after the join)
         }
     });
